@@ -1,0 +1,425 @@
+//! Command-line parsing: lockstep's own options and GPUVerify's flags with
+//! their meanings (DESIGN.md, "Command line").
+//!
+//! Parsing never exits the process; it returns a `UsageError` that `main`
+//! renders as one clear line with exit status 2.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use lockstep_kir::Language;
+
+/// One dimension list of a launch: `64`, `[16,16]`, `*` (unconstrained).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dims {
+    /// Any size the hardware allows.
+    Any,
+    /// One to three sizes; `None` entries are `*`.
+    Sizes(Vec<Option<u64>>),
+}
+
+impl Dims {
+    pub fn len(&self) -> usize {
+        match self {
+            Dims::Any => 0,
+            Dims::Sizes(v) => v.len(),
+        }
+    }
+
+    /// The size in each of the three dimensions (missing ones are 1).
+    pub fn three(&self) -> [Option<u64>; 3] {
+        match self {
+            Dims::Any => [None, None, None],
+            Dims::Sizes(v) => [0, 1, 2].map(|i| if i < v.len() { v[i] } else { Some(1) }),
+        }
+    }
+}
+
+impl fmt::Display for Dims {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Dims::Any => write!(f, "*"),
+            Dims::Sizes(v) => {
+                let parts: Vec<String> = v.iter().map(|d| d.map_or("*".to_string(), |n| n.to_string())).collect();
+                write!(f, "[{}]", parts.join(","))
+            }
+        }
+    }
+}
+
+/// How many threads run the kernel. `None` fields are unconstrained.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct LaunchConfig {
+    /// Threads per group (CUDA block, OpenCL work-group).
+    pub group_size: Option<Dims>,
+    /// Groups in the grid.
+    pub num_groups: Option<Dims>,
+    /// OpenCL `--global_offset`.
+    pub global_offset: Option<Dims>,
+}
+
+/// Which engines run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    #[default]
+    Both,
+    Prove,
+    Find,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Human,
+    Json,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum SolverKind {
+    #[default]
+    Z3,
+    Cvc5,
+}
+
+/// Everything `lockstep check` was asked to do. Passed explicitly to every
+/// stage; there is no global configuration.
+#[derive(Clone, Debug, Default)]
+pub struct CheckOptions {
+    pub file: PathBuf,
+    pub language: Option<Language>,
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    /// Check only these kernels (all when empty).
+    pub kernels: Vec<String>,
+    pub launch: LaunchConfig,
+    pub format: Format,
+    pub dump_kir: bool,
+    pub mode: Mode,
+    pub solver: SolverKind,
+    /// Whole-run wall-clock limit in seconds.
+    pub timeout_secs: Option<u64>,
+    pub only_divergence: bool,
+    pub only_intra_group: bool,
+    pub check_array_bounds: bool,
+    pub equality_abstraction: bool,
+    pub warp_sync: Option<u32>,
+    pub no_infer: bool,
+    pub loop_unwind: Option<u32>,
+    pub kernel_args: Vec<String>,
+    pub kernel_arrays: Vec<String>,
+    pub no_inline: bool,
+    /// Flags accepted for compatibility that change nothing here.
+    pub ignored: Vec<String>,
+}
+
+/// A command-line error: one line, exit status 2.
+#[derive(Debug, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, UsageError> {
+    Err(UsageError(msg.into()))
+}
+
+/// GPUVerify flags that only steer GPUVerify's own internals (Boogie, its
+/// VC generator, its inference engine's scheduling). They are accepted so
+/// that existing scripts keep working, and reported in a note.
+const IGNORED_FLAGS: &[&str] = &[
+    "--boogie-file", "--vcgen-op", "--vcgen-opt", "--boogie-opt", "--infer-info", "--only-log", "--debug",
+    "--invariants-as-candidates", "--only-requires", "--no-annotations", "--k-induction-depth", "--cruncher-opt",
+    "--time", "--time-as-csv", "--verbose", "--silent", "--stop-at-opt", "--stop-at-gbpl", "--stop-at-bpl",
+    "--keep-temps", "--no-benign", "--no-barrier-access-checks", "--no-constant-write-checks", "--no-loop-predicate-invariants",
+    "--no-smart-predication", "--no-source-loc-infer", "--no-uniformity-analysis", "--asymmetric-asserts",
+    "--staged-inference", "--parallel-inference", "--dynamic-analysis", "--scheduling", "--infer-config-file",
+    "--race-instrumenter", "--array-equalities", "--math-int", "--atomic", "--memout", "--call-site-analysis",
+    "--gen-smt2", "--bugle-lang", "--bugle-opt", "--opt-opt", "--prover", "--relational-inference",
+    "--show-stats", "--print-kernel-summary", "--disable-timeout", "--no-refined-atomics", "--solver-opt",
+];
+
+/// Parses a dimension value: `64`, `[16,16]`, `[16, 16, 1]`, `*`, `[*,8]`.
+pub fn parse_dims(flag: &str, text: &str) -> Result<Dims, UsageError> {
+    let t = text.trim();
+    if t == "*" {
+        return Ok(Dims::Any);
+    }
+    let inner = match t.strip_prefix('[') {
+        Some(rest) => match rest.strip_suffix(']') {
+            Some(inner) => inner,
+            None => return err(format!("{flag}: missing `]` in `{text}`")),
+        },
+        None => t,
+    };
+    let mut dims = Vec::new();
+    for part in inner.split(',') {
+        let p = part.trim();
+        if p == "*" {
+            dims.push(None);
+            continue;
+        }
+        match p.parse::<u64>() {
+            Ok(0) => return err(format!("{flag}: dimensions must be positive, got `{text}`")),
+            Ok(n) => dims.push(Some(n)),
+            Err(_) => return err(format!("{flag}: expected a positive number, `*` or a list like [16,16], got `{text}`")),
+        }
+    }
+    if dims.is_empty() || dims.len() > 3 {
+        return err(format!("{flag}: between one and three dimensions are allowed, got `{text}`"));
+    }
+    Ok(Dims::Sizes(dims))
+}
+
+/// Reads the value of `--flag=value` or `--flag value`.
+fn take_value(flag: &str, inline: Option<&str>, rest: &mut std::slice::Iter<'_, String>) -> Result<String, UsageError> {
+    if let Some(v) = inline {
+        return Ok(v.to_string());
+    }
+    match rest.next() {
+        Some(v) => Ok(v.clone()),
+        None => err(format!("{flag} needs a value")),
+    }
+}
+
+fn parse_number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, UsageError> {
+    text.trim().parse().map_err(|_| UsageError(format!("{flag}: expected a number, got `{text}`")))
+}
+
+/// Parses the arguments after `lockstep check`.
+pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
+    let mut o = CheckOptions::default();
+    let mut file: Option<PathBuf> = None;
+    let mut global_size: Option<Dims> = None;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
+            _ => (arg.as_str(), None),
+        };
+        match flag {
+            "-I" => o.include_dirs.push(PathBuf::from(take_value("-I", None, &mut iter)?)),
+            "-D" => o.defines.push(take_value("-D", None, &mut iter)?),
+            _ if flag.starts_with("-I") && flag.len() > 2 => o.include_dirs.push(PathBuf::from(&arg[2..])),
+            _ if flag.starts_with("-D") && flag.len() > 2 => o.defines.push(arg[2..].to_string()),
+            "-x" | "--language" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                o.language = Some(match v.as_str() {
+                    "cuda" | "cu" => Language::Cuda,
+                    "opencl" | "cl" => Language::OpenCl,
+                    other => return err(format!("{flag}: unknown language `{other}` (expected cuda or opencl)")),
+                });
+            }
+            "--kernel" => o.kernels.push(take_value(flag, inline, &mut iter)?),
+            "--format" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                o.format = match v.as_str() {
+                    "human" => Format::Human,
+                    "json" => Format::Json,
+                    other => return err(format!("--format: unknown format `{other}` (expected human or json)")),
+                };
+            }
+            "--dump-kir" => o.dump_kir = true,
+            "--mode" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                o.mode = match v.as_str() {
+                    "prove" => Mode::Prove,
+                    "find" => Mode::Find,
+                    "both" => Mode::Both,
+                    other => return err(format!("--mode: unknown mode `{other}` (expected prove, find or both)")),
+                };
+            }
+            "--solver" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                o.solver = match v.as_str() {
+                    "z3" => SolverKind::Z3,
+                    "cvc5" | "cvc4" => SolverKind::Cvc5,
+                    other => return err(format!("--solver: unknown solver `{other}` (expected z3 or cvc5)")),
+                };
+            }
+            "--timeout" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                let secs: u64 = parse_number(flag, &v)?;
+                // GPUVerify uses 0 for "no timeout".
+                o.timeout_secs = (secs > 0).then_some(secs);
+            }
+            "--blockDim" | "--local_size" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                if o.launch.group_size.is_some() {
+                    return err(format!("{flag}: the group size was given twice (--blockDim and --local_size mean the same)"));
+                }
+                o.launch.group_size = Some(parse_dims(flag, &v)?);
+            }
+            "--gridDim" | "--num_groups" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                if o.launch.num_groups.is_some() {
+                    return err(format!("{flag}: the number of groups was given twice (--gridDim and --num_groups mean the same)"));
+                }
+                o.launch.num_groups = Some(parse_dims(flag, &v)?);
+            }
+            "--global_size" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                global_size = Some(parse_dims(flag, &v)?);
+            }
+            "--global_offset" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                o.launch.global_offset = Some(parse_dims(flag, &v)?);
+            }
+            "--only-divergence" => o.only_divergence = true,
+            "--only-intra-group" => o.only_intra_group = true,
+            "--check-array-bounds" => o.check_array_bounds = true,
+            "--equality-abstraction" => o.equality_abstraction = true,
+            "--adversarial-abstraction" => o.equality_abstraction = false,
+            "--warp-sync" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                o.warp_sync = Some(parse_number(flag, &v)?);
+            }
+            "--no-infer" => o.no_infer = true,
+            "--loop-unwind" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                o.loop_unwind = Some(parse_number(flag, &v)?);
+            }
+            "--kernel-args" => o.kernel_args.push(take_value(flag, inline, &mut iter)?),
+            "--kernel-arrays" => o.kernel_arrays.push(take_value(flag, inline, &mut iter)?),
+            "--no-inline" | "--inline" => o.no_inline = flag == "--no-inline",
+            "--clang-opt" => {
+                // Pass preprocessor definitions and include paths on to
+                // clang; anything else would change how clang compiles in
+                // ways the lowering is not prepared for.
+                let v = take_value(flag, inline, &mut iter)?;
+                for word in v.split_whitespace() {
+                    if let Some(d) = word.strip_prefix("-D") {
+                        o.defines.push(d.to_string());
+                    } else if let Some(i) = word.strip_prefix("-I") {
+                        o.include_dirs.push(PathBuf::from(i));
+                    } else {
+                        o.ignored.push(format!("--clang-opt={word}"));
+                    }
+                }
+            }
+            _ if IGNORED_FLAGS.contains(&flag) => o.ignored.push(arg.clone()),
+            _ if flag.starts_with('-') && flag.len() > 1 => {
+                return err(format!("unknown option `{arg}` (see `lockstep --help`)"));
+            }
+            _ => {
+                if file.is_some() {
+                    return err(format!("more than one input file (`{}` and `{arg}`)", file.unwrap().display()));
+                }
+                file = Some(PathBuf::from(arg));
+            }
+        }
+    }
+    o.file = match file {
+        Some(f) => f,
+        None => return err("no input file (usage: lockstep check FILE [options])"),
+    };
+    if let Some(global) = global_size {
+        resolve_global_size(&mut o.launch, global)?;
+    }
+    check_launch_consistency(&o.launch)?;
+    Ok(o)
+}
+
+/// OpenCL's `--global_size` gives the total number of work-items; the number
+/// of groups follows from the group size, which it must be a multiple of.
+fn resolve_global_size(launch: &mut LaunchConfig, global: Dims) -> Result<(), UsageError> {
+    if launch.num_groups.is_some() {
+        return err("--global_size and --num_groups cannot both be given");
+    }
+    let Some(local) = &launch.group_size else {
+        return err("--global_size needs --local_size");
+    };
+    let (Dims::Sizes(l), Dims::Sizes(g)) = (local, &global) else {
+        launch.num_groups = Some(Dims::Any);
+        return Ok(());
+    };
+    if l.len() != g.len() {
+        return err(format!("--local_size {local} and --global_size {global} have different numbers of dimensions"));
+    }
+    let mut groups = Vec::new();
+    for (ls, gs) in l.iter().zip(g) {
+        groups.push(match (ls, gs) {
+            (Some(ls), Some(gs)) => {
+                if gs % ls != 0 {
+                    return err(format!("--global_size {global} is not a multiple of --local_size {local}"));
+                }
+                Some(gs / ls)
+            }
+            _ => None,
+        });
+    }
+    launch.num_groups = Some(Dims::Sizes(groups));
+    Ok(())
+}
+
+fn check_launch_consistency(launch: &LaunchConfig) -> Result<(), UsageError> {
+    if let (Some(Dims::Sizes(a)), Some(Dims::Sizes(b))) = (&launch.group_size, &launch.num_groups) {
+        if a.len() != b.len() {
+            return err(format!(
+                "the group size {} and the number of groups {} have different numbers of dimensions",
+                launch.group_size.as_ref().unwrap(),
+                launch.num_groups.as_ref().unwrap()
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn parses_gpuverify_sizing_flags() {
+        let o = parse_check(&args("k.cu --blockDim=[16,16] --gridDim=[4,4] --no-inline")).unwrap();
+        assert_eq!(o.launch.group_size, Some(Dims::Sizes(vec![Some(16), Some(16)])));
+        assert_eq!(o.launch.num_groups, Some(Dims::Sizes(vec![Some(4), Some(4)])));
+        assert!(o.no_inline);
+        let o = parse_check(&args("k.cl --local_size=64 --num_groups=*")).unwrap();
+        assert_eq!(o.launch.num_groups, Some(Dims::Any));
+    }
+
+    #[test]
+    fn global_size_gives_the_number_of_groups() {
+        let o = parse_check(&args("k.cl --local_size=[8,8] --global_size=[64,32]")).unwrap();
+        assert_eq!(o.launch.num_groups, Some(Dims::Sizes(vec![Some(8), Some(4)])));
+    }
+
+    #[test]
+    fn reports_gpuverify_consistency_errors() {
+        assert!(parse_check(&args("k.cl --local_size=8 --global_size=12")).unwrap_err().0.contains("multiple"));
+        assert!(parse_check(&args("k.cl --local_size=8 --global_size=16 --num_groups=2")).is_err());
+        assert!(parse_check(&args("k.cl --global_size=16")).is_err());
+        assert!(parse_check(&args("k.cu --blockDim=[2,2] --gridDim=4")).unwrap_err().0.contains("dimensions"));
+        assert!(parse_check(&args("k.cu --blockDim=0")).is_err());
+        assert!(parse_check(&args("k.cu --blockDim=[1,2,3,4]")).is_err());
+        assert!(parse_check(&args("k.cu --blockDim=[4")).is_err());
+    }
+
+    #[test]
+    fn rejects_unknown_flags_and_missing_files() {
+        assert_eq!(parse_check(&args("k.cu --frobnicate")).unwrap_err().0, "unknown option `--frobnicate` (see `lockstep --help`)");
+        assert!(parse_check(&args("--blockDim=4")).unwrap_err().0.contains("no input file"));
+        assert!(parse_check(&args("a.cu b.cu")).is_err());
+        assert!(parse_check(&args("k.cu --format=xml")).is_err());
+    }
+
+    #[test]
+    fn accepts_include_and_define_forms() {
+        let o = parse_check(&args("k.cu -I inc -Iother -D A=1 -DB --clang-opt=-DC")).unwrap();
+        assert_eq!(o.include_dirs, vec![PathBuf::from("inc"), PathBuf::from("other")]);
+        assert_eq!(o.defines, vec!["A=1", "B", "C"]);
+    }
+
+    #[test]
+    fn internal_gpuverify_flags_are_ignored_with_a_note() {
+        let o = parse_check(&args("k.cu --boogie-file=x.bpl --vcgen-op=/foo")).unwrap();
+        assert_eq!(o.ignored.len(), 2);
+    }
+}

@@ -1,0 +1,29 @@
+//! Embeds every file of `prelude/` into the binary, so that an installed
+//! `lockstep` needs no header directory beside it.
+
+use std::fmt::Write;
+use std::path::Path;
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prelude");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut names: Vec<String> = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            println!("cargo:rerun-if-changed={}", path.display());
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if path.is_file() && (name.ends_with(".h") || !name.contains('.')) {
+                names.push(name);
+            }
+        }
+    }
+    names.sort();
+    let mut out = String::from("/// The prelude headers: (file name, contents).\npub const PRELUDE_FILES: &[(&str, &str)] = &[\n");
+    for name in &names {
+        writeln!(out, "    ({name:?}, include_str!({:?})),", dir.join(name).display().to_string()).unwrap();
+    }
+    out.push_str("];\n");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("prelude_files.rs");
+    std::fs::write(dest, out).unwrap();
+}

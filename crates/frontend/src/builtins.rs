@@ -1,0 +1,466 @@
+//! The tables that turn calls into KIR instructions: LLVM intrinsics, OpenCL
+//! builtins, and the `__lockstep_*` prelude intrinsics of `INTRINSICS.md`.
+
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+
+use lockstep_kir::*;
+
+use crate::lower::{CallLowering, Unsupported};
+
+type Result<T> = std::result::Result<T, Unsupported>;
+
+const BOTH_FENCES: FenceFlags = FenceFlags { shared: true, global: true };
+
+unsafe fn const_arg(v: LLVMValueRef) -> Option<u64> {
+    if LLVMIsAConstantInt(v).is_null() {
+        None
+    } else {
+        Some(LLVMConstIntGetZExtValue(v))
+    }
+}
+
+fn fence_from_flags(flags: Option<u64>, shared_bit: u64, global_bit: u64) -> FenceFlags {
+    match flags {
+        Some(f) => FenceFlags { shared: f & shared_bit != 0, global: f & global_bit != 0 },
+        None => BOTH_FENCES,
+    }
+}
+
+/// Lowers a call of an `llvm.*` intrinsic (`name` without the prefix).
+pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
+    l: &mut L,
+    call: LLVMValueRef,
+    name: &str,
+    args: &[LLVMValueRef],
+) -> Result<()> {
+    // Debug-info, lifetime and optimisation hints carry no semantics here.
+    const IGNORED: &[&str] = &[
+        "dbg.", "lifetime.", "experimental.noalias.scope.decl", "invariant.start", "invariant.end", "var.annotation",
+        "ptr.annotation", "annotation", "donothing", "sideeffect", "stacksave", "stackrestore", "prefetch",
+        "nvvm.membar", "nvvm.fence",
+    ];
+    if let Some(sreg) = name.strip_prefix("nvvm.read.ptx.sreg.") {
+        return lower_sreg(l, call, sreg);
+    }
+    if name.starts_with("nvvm.membar") || name.starts_with("nvvm.fence") {
+        l.emit_inst(InstKind::Fence { fence: BOTH_FENCES }, None);
+        return Ok(());
+    }
+    if IGNORED.iter().any(|p| name.starts_with(p)) {
+        return match l.result_type(call)? {
+            None => Ok(()),
+            Some(ty) => {
+                let v = l.emit_inst(InstKind::Havoc, Some(ty)).expect("result");
+                l.define(call, v);
+                Ok(())
+            }
+        };
+    }
+    match name {
+        "nvvm.barrier0" | "nvvm.barrier.sync" | "nvvm.barrier.n" => {
+            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES }, None);
+            return Ok(());
+        }
+        "nvvm.barrier0.popc" | "nvvm.barrier0.and" | "nvvm.barrier0.or" => {
+            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES }, None);
+            let v = l.emit_inst(InstKind::Havoc, Some(Type::I32)).expect("result");
+            l.define(call, v);
+            return Ok(());
+        }
+        "nvvm.bar.warp.sync" => {
+            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Warp, fence: BOTH_FENCES }, None);
+            return Ok(());
+        }
+        "assume" => {
+            let c = l.arg_scalar(args[0])?;
+            let c = l.coerce_to(c, Type::BOOL);
+            l.emit_inst(InstKind::Annot { kind: AnnotKind::Assume, args: vec![c] }, None);
+            return Ok(());
+        }
+        "trap" | "debugtrap" => {
+            let f = l.int_const(Type::BOOL, 0);
+            l.emit_inst(InstKind::Annot { kind: AnnotKind::Assert, args: vec![f] }, None);
+            return Ok(());
+        }
+        _ => {}
+    }
+    if name.starts_with("memcpy") || name.starts_with("memmove") {
+        let dst = l.arg_scalar(args[0])?;
+        let src = l.arg_scalar(args[1])?;
+        let len = l.arg_scalar(args[2])?;
+        let len = l.coerce_to(len, Type::I64);
+        l.emit_inst(InstKind::MemCopy { dst, src, len }, None);
+        return Ok(());
+    }
+    if name.starts_with("memset") {
+        let dst = l.arg_scalar(args[0])?;
+        let byte = l.arg_scalar(args[1])?;
+        let len = l.arg_scalar(args[2])?;
+        let len = l.coerce_to(len, Type::I64);
+        l.emit_inst(InstKind::MemSet { dst, byte, len }, None);
+        return Ok(());
+    }
+    // Integer min/max/abs are exact; lower them to compare-and-select so
+    // that engines need not know them.
+    for (prefix, cc) in [("smax.", IntCC::Sgt), ("smin.", IntCC::Slt), ("umax.", IntCC::Ugt), ("umin.", IntCC::Ult)] {
+        if name.starts_with(prefix) {
+            let a = l.arg_scalar(args[0])?;
+            let b = l.arg_scalar(args[1])?;
+            let ty = l.type_of(a);
+            let c = l.emit_inst(InstKind::Icmp { cc, lhs: a, rhs: b }, Some(Type::BOOL)).expect("result");
+            let v = l.emit_inst(InstKind::Select { cond: c, then_value: a, else_value: b }, Some(ty)).expect("result");
+            l.define(call, v);
+            return Ok(());
+        }
+    }
+    if name.starts_with("abs.") {
+        let a = l.arg_scalar(args[0])?;
+        let ty = l.type_of(a);
+        let zero = l.int_const(ty, 0);
+        let neg = l.emit_inst(InstKind::Binary { op: BinOp::Sub, lhs: zero, rhs: a }, Some(ty)).expect("result");
+        let c = l.emit_inst(InstKind::Icmp { cc: IntCC::Slt, lhs: a, rhs: zero }, Some(Type::BOOL)).expect("result");
+        let v = l.emit_inst(InstKind::Select { cond: c, then_value: neg, else_value: a }, Some(ty)).expect("result");
+        l.define(call, v);
+        return Ok(());
+    }
+    if name.starts_with("fmuladd.") || name.starts_with("fma.") {
+        let a = l.arg_scalar(args[0])?;
+        let b = l.arg_scalar(args[1])?;
+        let c = l.arg_scalar(args[2])?;
+        let ty = l.type_of(a);
+        let m = l.emit_inst(InstKind::Float { op: FloatOp::Mul, args: vec![a, b] }, Some(ty)).expect("result");
+        let v = l.emit_inst(InstKind::Float { op: FloatOp::Add, args: vec![m, c] }, Some(ty)).expect("result");
+        l.define(call, v);
+        return Ok(());
+    }
+    if name.starts_with("objectsize") || name.starts_with("is.constant") || name.starts_with("expect") {
+        // `expect` returns its first argument; the others are compile-time
+        // queries whose value we may leave unspecified.
+        if name.starts_with("expect") {
+            let v = l.arg_scalar(args[0])?;
+            l.define(call, v);
+        } else if let Some(ty) = l.result_type(call)? {
+            let v = l.emit_inst(InstKind::Havoc, Some(ty)).expect("result");
+            l.define(call, v);
+        }
+        return Ok(());
+    }
+    // Everything else (fabs, sqrt, ctpop, nvvm math...) is an uninterpreted
+    // function of its arguments.
+    external_call(l, call, &format!("llvm.{name}"), args)
+}
+
+unsafe fn lower_sreg<L: CallLowering>(l: &mut L, call: LLVMValueRef, sreg: &str) -> Result<()> {
+    let (var_name, dim) = match sreg.rsplit_once('.') {
+        Some((v, d)) => (v, d),
+        None => (sreg, ""),
+    };
+    let dim = match dim {
+        "x" => 0,
+        "y" => 1,
+        "z" => 2,
+        _ => {
+            let v = match sreg {
+                "warpsize" => l.int_const(Type::I32, 32),
+                "laneid" => l.emit_inst(InstKind::Warp { op: WarpOp::LaneId, args: vec![] }, Some(Type::I32)).expect("result"),
+                other => return l.fail(format!("the special register `{other}`")),
+            };
+            l.define(call, v);
+            return Ok(());
+        }
+    };
+    let var = match var_name {
+        "tid" => BuiltinVar::LocalId,
+        "ctaid" => BuiltinVar::GroupId,
+        "ntid" => BuiltinVar::LocalSize,
+        "nctaid" => BuiltinVar::NumGroups,
+        other => return l.fail(format!("the special register `{other}`")),
+    };
+    let v = l.emit_inst(InstKind::Builtin { var, dim }, Some(Type::I32)).expect("result");
+    l.define(call, v);
+    Ok(())
+}
+
+unsafe fn external_call<L: CallLowering>(l: &mut L, call: LLVMValueRef, name: &str, args: &[LLVMValueRef]) -> Result<()> {
+    let mut kargs = Vec::new();
+    for &a in args {
+        kargs.extend(l.arg_lanes(a)?);
+    }
+    let ret = l.result_type(call)?;
+    if let Some(v) = l.emit_inst(InstKind::CallExternal { name: name.to_string(), args: kargs }, ret) {
+        l.define(call, v);
+    }
+    Ok(())
+}
+
+/// Lowers a call of a function without a body, by name.
+pub(crate) unsafe fn lower_named_call<L: CallLowering>(
+    l: &mut L,
+    call: LLVMValueRef,
+    symbol: &str,
+    base: &str,
+    args: &[LLVMValueRef],
+) -> Result<()> {
+    if let Some(op) = base.strip_prefix("__lockstep_") {
+        return lower_prelude_intrinsic(l, call, op, args);
+    }
+    if lower_opencl_builtin(l, call, symbol, base, args)? {
+        return Ok(());
+    }
+    match base {
+        "__assert_fail" | "__assertfail" | "__assert_rtn" | "__assert" | "abort" => {
+            let f = l.int_const(Type::BOOL, 0);
+            l.emit_inst(InstKind::Annot { kind: AnnotKind::Assert, args: vec![f] }, None);
+            Ok(())
+        }
+        "printf" | "vprintf" | "puts" | "fprintf" => {
+            l.emit_inst(InstKind::Nop { what: base.to_string() }, None);
+            if let Some(ty) = l.result_type(call)? {
+                let v = l.emit_inst(InstKind::Havoc, Some(ty)).expect("result");
+                l.define(call, v);
+            }
+            Ok(())
+        }
+        _ => external_call(l, call, base, args),
+    }
+}
+
+unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef, op: &str, args: &[LLVMValueRef]) -> Result<()> {
+    let annot = |op: &str| -> Option<AnnotKind> {
+        Some(match op {
+            "assert" => AnnotKind::Assert,
+            "assume" => AnnotKind::Assume,
+            "requires" => AnnotKind::Requires,
+            "ensures" => AnnotKind::Ensures,
+            "invariant" => AnnotKind::Invariant,
+            "global_invariant" => AnnotKind::GlobalInvariant,
+            "function_wide_invariant" => AnnotKind::FunctionWideInvariant,
+            "candidate_invariant" => AnnotKind::CandidateInvariant,
+            "global_requires" => AnnotKind::GlobalRequires,
+            "global_ensures" => AnnotKind::GlobalEnsures,
+            "global_assert" => AnnotKind::GlobalAssert,
+            "barrier_invariant" => AnnotKind::BarrierInvariant,
+            "barrier_invariant_binary" => AnnotKind::BarrierInvariantBinary,
+            "no_read" => AnnotKind::NoRead,
+            "no_write" => AnnotKind::NoWrite,
+            "fresh_array" => AnnotKind::FreshArray,
+            _ => return None,
+        })
+    };
+    if let Some(kind) = annot(op) {
+        let mut kargs = Vec::new();
+        for (i, &a) in args.iter().enumerate() {
+            let v = l.arg_scalar(a)?;
+            // The condition of a boolean annotation is compared with zero.
+            let is_condition = i == 0 && !matches!(kind, AnnotKind::NoRead | AnnotKind::NoWrite | AnnotKind::FreshArray);
+            kargs.push(if is_condition { l.coerce_to(v, Type::BOOL) } else { v });
+        }
+        l.emit_inst(InstKind::Annot { kind, args: kargs }, None);
+        return Ok(());
+    }
+    let value_fn = match op {
+        "read" => Some(AnnotFn::Read),
+        "write" => Some(AnnotFn::Write),
+        "read_offset" => Some(AnnotFn::ReadOffset),
+        "write_offset" => Some(AnnotFn::WriteOffset),
+        "other_int" => Some(AnnotFn::OtherInt),
+        "other_bool" => Some(AnnotFn::OtherBool),
+        "other_ptr" => Some(AnnotFn::OtherPtr),
+        "uniform_int" => Some(AnnotFn::UniformInt),
+        "uniform_bool" => Some(AnnotFn::UniformBool),
+        "distinct_int" => Some(AnnotFn::DistinctInt),
+        "distinct_bool" => Some(AnnotFn::DistinctBool),
+        "enabled" => Some(AnnotFn::Enabled),
+        "implies" => Some(AnnotFn::Implies),
+        "ptr_base" => Some(AnnotFn::PtrBase),
+        "ptr_offset" => Some(AnnotFn::PtrOffset),
+        "same_group" => Some(AnnotFn::SameGroup),
+        _ if op.starts_with("return_val") => Some(AnnotFn::ReturnVal),
+        _ if op.starts_with("old") => Some(AnnotFn::Old),
+        _ => None,
+    };
+    if let Some(func) = value_fn {
+        let mut kargs = Vec::new();
+        for &a in args {
+            let v = l.arg_scalar(a)?;
+            kargs.push(if func == AnnotFn::Implies { l.coerce_to(v, Type::BOOL) } else { v });
+        }
+        let Some(ty) = l.result_type(call)? else { return l.fail(format!("`__lockstep_{op}` without a result")) };
+        // Boolean annotation functions return C++ `bool` (i1) or OpenCL `int`;
+        // compute the boolean and widen it to what the caller expects.
+        let boolean = matches!(
+            func,
+            AnnotFn::Read | AnnotFn::Write | AnnotFn::UniformInt | AnnotFn::UniformBool | AnnotFn::DistinctInt
+                | AnnotFn::DistinctBool | AnnotFn::Enabled | AnnotFn::Implies | AnnotFn::SameGroup
+        );
+        let v = if boolean && ty != Type::BOOL {
+            let b = l.emit_inst(InstKind::AnnotValue { func, args: kargs }, Some(Type::BOOL)).expect("result");
+            l.emit_inst(InstKind::Cast { op: CastOp::Zext, arg: b }, Some(ty)).expect("result")
+        } else {
+            l.emit_inst(InstKind::AnnotValue { func, args: kargs }, Some(ty)).expect("result")
+        };
+        l.define(call, v);
+        return Ok(());
+    }
+    match op {
+        "grid_sync" => {
+            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Grid, fence: BOTH_FENCES }, None);
+        }
+        "warp_sync" => {
+            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Warp, fence: BOTH_FENCES }, None);
+        }
+        "barrier" | "fence" => {
+            let flags = args.first().and_then(|&a| const_arg(a));
+            let fence = fence_from_flags(flags, 1, 2);
+            let kind = if op == "barrier" {
+                InstKind::Barrier { scope: BarrierScope::Group, fence }
+            } else {
+                InstKind::Fence { fence }
+            };
+            l.emit_inst(kind, None);
+        }
+        "atomic_inc" | "atomic_dec" => {
+            let ptr = l.arg_scalar(args[0])?;
+            let value = l.arg_scalar(args[1])?;
+            let ty = l.type_of(value);
+            let aop = if op == "atomic_inc" { AtomicOp::UIncWrap } else { AtomicOp::UDecWrap };
+            let v = l.emit_inst(InstKind::Atomic { op: aop, ptr, value }, Some(ty)).expect("result");
+            l.define(call, v);
+        }
+        "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" | "ballot" | "all" | "any" | "activemask" | "lane_id" => {
+            let wop = match op {
+                "shfl" => WarpOp::Shfl,
+                "shfl_up" => WarpOp::ShflUp,
+                "shfl_down" => WarpOp::ShflDown,
+                "shfl_xor" => WarpOp::ShflXor,
+                "ballot" => WarpOp::Ballot,
+                "all" => WarpOp::All,
+                "any" => WarpOp::Any,
+                "activemask" => WarpOp::ActiveMask,
+                _ => WarpOp::LaneId,
+            };
+            let mut kargs = Vec::new();
+            for &a in args {
+                kargs.push(l.arg_scalar(a)?);
+            }
+            let ty = l.result_type(call)?;
+            if let Some(v) = l.emit_inst(InstKind::Warp { op: wop, args: kargs }, ty) {
+                l.define(call, v);
+            }
+        }
+        _ if op.starts_with("havoc") => {
+            if let Some(ty) = l.result_type(call)? {
+                let v = l.emit_inst(InstKind::Havoc, Some(ty)).expect("result");
+                l.define(call, v);
+            }
+        }
+        other => return l.fail(format!("the prelude intrinsic `__lockstep_{other}`, unknown to this version of the lowering")),
+    }
+    Ok(())
+}
+
+/// OpenCL work-item functions, barriers, fences and atomics. Returns false
+/// when `base` is not one of them.
+unsafe fn lower_opencl_builtin<L: CallLowering>(
+    l: &mut L,
+    call: LLVMValueRef,
+    symbol: &str,
+    base: &str,
+    args: &[LLVMValueRef],
+) -> Result<bool> {
+    let geometry = |var: BuiltinVar| Some(var);
+    let var = match base {
+        "get_local_id" => geometry(BuiltinVar::LocalId),
+        "get_group_id" => geometry(BuiltinVar::GroupId),
+        "get_local_size" | "get_enqueued_local_size" => geometry(BuiltinVar::LocalSize),
+        "get_num_groups" => geometry(BuiltinVar::NumGroups),
+        "get_global_offset" => geometry(BuiltinVar::GlobalOffset),
+        _ => None,
+    };
+    let is_geometry = var.is_some() || matches!(base, "get_global_id" | "get_global_size");
+    if is_geometry {
+        let ret = l.result_type(call)?.unwrap_or(Type::I64);
+        let Some(dim) = args.first().and_then(|&a| const_arg(a)) else {
+            return l.fail(format!("`{base}` with a dimension that is not a constant"));
+        };
+        if dim > 2 {
+            // OpenCL defines out-of-range dimensions: id 0, size 1.
+            let v = l.int_const(ret, if base.ends_with("size") || base == "get_num_groups" { 1 } else { 0 });
+            l.define(call, v);
+            return Ok(true);
+        }
+        let dim = dim as u8;
+        let builtin = |l: &mut L, var: BuiltinVar| -> ValueId {
+            let v = l.emit_inst(InstKind::Builtin { var, dim }, Some(Type::I32)).expect("result");
+            l.coerce_to(v, ret)
+        };
+        let v = match (var, base) {
+            (Some(var), _) => builtin(l, var),
+            (None, "get_global_size") => {
+                let a = builtin(l, BuiltinVar::LocalSize);
+                let b = builtin(l, BuiltinVar::NumGroups);
+                l.emit_inst(InstKind::Binary { op: BinOp::Mul, lhs: a, rhs: b }, Some(ret)).expect("result")
+            }
+            _ => {
+                // get_global_id = group_id * local_size + local_id + offset.
+                let g = builtin(l, BuiltinVar::GroupId);
+                let s = builtin(l, BuiltinVar::LocalSize);
+                let t = builtin(l, BuiltinVar::LocalId);
+                let o = builtin(l, BuiltinVar::GlobalOffset);
+                let gs = l.emit_inst(InstKind::Binary { op: BinOp::Mul, lhs: g, rhs: s }, Some(ret)).expect("result");
+                let gst = l.emit_inst(InstKind::Binary { op: BinOp::Add, lhs: gs, rhs: t }, Some(ret)).expect("result");
+                l.emit_inst(InstKind::Binary { op: BinOp::Add, lhs: gst, rhs: o }, Some(ret)).expect("result")
+            }
+        };
+        l.define(call, v);
+        return Ok(true);
+    }
+    match base {
+        "barrier" | "work_group_barrier" => {
+            let flags = args.first().and_then(|&a| const_arg(a));
+            let fence = fence_from_flags(flags, 1, 2);
+            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence }, None);
+            return Ok(true);
+        }
+        "mem_fence" | "read_mem_fence" | "write_mem_fence" => {
+            let flags = args.first().and_then(|&a| const_arg(a));
+            l.emit_inst(InstKind::Fence { fence: fence_from_flags(flags, 1, 2) }, None);
+            return Ok(true);
+        }
+        _ => {}
+    }
+    let op = base.strip_prefix("atomic_").or_else(|| base.strip_prefix("atom_"));
+    let Some(op) = op else { return Ok(false) };
+    // The last mangled parameter type says whether min/max are unsigned
+    // (`j` unsigned int, `m` unsigned long).
+    let unsigned = symbol.ends_with('j') || symbol.ends_with('m');
+    let aop = match op {
+        "add" | "inc" => AtomicOp::Add,
+        "sub" | "dec" => AtomicOp::Sub,
+        "xchg" => AtomicOp::Xchg,
+        "and" => AtomicOp::And,
+        "or" => AtomicOp::Or,
+        "xor" => AtomicOp::Xor,
+        "min" if unsigned => AtomicOp::UMin,
+        "max" if unsigned => AtomicOp::UMax,
+        "min" => AtomicOp::Min,
+        "max" => AtomicOp::Max,
+        "cmpxchg" => {
+            let ptr = l.arg_scalar(args[0])?;
+            let expected = l.arg_scalar(args[1])?;
+            let new = l.arg_scalar(args[2])?;
+            let ty = l.type_of(new);
+            let v = l.emit_inst(InstKind::CmpXchg { ptr, expected, new }, Some(ty)).expect("result");
+            l.define(call, v);
+            return Ok(true);
+        }
+        _ => return Ok(false),
+    };
+    let ptr = l.arg_scalar(args[0])?;
+    let Some(ty) = l.result_type(call)? else { return l.fail(format!("`{base}` without a result")) };
+    let value = if op == "inc" || op == "dec" { l.int_const(ty, 1) } else { l.arg_scalar(args[1])? };
+    let v = l.emit_inst(InstKind::Atomic { op: aop, ptr, value }, Some(ty)).expect("result");
+    l.define(call, v);
+    Ok(true)
+}

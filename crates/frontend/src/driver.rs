@@ -1,0 +1,258 @@
+//! Runs clang-19 on a kernel file and returns LLVM bitcode.
+//!
+//! The prelude headers are embedded in the binary and written once to a
+//! per-version cache directory, so the installed tool needs nothing beside
+//! it. Clang's diagnostics are parsed into `Diagnostic`s so that a syntax
+//! error in the user's kernel is reported with its location, like a compiler.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use lockstep_diag::{Diagnostic, Severity, Span};
+use lockstep_kir::Language;
+
+include!(concat!(env!("OUT_DIR"), "/prelude_files.rs"));
+
+/// How to compile one file.
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    /// `-I` directories, in order.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D` definitions, as given (`NAME` or `NAME=VALUE`).
+    pub defines: Vec<String>,
+    /// The language; `None` picks it from the file extension.
+    pub language: Option<Language>,
+    /// The clang executable; `None` looks for `clang-19`.
+    pub clang: Option<PathBuf>,
+}
+
+/// The result of a successful compilation.
+pub struct Compiled {
+    pub language: Language,
+    pub bitcode: Vec<u8>,
+    /// Clang's warnings, passed through.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Why compilation failed.
+#[derive(Debug)]
+pub enum CompileError {
+    /// The input is invalid: clang's errors, or a file we cannot read.
+    Rejected(Vec<Diagnostic>),
+    /// The tool itself is broken (no clang, cannot write the cache).
+    Environment(String),
+}
+
+/// The language of a file from its extension.
+pub fn language_of(path: &Path) -> Option<Language> {
+    match path.extension()?.to_str()? {
+        "cu" | "cuh" => Some(Language::Cuda),
+        "cl" => Some(Language::OpenCl),
+        _ => None,
+    }
+}
+
+/// Finds clang-19: `$LOCKSTEP_CLANG`, then `clang-19` on the path, then
+/// Debian's LLVM directory.
+pub fn find_clang() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("LOCKSTEP_CLANG") {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for dir in std::env::split_paths(&path) {
+        let candidate = dir.join("clang-19");
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+    }
+    let debian = PathBuf::from("/usr/lib/llvm-19/bin/clang");
+    debian.is_file().then_some(debian)
+}
+
+/// Writes the prelude to a cache directory keyed by its contents and returns
+/// the directory. Writing goes through a temporary directory and a rename, so
+/// concurrent runs never see a half-written prelude.
+pub fn prelude_dir() -> Result<PathBuf, String> {
+    let mut hash: u64 = 0xcbf29ce484222325;
+    for (name, text) in PRELUDE_FILES {
+        for b in name.bytes().chain(text.bytes()) {
+            hash = (hash ^ b as u64).wrapping_mul(0x100000001b3);
+        }
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("lockstep");
+    let dir = base.join(format!("prelude-{hash:016x}"));
+    if dir.join(".complete").is_file() {
+        return Ok(dir);
+    }
+    let tmp = base.join(format!(".prelude-{hash:016x}-{}", std::process::id()));
+    let write = || -> std::io::Result<()> {
+        std::fs::create_dir_all(&tmp)?;
+        for (name, text) in PRELUDE_FILES {
+            std::fs::write(tmp.join(name), text)?;
+        }
+        std::fs::write(tmp.join(".complete"), b"")?;
+        Ok(())
+    };
+    write().map_err(|e| format!("cannot write the prelude to {}: {e}", tmp.display()))?;
+    if std::fs::rename(&tmp, &dir).is_err() {
+        // Another process won the race; its copy is identical.
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    if dir.join(".complete").is_file() {
+        Ok(dir)
+    } else {
+        Err(format!("cannot create the prelude directory {}", dir.display()))
+    }
+}
+
+/// The clang arguments for a language, fixed by DESIGN.md: `-O0` without
+/// `optnone`, so that our own mem2reg/sroa give SSA with the source's loop
+/// shape (`-O1` rotates loops and may delete racy accesses).
+fn language_args(language: Language) -> Vec<&'static str> {
+    let common = ["-g", "-gcolumn-info", "-O0", "-Xclang", "-disable-O0-optnone", "-fno-builtin", "-fno-discard-value-names", "-emit-llvm", "-c", "-fno-color-diagnostics", "-fno-caret-diagnostics", "-ferror-limit=20"];
+    let mut args: Vec<&'static str> = match language {
+        Language::Cuda => vec![
+            "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70",
+            "-include", "lockstep_cuda.h",
+        ],
+        Language::OpenCl => vec![
+            "-x", "cl", "-cl-std=CL1.2", "--target=spir64", "-Xclang", "-finclude-default-header",
+            "-include", "lockstep_opencl.h",
+        ],
+    };
+    args.extend(common);
+    args
+}
+
+/// Compiles `file` to bitcode.
+pub fn compile(file: &Path, options: &CompileOptions) -> Result<Compiled, CompileError> {
+    let language = match options.language.or_else(|| language_of(file)) {
+        Some(l) => l,
+        None => {
+            return Err(CompileError::Rejected(vec![Diagnostic::error(
+                "cannot tell the language from the file extension (expected .cu or .cl); use -x cuda or -x opencl",
+                Some(Span { file: file.display().to_string(), line: 0, column: 0 }),
+            )]))
+        }
+    };
+    check_readable_source(file)?;
+    let clang = match options.clang.clone().or_else(find_clang) {
+        Some(c) => c,
+        None => return Err(CompileError::Environment("clang-19 not found; install it (see README.md) or set LOCKSTEP_CLANG".into())),
+    };
+    let prelude = prelude_dir().map_err(CompileError::Environment)?;
+    let out_dir = std::env::temp_dir().join(format!("lockstep-{}", std::process::id()));
+    std::fs::create_dir_all(&out_dir).map_err(|e| CompileError::Environment(format!("cannot create {}: {e}", out_dir.display())))?;
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = out_dir.join(format!("k{n}.bc"));
+
+    let mut cmd = Command::new(&clang);
+    cmd.args(language_args(language));
+    cmd.arg("-I").arg(&prelude);
+    if let Some(parent) = file.parent() {
+        if !parent.as_os_str().is_empty() {
+            cmd.arg("-I").arg(parent);
+        }
+    }
+    for dir in &options.include_dirs {
+        cmd.arg("-I").arg(dir);
+    }
+    for def in &options.defines {
+        cmd.arg(format!("-D{def}"));
+    }
+    cmd.arg(file).arg("-o").arg(&out);
+    let output = cmd
+        .output()
+        .map_err(|e| CompileError::Environment(format!("cannot run {}: {e}", clang.display())))?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let diags = parse_clang_diagnostics(&stderr);
+    if !output.status.success() {
+        let _ = std::fs::remove_file(&out);
+        let mut errors: Vec<Diagnostic> = diags.into_iter().filter(|d| d.severity == Severity::Error).collect();
+        if errors.is_empty() {
+            errors.push(Diagnostic::error(format!("clang failed: {}", stderr.trim()), None));
+        }
+        return Err(CompileError::Rejected(errors));
+    }
+    let bitcode = std::fs::read(&out).map_err(|e| CompileError::Environment(format!("cannot read clang's output: {e}")));
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_dir(&out_dir);
+    Ok(Compiled { language, bitcode: bitcode?, warnings: diags.into_iter().filter(|d| d.severity != Severity::Error).collect() })
+}
+
+/// Rejects missing, empty and binary files before clang sees them, with a
+/// message that names the problem rather than clang's confusion about it.
+fn check_readable_source(file: &Path) -> Result<(), CompileError> {
+    let span = Some(Span { file: file.display().to_string(), line: 0, column: 0 });
+    let reject = |msg: String| Err(CompileError::Rejected(vec![Diagnostic::error(msg, span.clone())]));
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return reject("no such file".into()),
+        Err(e) => return reject(format!("cannot read the file: {e}")),
+    };
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return reject("the file is empty: there is no kernel to check".into());
+    }
+    if bytes.contains(&0) || std::str::from_utf8(&bytes).is_err() && bytes.iter().take(4096).filter(|b| **b < 9).count() > 0 {
+        return reject("the file is binary, not CUDA or OpenCL source".into());
+    }
+    Ok(())
+}
+
+/// Parses clang's `file:line:col: error: message` lines. Notes and lines
+/// without a location are attached as plain diagnostics.
+pub fn parse_clang_diagnostics(stderr: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for line in stderr.lines() {
+        for (tag, severity) in [(": error: ", Severity::Error), (": fatal error: ", Severity::Error), (": warning: ", Severity::Warning)] {
+            if let Some(pos) = line.find(tag) {
+                let location = &line[..pos];
+                let message = line[pos + tag.len()..].to_string();
+                let span = parse_location(location);
+                out.push(Diagnostic { severity, message, span });
+                break;
+            }
+        }
+        if let Some(rest) = line.strip_prefix("error: ") {
+            out.push(Diagnostic::error(rest.to_string(), None));
+        }
+    }
+    out
+}
+
+fn parse_location(text: &str) -> Option<Span> {
+    let mut parts = text.rsplitn(3, ':');
+    let column = parts.next()?.parse().ok()?;
+    let line = parts.next()?.parse().ok()?;
+    let file = parts.next()?.to_string();
+    Some(Span { file, line, column })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_clang_errors_with_locations() {
+        let diags = parse_clang_diagnostics(
+            "k.cu:3:7: error: expected ';' after expression\nk.cu:1:1: warning: unused\n1 error generated when compiling for sm_70.\n",
+        );
+        assert_eq!(diags.len(), 2);
+        assert_eq!(diags[0].severity, Severity::Error);
+        assert_eq!(diags[0].span, Some(Span { file: "k.cu".into(), line: 3, column: 7 }));
+        assert_eq!(diags[0].message, "expected ';' after expression");
+        assert_eq!(diags[1].severity, Severity::Warning);
+    }
+
+    #[test]
+    fn language_follows_the_extension() {
+        assert_eq!(language_of(Path::new("a/k.cu")), Some(Language::Cuda));
+        assert_eq!(language_of(Path::new("k.cl")), Some(Language::OpenCl));
+        assert_eq!(language_of(Path::new("k.c")), None);
+    }
+}

@@ -1,0 +1,105 @@
+//! The front-end: CUDA/OpenCL source → LLVM IR (clang-19) → KIR.
+//!
+//! `driver` runs clang with our prelude headers; `lower` (with the tables in
+//! `builtins`) is the only code in lockstep that reads LLVM IR. Between the
+//! two, `load` runs LLVM's own passes in-process: `always-inline` (prelude
+//! wrappers), `lower-switch`, `sroa`, `mem2reg` and `infer-address-spaces`.
+//!
+//! Invariant: every `Module` this crate returns passed `lockstep_kir`'s
+//! verifier, and every construct it could not lower was reported as
+//! `FrontError::Unsupported` with its source location, never a panic.
+
+pub mod builtins;
+pub mod driver;
+pub mod lower;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module as LlvmModule;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
+use inkwell::OptimizationLevel;
+
+use lockstep_diag::Diagnostic;
+use lockstep_kir::{Language, Module};
+
+pub use driver::{language_of, CompileOptions};
+pub use lower::Unsupported;
+
+/// Why the front-end produced no KIR.
+#[derive(Debug)]
+pub enum FrontError {
+    /// The input is invalid (clang's errors, a missing or binary file).
+    Rejected(Vec<Diagnostic>),
+    /// Valid input using a construct lockstep does not support yet.
+    Unsupported(Unsupported),
+    /// The tool or its environment is broken.
+    Environment(String),
+}
+
+/// What the front-end produced, with timings for the conformance figures.
+pub struct Loaded {
+    pub module: Module,
+    pub warnings: Vec<Diagnostic>,
+    pub clang_time: Duration,
+    pub lower_time: Duration,
+}
+
+/// The LLVM pass pipeline run before lowering.
+const PASSES: &str = "always-inline,lower-switch,sroa,mem2reg,infer-address-spaces";
+
+/// Compiles and lowers `file`.
+pub fn load(file: &Path, options: &CompileOptions) -> Result<Loaded, FrontError> {
+    let start = Instant::now();
+    let compiled = driver::compile(file, options).map_err(|e| match e {
+        driver::CompileError::Rejected(d) => FrontError::Rejected(d),
+        driver::CompileError::Environment(m) => FrontError::Environment(m),
+    })?;
+    let clang_time = start.elapsed();
+    let start = Instant::now();
+    let module = lower_bitcode(&compiled.bitcode, compiled.language)?;
+    Ok(Loaded { module, warnings: compiled.warnings, clang_time, lower_time: start.elapsed() })
+}
+
+/// Parses bitcode, runs the pass pipeline and lowers to verified KIR.
+pub fn lower_bitcode(bitcode: &[u8], language: Language) -> Result<Module, FrontError> {
+    let context = Context::create();
+    let buffer = MemoryBuffer::create_from_memory_range_copy(bitcode, "kernel");
+    let llvm = LlvmModule::parse_bitcode_from_buffer(&buffer, &context)
+        .map_err(|e| FrontError::Environment(format!("cannot read clang's bitcode: {e}")))?;
+    run_passes(&llvm)?;
+    let module = unsafe { lower::lower_module(llvm.as_mut_ptr(), language) }.map_err(FrontError::Unsupported)?;
+    if let Err(errors) = lockstep_kir::verify_module(&module) {
+        let first: Vec<String> = errors.iter().take(5).map(|e| e.to_string()).collect();
+        return Err(FrontError::Environment(format!(
+            "internal error: the lowering produced invalid KIR ({} problems): {}",
+            errors.len(),
+            first.join("; ")
+        )));
+    }
+    Ok(module)
+}
+
+fn run_passes(llvm: &LlvmModule) -> Result<(), FrontError> {
+    Target::initialize_all(&InitializationConfig::default());
+    let triple = llvm.get_triple();
+    // SPIR has no LLVM target; the host's target machine runs the same
+    // target-independent passes (OpenCL 1.2 has no generic address space for
+    // infer-address-spaces to resolve).
+    let (target, triple) = match Target::from_triple(&triple) {
+        Ok(t) => (t, triple),
+        Err(_) => {
+            let host = TargetMachine::get_default_triple();
+            let t = Target::from_triple(&host).map_err(|e| FrontError::Environment(format!("no LLVM target: {e}")))?;
+            (t, host)
+        }
+    };
+    let machine = target
+        .create_target_machine(&triple, "", "", OptimizationLevel::None, RelocMode::Default, CodeModel::Default)
+        .ok_or_else(|| FrontError::Environment("cannot create an LLVM target machine".into()))?;
+    llvm.run_passes(PASSES, &machine, PassBuilderOptions::create())
+        .map_err(|e| FrontError::Environment(format!("LLVM passes failed: {e}")))
+}

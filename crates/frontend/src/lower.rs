@@ -1,0 +1,1592 @@
+//! Lowering of an LLVM module (after our passes) to KIR.
+//!
+//! This is the only code in lockstep that knows LLVM. It walks the module
+//! through the LLVM C API (llvm-sys), because lowering needs every
+//! instruction's opcode and operands and inkwell's typed wrappers get in the
+//! way of that. The prelude contract it implements is `INTRINSICS.md`.
+//!
+//! Shape of the translation:
+//! - phi nodes become block parameters, passed by each predecessor's branch;
+//! - blocks are lowered in reverse post-order, so a value is lowered before
+//!   every use that it dominates; unreachable blocks are dropped;
+//! - `getelementptr` becomes byte arithmetic (`PtrAdd`), with constant
+//!   strides from the data layout;
+//! - vectors and small structs are scalarised into lanes;
+//! - CUDA's generic pointers get the space of the object they are derived
+//!   from when that is known statically (kernel pointer parameters point to
+//!   global memory);
+//! - anything else it does not understand is an `Unsupported` error naming
+//!   the construct and its source location — never a panic.
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::CStr;
+
+use llvm_sys::core::*;
+use llvm_sys::debuginfo::*;
+use llvm_sys::prelude::*;
+use llvm_sys::target::*;
+use llvm_sys::{LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate, LLVMTypeKind};
+
+use lockstep_kir::*;
+
+/// A construct the lowering does not handle, with where it was found.
+#[derive(Clone, Debug)]
+pub struct Unsupported {
+    pub what: String,
+    pub loc: Option<(String, u32, u32)>,
+}
+
+type Result<T> = std::result::Result<T, Unsupported>;
+
+/// A lowered LLVM value: one KIR value, or one per lane of a vector or
+/// field of a struct.
+#[derive(Clone, Debug)]
+enum Lowered {
+    Scalar(ValueId),
+    Lanes(Vec<ValueId>),
+}
+
+/// The KIR shape of an LLVM type.
+#[derive(Clone, Debug, PartialEq)]
+enum Shape {
+    Scalar(Type),
+    /// Lanes with their byte offsets within the in-memory value.
+    Lanes(Vec<(Type, u64)>),
+    Void,
+}
+
+fn cstr(p: *const libc::c_char, len: usize) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn value_name(v: LLVMValueRef) -> String {
+    let mut len = 0usize;
+    let p = unsafe { LLVMGetValueName2(v, &mut len) };
+    cstr(p, len)
+}
+
+/// The identifier of a possibly Itanium-mangled symbol: `_Z3fooPi` → `foo`,
+/// `_ZN2cg4syncEv` → `sync`, `_ZZ6kernelE3buf` (a function-local static) →
+/// `buf`. Anything else is returned unchanged.
+pub fn base_identifier(symbol: &str) -> String {
+    fn read_ident(s: &str) -> Option<(&str, &str)> {
+        let digits = s.bytes().take_while(|b| b.is_ascii_digit()).count();
+        if digits == 0 {
+            return None;
+        }
+        let len: usize = s[..digits].parse().ok()?;
+        let rest = &s[digits..];
+        (rest.len() >= len).then(|| (&rest[..len], &rest[len..]))
+    }
+    if let Some(rest) = symbol.strip_prefix("_ZZ") {
+        // Local entity: _ZZ <function encoding> E <entity name>.
+        if let Some(pos) = rest.rfind('E') {
+            if let Some((ident, _)) = read_ident(&rest[pos + 1..]) {
+                return ident.to_string();
+            }
+        }
+        return symbol.to_string();
+    }
+    if let Some(rest) = symbol.strip_prefix("_ZN") {
+        // Nested name: N [qualifiers] <source-name>+ E; keep the last.
+        let mut s = rest.trim_start_matches(['K', 'V', 'r']);
+        let mut last = None;
+        while let Some((ident, tail)) = read_ident(s) {
+            last = Some(ident);
+            s = tail;
+        }
+        return last.map(str::to_string).unwrap_or_else(|| symbol.to_string());
+    }
+    if let Some(rest) = symbol.strip_prefix("_Z") {
+        if let Some((ident, _)) = read_ident(rest) {
+            return ident.to_string();
+        }
+    }
+    symbol.to_string()
+}
+
+/// Which language's address-space numbering applies.
+#[derive(Copy, Clone)]
+struct SpaceMap {
+    language: Language,
+}
+
+impl SpaceMap {
+    /// The space of an LLVM address space, `None` for CUDA's generic space
+    /// (resolved per value).
+    fn space(self, addrspace: u32) -> Option<MemSpace> {
+        match (self.language, addrspace) {
+            (Language::Cuda, 0) => None,
+            (Language::Cuda, 1) => Some(MemSpace::Global),
+            (Language::Cuda, 3) => Some(MemSpace::Shared),
+            (Language::Cuda, 4) => Some(MemSpace::Constant),
+            (Language::Cuda, 5) => Some(MemSpace::Private),
+            (Language::OpenCl, 0) => Some(MemSpace::Private),
+            (Language::OpenCl, 1) => Some(MemSpace::Global),
+            (Language::OpenCl, 2) => Some(MemSpace::Constant),
+            (Language::OpenCl, 3) => Some(MemSpace::Shared),
+            _ => Some(MemSpace::Generic),
+        }
+    }
+}
+
+/// Module-wide state of the lowering.
+struct ModuleCx {
+    td: LLVMTargetDataRef,
+    spaces: SpaceMap,
+    globals: HashMap<LLVMValueRef, GlobalId>,
+    funcs: HashMap<LLVMValueRef, FuncId>,
+    kernels: HashSet<LLVMValueRef>,
+    files: HashMap<LLVMMetadataRef, FileId>,
+    byval_kind: u32,
+}
+
+/// Lowers every defined function and memory object of `module`.
+///
+/// # Safety
+/// `module` must be a valid LLVM module that outlives the call.
+pub unsafe fn lower_module(module: LLVMModuleRef, language: Language) -> Result<Module> {
+    let mut out = Module::new(language);
+    let mut cx = ModuleCx {
+        td: LLVMGetModuleDataLayout(module),
+        spaces: SpaceMap { language },
+        globals: HashMap::new(),
+        funcs: HashMap::new(),
+        kernels: kernel_functions(module),
+        files: HashMap::new(),
+        byval_kind: LLVMGetEnumAttributeKindForName(c"byval".as_ptr(), 5),
+    };
+
+    let mut g = LLVMGetFirstGlobal(module);
+    while !g.is_null() {
+        let name = value_name(g);
+        let vty = LLVMGlobalGetValueType(g);
+        let is_builtin_var = matches!(name.as_str(), "threadIdx" | "blockIdx" | "blockDim" | "gridDim" | "warpSize");
+        let addrspace = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
+        if !is_builtin_var && !name.starts_with("llvm.") && !name.starts_with(".str") {
+            let space = cx.spaces.space(addrspace).unwrap_or(MemSpace::Global);
+            let sized = LLVMTypeIsSized(vty) != 0;
+            let size = sized.then(|| LLVMABISizeOfType(cx.td, vty));
+            // An `extern __shared__` array is a zero-length array whose size
+            // the launch gives.
+            let size = match size {
+                Some(0) if LLVMGetTypeKind(vty) == LLVMTypeKind::LLVMArrayTypeKind => None,
+                other => other,
+            };
+            let elem_size = element_size(cx.td, vty);
+            let is_extern = LLVMIsDeclaration(g) != 0;
+            let init = if is_extern { None } else { constant_bytes(cx.td, LLVMGetInitializer(g)) };
+            let id = out.globals.push(MemObject {
+                name: base_identifier(&name),
+                space,
+                size,
+                align: LLVMGetAlignment(g),
+                elem_size,
+                init,
+                loc: None,
+            });
+            cx.globals.insert(g, id);
+        }
+        g = LLVMGetNextGlobal(g);
+    }
+
+    // Create every defined function first, so calls can name their callee.
+    let mut defined = Vec::new();
+    let mut f = LLVMGetFirstFunction(module);
+    while !f.is_null() {
+        if LLVMIsDeclaration(f) == 0 {
+            let link_name = value_name(f);
+            let is_kernel = cx.kernels.contains(&f);
+            let mut func = Function::new(base_identifier(&link_name), link_name, is_kernel);
+            func.loc = subprogram_loc(&mut cx, &mut out, f);
+            let id = out.functions.push(func);
+            cx.funcs.insert(f, id);
+            defined.push((f, id));
+        }
+        f = LLVMGetNextFunction(f);
+    }
+    for (f, id) in defined {
+        let func = FnLower::lower(&mut cx, &mut out, f, id)?;
+        out.functions[id] = func;
+    }
+    Ok(out)
+}
+
+/// Kernels: NVPTX marks them in `!nvvm.annotations` (or with the
+/// `ptx_kernel` calling convention); SPIR with the `spir_kernel` convention.
+unsafe fn kernel_functions(module: LLVMModuleRef) -> HashSet<LLVMValueRef> {
+    const PTX_KERNEL: u32 = 71;
+    const SPIR_KERNEL: u32 = 76;
+    let mut set = HashSet::new();
+    let mut f = LLVMGetFirstFunction(module);
+    while !f.is_null() {
+        let cc = LLVMGetFunctionCallConv(f);
+        if cc == PTX_KERNEL || cc == SPIR_KERNEL {
+            set.insert(f);
+        }
+        f = LLVMGetNextFunction(f);
+    }
+    let name = c"nvvm.annotations";
+    let n = LLVMGetNamedMetadataNumOperands(module, name.as_ptr());
+    if n > 0 {
+        let mut nodes = vec![std::ptr::null_mut(); n as usize];
+        LLVMGetNamedMetadataOperands(module, name.as_ptr(), nodes.as_mut_ptr());
+        for node in nodes {
+            let k = LLVMGetMDNodeNumOperands(node);
+            if k < 2 {
+                continue;
+            }
+            let mut ops = vec![std::ptr::null_mut(); k as usize];
+            LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
+            let mut len = 0u32;
+            let s = if ops[1].is_null() { std::ptr::null() } else { LLVMGetMDString(ops[1], &mut len) };
+            if cstr(s, len as usize) == "kernel" && !ops[0].is_null() && !LLVMIsAFunction(ops[0]).is_null() {
+                set.insert(ops[0]);
+            }
+        }
+    }
+    set
+}
+
+unsafe fn element_size(td: LLVMTargetDataRef, ty: LLVMTypeRef) -> Option<u64> {
+    let mut t = ty;
+    while LLVMGetTypeKind(t) == LLVMTypeKind::LLVMArrayTypeKind {
+        t = LLVMGetElementType(t);
+    }
+    (LLVMTypeIsSized(t) != 0).then(|| LLVMABISizeOfType(td, t))
+}
+
+/// The bytes of a constant initialiser, when it is made of integers and
+/// floats only (enough for `__constant__` tables).
+unsafe fn constant_bytes(td: LLVMTargetDataRef, c: LLVMValueRef) -> Option<Vec<u8>> {
+    if c.is_null() || LLVMIsUndef(c) != 0 {
+        return None;
+    }
+    let ty = LLVMTypeOf(c);
+    let size = LLVMABISizeOfType(td, ty) as usize;
+    if size > (1 << 20) {
+        return None;
+    }
+    let mut bytes = vec![0u8; size];
+    fill_constant(td, c, &mut bytes, 0).then_some(bytes)
+}
+
+unsafe fn fill_constant(td: LLVMTargetDataRef, c: LLVMValueRef, out: &mut [u8], at: usize) -> bool {
+    let ty = LLVMTypeOf(c);
+    if LLVMIsNull(c) != 0 {
+        return true;
+    }
+    match LLVMGetTypeKind(ty) {
+        LLVMTypeKind::LLVMIntegerTypeKind if !LLVMIsAConstantInt(c).is_null() => {
+            let v = LLVMConstIntGetZExtValue(c).to_le_bytes();
+            let n = LLVMStoreSizeOfType(td, ty) as usize;
+            out.get_mut(at..at + n).map(|dst| dst.copy_from_slice(&v[..n])).is_some()
+        }
+        LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind if !LLVMIsAConstantFP(c).is_null() => {
+            let mut lossy = 0;
+            let d = LLVMConstRealGetDouble(c, &mut lossy);
+            let bytes: Vec<u8> = if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMFloatTypeKind {
+                (d as f32).to_le_bytes().to_vec()
+            } else {
+                d.to_le_bytes().to_vec()
+            };
+            out.get_mut(at..at + bytes.len()).map(|dst| dst.copy_from_slice(&bytes)).is_some()
+        }
+        LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+            let elem = LLVMGetElementType(ty);
+            let stride = LLVMABISizeOfType(td, elem) as usize;
+            let n = if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMArrayTypeKind {
+                LLVMGetArrayLength2(ty) as usize
+            } else {
+                LLVMGetVectorSize(ty) as usize
+            };
+            (0..n).all(|i| {
+                let e = LLVMGetAggregateElement(c, i as u32);
+                !e.is_null() && fill_constant(td, e, out, at + i * stride)
+            })
+        }
+        LLVMTypeKind::LLVMStructTypeKind => {
+            let n = LLVMCountStructElementTypes(ty);
+            (0..n).all(|i| {
+                let e = LLVMGetAggregateElement(c, i);
+                let off = LLVMOffsetOfElement(td, ty, i) as usize;
+                !e.is_null() && fill_constant(td, e, out, at + off)
+            })
+        }
+        _ => false,
+    }
+}
+
+unsafe fn file_of_scope(cx: &mut ModuleCx, out: &mut Module, scope: LLVMMetadataRef) -> Option<FileId> {
+    if scope.is_null() {
+        return None;
+    }
+    let file = LLVMDIScopeGetFile(scope);
+    if file.is_null() {
+        return None;
+    }
+    if let Some(&id) = cx.files.get(&file) {
+        return Some(id);
+    }
+    let mut len = 0u32;
+    let name = cstr(LLVMDIFileGetFilename(file, &mut len), len as usize);
+    let mut dlen = 0u32;
+    let dir = cstr(LLVMDIFileGetDirectory(file, &mut dlen), dlen as usize);
+    let path = if name.starts_with('/') || dir.is_empty() { name } else { format!("{dir}/{name}") };
+    let id = out.file(&path);
+    cx.files.insert(file, id);
+    Some(id)
+}
+
+unsafe fn subprogram_loc(cx: &mut ModuleCx, out: &mut Module, f: LLVMValueRef) -> Option<SrcLoc> {
+    let sp = LLVMGetSubprogram(f);
+    if sp.is_null() {
+        return None;
+    }
+    let file = file_of_scope(cx, out, sp)?;
+    Some(SrcLoc { file, line: LLVMDISubprogramGetLine(sp), col: 0 })
+}
+
+/// The source location of an instruction: the outermost call site when the
+/// instruction was inlined, so that reports point at the user's code.
+unsafe fn inst_loc(cx: &mut ModuleCx, out: &mut Module, inst: LLVMValueRef) -> Option<SrcLoc> {
+    if LLVMIsAInstruction(inst).is_null() {
+        return None;
+    }
+    let mut loc = LLVMInstructionGetDebugLoc(inst);
+    if loc.is_null() {
+        return None;
+    }
+    loop {
+        let outer = LLVMDILocationGetInlinedAt(loc);
+        if outer.is_null() {
+            break;
+        }
+        loc = outer;
+    }
+    let line = LLVMDILocationGetLine(loc);
+    if line == 0 {
+        return None;
+    }
+    let file = file_of_scope(cx, out, LLVMDILocationGetScope(loc))?;
+    Some(SrcLoc { file, line, col: LLVMDILocationGetColumn(loc) })
+}
+
+/// Per-function lowering state.
+struct FnLower<'a> {
+    cx: &'a mut ModuleCx,
+    module: &'a mut Module,
+    llvm_fn: LLVMValueRef,
+    f: Function,
+    vals: HashMap<LLVMValueRef, Lowered>,
+    blocks: HashMap<LLVMBasicBlockRef, BlockId>,
+    space_memo: HashMap<LLVMValueRef, Option<MemSpace>>,
+    cur: BlockId,
+    cur_loc: Option<SrcLoc>,
+}
+
+impl<'a> FnLower<'a> {
+    unsafe fn lower(cx: &'a mut ModuleCx, module: &'a mut Module, llvm_fn: LLVMValueRef, id: FuncId) -> Result<Function> {
+        let template = &module.functions[id];
+        let mut f = Function::new(template.name.clone(), template.link_name.clone(), template.is_kernel);
+        f.loc = template.loc;
+        let mut this = FnLower {
+            cx,
+            module,
+            llvm_fn,
+            f,
+            vals: HashMap::new(),
+            blocks: HashMap::new(),
+            space_memo: HashMap::new(),
+            cur: BlockId::from_u32(0),
+            cur_loc: None,
+        };
+        this.cur = this.f.entry;
+        this.lower_signature()?;
+        this.lower_body()?;
+        Ok(this.f)
+    }
+
+    fn unsupported<T>(&self, what: impl Into<String>) -> Result<T> {
+        let loc = self.cur_loc.or(self.f.loc).map(|l| (self.module.files[l.file].clone(), l.line, l.col));
+        Err(Unsupported { what: what.into(), loc })
+    }
+
+    unsafe fn lower_signature(&mut self) -> Result<()> {
+        let n = LLVMCountParams(self.llvm_fn);
+        for i in 0..n {
+            let p = LLVMGetParam(self.llvm_fn, i);
+            let name = value_name(p);
+            let name = if name.is_empty() { format!("arg{i}") } else { name };
+            match self.shape_of_value(p)? {
+                Shape::Scalar(ty) => {
+                    let pointee = ty.is_ptr().then(PointeeInfo::default);
+                    let v = self.f.add_param(name, ty, pointee);
+                    self.vals.insert(p, Lowered::Scalar(v));
+                }
+                Shape::Lanes(lanes) => {
+                    let vs = lanes
+                        .iter()
+                        .enumerate()
+                        .map(|(k, (ty, _))| self.f.add_param(format!("{name}.{k}"), *ty, None))
+                        .collect();
+                    self.vals.insert(p, Lowered::Lanes(vs));
+                }
+                Shape::Void => return self.unsupported("a void parameter"),
+            }
+        }
+        let ret = LLVMGetReturnType(LLVMGlobalGetValueType(self.llvm_fn));
+        self.f.ret = match self.shape_of_type(ret, None)? {
+            Shape::Void => None,
+            Shape::Scalar(ty) => Some(ty),
+            Shape::Lanes(_) => return self.unsupported("a function returning a vector or struct by value"),
+        };
+        Ok(())
+    }
+
+    /// The shape of an LLVM type; `space` is the space to give pointers.
+    unsafe fn shape_of_type(&self, ty: LLVMTypeRef, space: Option<MemSpace>) -> Result<Shape> {
+        let scalar = |ty: LLVMTypeRef| -> Option<Type> {
+            match LLVMGetTypeKind(ty) {
+                LLVMTypeKind::LLVMIntegerTypeKind => Some(Type::Int(LLVMGetIntTypeWidth(ty) as u16)),
+                LLVMTypeKind::LLVMHalfTypeKind | LLVMTypeKind::LLVMBFloatTypeKind => Some(Type::Float(16)),
+                LLVMTypeKind::LLVMFloatTypeKind => Some(Type::Float(32)),
+                LLVMTypeKind::LLVMDoubleTypeKind => Some(Type::Float(64)),
+                LLVMTypeKind::LLVMPointerTypeKind => Some(Type::Ptr(
+                    space.unwrap_or_else(|| self.cx.spaces.space(LLVMGetPointerAddressSpace(ty)).unwrap_or(MemSpace::Generic)),
+                )),
+                _ => None,
+            }
+        };
+        match LLVMGetTypeKind(ty) {
+            LLVMTypeKind::LLVMVoidTypeKind => Ok(Shape::Void),
+            LLVMTypeKind::LLVMVectorTypeKind => {
+                let elem = LLVMGetElementType(ty);
+                let Some(ety) = scalar(elem) else { return self.unsupported("a vector of non-scalar elements") };
+                let stride = LLVMABISizeOfType(self.cx.td, elem);
+                Ok(Shape::Lanes((0..LLVMGetVectorSize(ty) as u64).map(|i| (ety, i * stride)).collect()))
+            }
+            LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind => {
+                let mut lanes = Vec::new();
+                self.flatten(ty, 0, &mut lanes)?;
+                if lanes.len() > 64 {
+                    return self.unsupported("an aggregate value with more than 64 fields");
+                }
+                Ok(Shape::Lanes(lanes))
+            }
+            _ => match scalar(ty) {
+                Some(t) => Ok(Shape::Scalar(t)),
+                None => self.unsupported(format!("a value of type {}", type_string(ty))),
+            },
+        }
+    }
+
+    unsafe fn flatten(&self, ty: LLVMTypeRef, at: u64, out: &mut Vec<(Type, u64)>) -> Result<()> {
+        match LLVMGetTypeKind(ty) {
+            LLVMTypeKind::LLVMStructTypeKind => {
+                for i in 0..LLVMCountStructElementTypes(ty) {
+                    let field = LLVMStructGetTypeAtIndex(ty, i);
+                    self.flatten(field, at + LLVMOffsetOfElement(self.cx.td, ty, i), out)?;
+                }
+            }
+            LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+                let elem = LLVMGetElementType(ty);
+                let stride = LLVMABISizeOfType(self.cx.td, elem);
+                let n = if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMArrayTypeKind {
+                    LLVMGetArrayLength2(ty)
+                } else {
+                    LLVMGetVectorSize(ty) as u64
+                };
+                if n > 64 {
+                    return self.unsupported("an aggregate value with more than 64 fields");
+                }
+                for i in 0..n {
+                    self.flatten(elem, at + i * stride, out)?;
+                }
+            }
+            _ => match self.shape_of_type(ty, None)? {
+                Shape::Scalar(t) => out.push((t, at)),
+                _ => return self.unsupported(format!("a value of type {}", type_string(ty))),
+            },
+        }
+        Ok(())
+    }
+
+    /// The shape of a value, resolving CUDA generic pointers.
+    unsafe fn shape_of_value(&mut self, v: LLVMValueRef) -> Result<Shape> {
+        let ty = LLVMTypeOf(v);
+        if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMPointerTypeKind {
+            let space = self.pointer_space(v).unwrap_or(MemSpace::Generic);
+            return self.shape_of_type(ty, Some(space));
+        }
+        self.shape_of_type(ty, None)
+    }
+
+    /// The memory space a pointer value points into, when it can be known
+    /// statically. `None` means "no constraint" (null, undef, or a cycle
+    /// being resolved); callers treat a final `None` as generic.
+    unsafe fn pointer_space(&mut self, v: LLVMValueRef) -> Option<MemSpace> {
+        let ty = LLVMTypeOf(v);
+        if let Some(space) = self.cx.spaces.space(LLVMGetPointerAddressSpace(ty)) {
+            return Some(space);
+        }
+        if let Some(&memo) = self.space_memo.get(&v) {
+            return memo;
+        }
+        // Provisional answer for cycles through phis.
+        self.space_memo.insert(v, None);
+        let join = |a: Option<MemSpace>, b: Option<MemSpace>| match (a, b) {
+            (None, x) | (x, None) => x,
+            (Some(x), Some(y)) if x == y => Some(x),
+            _ => Some(MemSpace::Generic),
+        };
+        let result = if !LLVMIsAArgument(v).is_null() {
+            if LLVMGetEnumAttributeAtIndex(self.llvm_fn, param_index(self.llvm_fn, v) + 1, self.cx.byval_kind).is_null() {
+                Some(if self.f.is_kernel { MemSpace::Global } else { MemSpace::Generic })
+            } else {
+                Some(MemSpace::Private)
+            }
+        } else if !LLVMIsAAllocaInst(v).is_null() {
+            Some(MemSpace::Private)
+        } else if !LLVMIsAGlobalVariable(v).is_null() {
+            Some(self.cx.spaces.space(LLVMGetPointerAddressSpace(ty)).unwrap_or(MemSpace::Global))
+        } else if LLVMIsNull(v) != 0 || LLVMIsUndef(v) != 0 {
+            None
+        } else if !LLVMIsAPHINode(v).is_null() {
+            let mut acc = None;
+            for i in 0..LLVMCountIncoming(v) {
+                let s = self.pointer_space(LLVMGetIncomingValue(v, i));
+                acc = join(acc, s);
+            }
+            acc
+        } else if !LLVMIsASelectInst(v).is_null() {
+            let a = self.pointer_space(LLVMGetOperand(v, 1));
+            let b = self.pointer_space(LLVMGetOperand(v, 2));
+            join(a, b)
+        } else if !LLVMIsAGetElementPtrInst(v).is_null() || !LLVMIsACastInst(v).is_null() {
+            let base = LLVMGetOperand(v, 0);
+            if LLVMGetTypeKind(LLVMTypeOf(base)) == LLVMTypeKind::LLVMPointerTypeKind {
+                self.pointer_space(base)
+            } else {
+                Some(MemSpace::Generic)
+            }
+        } else if !LLVMIsAConstantExpr(v).is_null() {
+            let base = LLVMGetOperand(v, 0);
+            if LLVMGetTypeKind(LLVMTypeOf(base)) == LLVMTypeKind::LLVMPointerTypeKind {
+                self.pointer_space(base)
+            } else {
+                Some(MemSpace::Generic)
+            }
+        } else {
+            Some(MemSpace::Generic)
+        };
+        self.space_memo.insert(v, result);
+        result
+    }
+
+    unsafe fn lower_body(&mut self) -> Result<()> {
+        let order = reverse_postorder(self.llvm_fn);
+        // Create blocks and their parameters (one per phi lane) up front.
+        for (i, &bb) in order.iter().enumerate() {
+            let block = if i == 0 { self.f.entry } else { self.f.add_block() };
+            self.blocks.insert(bb, block);
+        }
+        for &bb in &order {
+            let block = self.blocks[&bb];
+            let mut inst = LLVMGetFirstInstruction(bb);
+            while !inst.is_null() && !LLVMIsAPHINode(inst).is_null() {
+                self.cur_loc = inst_loc(self.cx, self.module, inst);
+                let lowered = match self.shape_of_value(inst)? {
+                    Shape::Scalar(ty) => {
+                        let v = self.f.add_block_param(block, ty);
+                        Lowered::Scalar(v)
+                    }
+                    Shape::Lanes(lanes) => {
+                        Lowered::Lanes(lanes.iter().map(|(ty, _)| self.f.add_block_param(block, *ty)).collect())
+                    }
+                    Shape::Void => return self.unsupported("a void phi"),
+                };
+                let name = value_name(inst);
+                if let Lowered::Scalar(v) = lowered {
+                    if !name.is_empty() {
+                        self.f.values[v].name = Some(name);
+                    }
+                }
+                self.vals.insert(inst, lowered);
+                inst = LLVMGetNextInstruction(inst);
+            }
+        }
+        for &bb in &order {
+            self.cur = self.blocks[&bb];
+            let mut inst = LLVMGetFirstInstruction(bb);
+            while !inst.is_null() {
+                self.cur_loc = inst_loc(self.cx, self.module, inst);
+                if LLVMIsAPHINode(inst).is_null() {
+                    self.lower_inst(inst)?;
+                }
+                inst = LLVMGetNextInstruction(inst);
+            }
+        }
+        Ok(())
+    }
+
+    fn emit(&mut self, kind: InstKind, result: Option<Type>) -> Option<ValueId> {
+        self.f.append_inst(self.cur, kind, result, self.cur_loc).1
+    }
+
+    fn emit_value(&mut self, kind: InstKind, ty: Type) -> ValueId {
+        self.emit(kind, Some(ty)).expect("an instruction with a result type defines a value")
+    }
+
+    fn const_int(&mut self, ty: Type, bits: u128) -> ValueId {
+        self.f.const_int(ty, bits)
+    }
+
+    /// Converts `v` to `ty` where the two differ only in pointer space or
+    /// the IR expects a boolean where C gave an integer.
+    fn coerce(&mut self, v: ValueId, ty: Type) -> ValueId {
+        let have = self.f.value_type(v);
+        if have == ty {
+            return v;
+        }
+        match (have, ty) {
+            (Type::Ptr(_), Type::Ptr(_)) => self.emit_value(InstKind::Cast { op: CastOp::AddrSpaceCast, arg: v }, ty),
+            (Type::Int(w), Type::Int(1)) if w > 1 => {
+                let zero = self.const_int(have, 0);
+                self.emit_value(InstKind::Icmp { cc: IntCC::Ne, lhs: v, rhs: zero }, Type::BOOL)
+            }
+            (Type::Int(a), Type::Int(b)) if a < b => self.emit_value(InstKind::Cast { op: CastOp::Zext, arg: v }, ty),
+            (Type::Int(a), Type::Int(b)) if a > b => self.emit_value(InstKind::Cast { op: CastOp::Trunc, arg: v }, ty),
+            _ => v,
+        }
+    }
+
+    /// A condition as a boolean.
+    fn to_bool(&mut self, v: ValueId) -> ValueId {
+        self.coerce(v, Type::BOOL)
+    }
+
+    unsafe fn operand(&mut self, v: LLVMValueRef) -> Result<Lowered> {
+        if let Some(l) = self.vals.get(&v) {
+            return Ok(l.clone());
+        }
+        if LLVMIsConstant(v) == 0 {
+            if !LLVMIsAInstruction(v).is_null() {
+                return self.unsupported("a value used where its definition does not dominate");
+            }
+            return self.unsupported(format!("an operand of kind {}", value_kind(v)));
+        }
+        let shape = self.shape_of_value(v)?;
+        // Constants are not memoised: a constant expression is lowered into
+        // instructions at each use, so it must dominate that use.
+        match shape {
+            Shape::Void => self.unsupported("a void constant"),
+            Shape::Scalar(ty) => Ok(Lowered::Scalar(self.scalar_constant(v, ty)?)),
+            Shape::Lanes(lanes) => {
+                let mut out = Vec::new();
+                for (i, (ty, _)) in lanes.iter().enumerate() {
+                    if LLVMIsUndef(v) != 0 || LLVMIsPoison(v) != 0 {
+                        out.push(self.f.make_value(*ty, ValueDef::Undef));
+                    } else if LLVMIsNull(v) != 0 {
+                        out.push(self.zero_of(*ty));
+                    } else if !LLVMIsAConstantExpr(v).is_null() {
+                        return self.unsupported("a constant expression of vector or struct type");
+                    } else {
+                        let e = LLVMGetAggregateElement(v, i as u32);
+                        if e.is_null() || LLVMGetTypeKind(LLVMTypeOf(e)) == LLVMTypeKind::LLVMStructTypeKind {
+                            return self.unsupported("a nested aggregate constant");
+                        }
+                        out.push(self.scalar_constant(e, *ty)?);
+                    }
+                }
+                Ok(Lowered::Lanes(out))
+            }
+        }
+    }
+
+    fn zero_of(&mut self, ty: Type) -> ValueId {
+        match ty {
+            Type::Ptr(_) => self.f.make_value(ty, ValueDef::Null),
+            _ => self.f.make_value(ty, ValueDef::Const(0)),
+        }
+    }
+
+    unsafe fn scalar(&mut self, v: LLVMValueRef) -> Result<ValueId> {
+        match self.operand(v)? {
+            Lowered::Scalar(x) => Ok(x),
+            Lowered::Lanes(_) => self.unsupported("a vector or struct value where a scalar is expected"),
+        }
+    }
+
+    unsafe fn lanes(&mut self, v: LLVMValueRef) -> Result<Vec<ValueId>> {
+        Ok(match self.operand(v)? {
+            Lowered::Scalar(x) => vec![x],
+            Lowered::Lanes(xs) => xs,
+        })
+    }
+
+    unsafe fn scalar_constant(&mut self, v: LLVMValueRef, ty: Type) -> Result<ValueId> {
+        if LLVMIsUndef(v) != 0 || LLVMIsPoison(v) != 0 {
+            return Ok(self.f.make_value(ty, ValueDef::Undef));
+        }
+        if !LLVMIsAConstantInt(v).is_null() {
+            if ty.bits() > 64 {
+                return self.unsupported("an integer constant wider than 64 bits");
+            }
+            return Ok(self.const_int(ty, LLVMConstIntGetZExtValue(v) as u128));
+        }
+        if !LLVMIsAConstantFP(v).is_null() {
+            let mut lossy = 0;
+            let d = LLVMConstRealGetDouble(v, &mut lossy);
+            let bits = match ty.bits() {
+                32 => (d as f32).to_bits() as u128,
+                64 => d.to_bits() as u128,
+                16 => half_bits(d as f32) as u128,
+                _ => return self.unsupported("a float constant of unusual width"),
+            };
+            return Ok(self.f.make_value(ty, ValueDef::Const(bits)));
+        }
+        if LLVMIsNull(v) != 0 {
+            return Ok(self.zero_of(ty));
+        }
+        if !LLVMIsAGlobalVariable(v).is_null() {
+            return match self.cx.globals.get(&v) {
+                Some(&g) => Ok(self.f.make_value(ty, ValueDef::GlobalAddr(g))),
+                None => self.unsupported(format!("the address of `{}`", value_name(v))),
+            };
+        }
+        if !LLVMIsAFunction(v).is_null() {
+            return self.unsupported(format!("a pointer to function `{}`", base_identifier(&value_name(v))));
+        }
+        if !LLVMIsAConstantExpr(v).is_null() {
+            let op = LLVMGetConstOpcode(v);
+            return match self.lower_operation(v, op)? {
+                Some(Lowered::Scalar(x)) => Ok(x),
+                _ => self.unsupported("a constant expression of vector type"),
+            };
+        }
+        self.unsupported(format!("a constant of kind {}", value_kind(v)))
+    }
+
+    /// Lowers one instruction (not a phi).
+    unsafe fn lower_inst(&mut self, inst: LLVMValueRef) -> Result<()> {
+        let op = LLVMGetInstructionOpcode(inst);
+        use LLVMOpcode::*;
+        match op {
+            LLVMRet => {
+                let value = if LLVMGetNumOperands(inst) > 0 {
+                    let v = self.scalar(LLVMGetOperand(inst, 0))?;
+                    let ty = self.f.ret.unwrap_or(self.f.value_type(v));
+                    Some(self.coerce(v, ty))
+                } else {
+                    None
+                };
+                self.f.set_terminator(self.cur, Terminator::Return(value), self.cur_loc);
+            }
+            LLVMBr => {
+                let bb = LLVMGetInstructionParent(inst);
+                if LLVMIsConditional(inst) != 0 {
+                    let c = self.scalar(LLVMGetCondition(inst))?;
+                    let cond = self.to_bool(c);
+                    let then_dest = self.block_call(bb, LLVMGetSuccessor(inst, 0))?;
+                    let else_dest = self.block_call(bb, LLVMGetSuccessor(inst, 1))?;
+                    self.f.set_terminator(self.cur, Terminator::Branch { cond, then_dest, else_dest }, self.cur_loc);
+                } else {
+                    let dest = self.block_call(bb, LLVMGetSuccessor(inst, 0))?;
+                    self.f.set_terminator(self.cur, Terminator::Jump(dest), self.cur_loc);
+                }
+            }
+            LLVMUnreachable => self.f.set_terminator(self.cur, Terminator::Unreachable, self.cur_loc),
+            LLVMSwitch => return self.unsupported("a switch statement that was not lowered"),
+            LLVMIndirectBr | LLVMInvoke | LLVMCallBr | LLVMResume | LLVMLandingPad | LLVMCleanupRet | LLVMCatchRet
+            | LLVMCatchPad | LLVMCleanupPad | LLVMCatchSwitch => {
+                return self.unsupported(format!("the `{}` instruction (exceptions or computed goto)", opcode_name(op)))
+            }
+            LLVMAlloca => {
+                let ty = LLVMGetAllocatedType(inst);
+                let count_v = LLVMGetOperand(inst, 0);
+                if LLVMIsAConstantInt(count_v).is_null() {
+                    return self.unsupported("a variable-length array");
+                }
+                let count = LLVMConstIntGetZExtValue(count_v);
+                let size = LLVMABISizeOfType(self.cx.td, ty) * count;
+                let name = value_name(inst);
+                let local = self.f.locals.push(MemObject {
+                    name: if name.is_empty() { "local".into() } else { name },
+                    space: MemSpace::Private,
+                    size: Some(size),
+                    align: LLVMGetAlignment(inst),
+                    elem_size: element_size(self.cx.td, ty),
+                    init: None,
+                    loc: self.cur_loc,
+                });
+                let v = self.f.make_value(Type::Ptr(MemSpace::Private), ValueDef::LocalAddr(local));
+                self.vals.insert(inst, Lowered::Scalar(v));
+            }
+            LLVMCall => self.lower_call(inst)?,
+            _ => {
+                if let Some(l) = self.lower_operation(inst, op)? {
+                    if let Lowered::Scalar(v) = l {
+                        let name = value_name(inst);
+                        if !name.is_empty() && self.f.values[v].name.is_none() && matches!(self.f.values[v].def, ValueDef::Inst(_)) {
+                            self.f.values[v].name = Some(name);
+                        }
+                    }
+                    self.vals.insert(inst, l);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The branch from `from` to `to`, passing the phi values of `to`.
+    unsafe fn block_call(&mut self, from: LLVMBasicBlockRef, to: LLVMBasicBlockRef) -> Result<BlockCall> {
+        let block = self.blocks[&to];
+        let params = self.f.blocks[block].params.clone();
+        let mut args = Vec::new();
+        let mut inst = LLVMGetFirstInstruction(to);
+        while !inst.is_null() && !LLVMIsAPHINode(inst).is_null() {
+            let mut found = None;
+            for i in 0..LLVMCountIncoming(inst) {
+                if LLVMGetIncomingBlock(inst, i) == from {
+                    found = Some(LLVMGetIncomingValue(inst, i));
+                    break;
+                }
+            }
+            let Some(incoming) = found else { return self.unsupported("a phi without a value for one of its predecessors") };
+            let lanes = self.lanes(incoming)?;
+            args.extend(lanes);
+            inst = LLVMGetNextInstruction(inst);
+        }
+        if args.len() != params.len() {
+            return self.unsupported("a phi whose incoming value has the wrong shape");
+        }
+        for (arg, param) in args.iter_mut().zip(&params) {
+            let ty = self.f.value_type(*param);
+            *arg = self.coerce(*arg, ty);
+        }
+        Ok(BlockCall { block, args })
+    }
+
+    /// Lowers an instruction or constant expression that computes a value.
+    /// Returns `None` for instructions without a result.
+    unsafe fn lower_operation(&mut self, v: LLVMValueRef, op: LLVMOpcode) -> Result<Option<Lowered>> {
+        use LLVMOpcode::*;
+        let result = match op {
+            LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr
+            | LLVMAnd | LLVMOr | LLVMXor => {
+                let bop = match op {
+                    LLVMAdd => BinOp::Add,
+                    LLVMSub => BinOp::Sub,
+                    LLVMMul => BinOp::Mul,
+                    LLVMUDiv => BinOp::UDiv,
+                    LLVMSDiv => BinOp::SDiv,
+                    LLVMURem => BinOp::URem,
+                    LLVMSRem => BinOp::SRem,
+                    LLVMShl => BinOp::Shl,
+                    LLVMLShr => BinOp::LShr,
+                    LLVMAShr => BinOp::AShr,
+                    LLVMAnd => BinOp::And,
+                    LLVMOr => BinOp::Or,
+                    _ => BinOp::Xor,
+                };
+                self.lanewise2(v, |this, a, b| {
+                    let ty = this.f.value_type(a);
+                    this.emit_value(InstKind::Binary { op: bop, lhs: a, rhs: b }, ty)
+                })?
+            }
+            LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem => {
+                let fop = match op {
+                    LLVMFAdd => FloatOp::Add,
+                    LLVMFSub => FloatOp::Sub,
+                    LLVMFMul => FloatOp::Mul,
+                    LLVMFDiv => FloatOp::Div,
+                    _ => FloatOp::Rem,
+                };
+                self.lanewise2(v, |this, a, b| {
+                    let ty = this.f.value_type(a);
+                    this.emit_value(InstKind::Float { op: fop, args: vec![a, b] }, ty)
+                })?
+            }
+            LLVMFNeg => {
+                let xs = self.lanes(LLVMGetOperand(v, 0))?;
+                let out: Vec<_> = xs
+                    .into_iter()
+                    .map(|a| {
+                        let ty = self.f.value_type(a);
+                        self.emit_value(InstKind::Float { op: FloatOp::Neg, args: vec![a] }, ty)
+                    })
+                    .collect();
+                self.pack(v, out)
+            }
+            LLVMICmp => {
+                let cc = int_cc(LLVMGetICmpPredicate(v));
+                self.lanewise2(v, |this, a, b| {
+                    let (a, b) = this.unify_pointers(a, b);
+                    this.emit_value(InstKind::Icmp { cc, lhs: a, rhs: b }, Type::BOOL)
+                })?
+            }
+            LLVMFCmp => {
+                let cc = float_cc(LLVMGetFCmpPredicate(v));
+                self.lanewise2(v, |this, a, b| this.emit_value(InstKind::Fcmp { cc, lhs: a, rhs: b }, Type::BOOL))?
+            }
+            LLVMSelect => {
+                let conds = self.lanes(LLVMGetOperand(v, 0))?;
+                let xs = self.lanes(LLVMGetOperand(v, 1))?;
+                let ys = self.lanes(LLVMGetOperand(v, 2))?;
+                let shape = self.shape_of_value(v)?;
+                let tys: Vec<Type> = match &shape {
+                    Shape::Scalar(t) => vec![*t],
+                    Shape::Lanes(l) => l.iter().map(|(t, _)| *t).collect(),
+                    Shape::Void => return self.unsupported("a void select"),
+                };
+                if xs.len() != tys.len() || ys.len() != tys.len() {
+                    return self.unsupported("a select of mismatched shapes");
+                }
+                let mut out = Vec::new();
+                for i in 0..tys.len() {
+                    let c = conds[if conds.len() == 1 { 0 } else { i }];
+                    let cond = self.to_bool(c);
+                    let a = self.coerce(xs[i], tys[i]);
+                    let b = self.coerce(ys[i], tys[i]);
+                    out.push(self.emit_value(InstKind::Select { cond, then_value: a, else_value: b }, tys[i]));
+                }
+                self.pack(v, out)
+            }
+            LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc
+            | LLVMFPExt | LLVMPtrToInt | LLVMIntToPtr | LLVMBitCast | LLVMAddrSpaceCast => self.lower_cast(v, op)?,
+            LLVMGetElementPtr => Lowered::Scalar(self.lower_gep(v)?),
+            LLVMFreeze => self.operand(LLVMGetOperand(v, 0))?,
+            LLVMLoad => {
+                let ptr = self.scalar(LLVMGetOperand(v, 0))?;
+                let align = LLVMGetAlignment(v);
+                match self.shape_of_value(v)? {
+                    Shape::Scalar(ty) => Lowered::Scalar(self.emit_value(InstKind::Load { ptr, align }, ty)),
+                    Shape::Lanes(lanes) => {
+                        let mut out = Vec::new();
+                        for (ty, off) in lanes {
+                            let p = self.offset_ptr(ptr, off);
+                            out.push(self.emit_value(InstKind::Load { ptr: p, align: lane_align(align, off) }, ty));
+                        }
+                        Lowered::Lanes(out)
+                    }
+                    Shape::Void => return self.unsupported("a void load"),
+                }
+            }
+            LLVMStore => {
+                let value = LLVMGetOperand(v, 0);
+                let ptr = self.scalar(LLVMGetOperand(v, 1))?;
+                let align = LLVMGetAlignment(v);
+                match self.shape_of_type(LLVMTypeOf(value), Some(MemSpace::Generic))? {
+                    Shape::Scalar(_) => {
+                        let x = self.scalar(value)?;
+                        self.emit(InstKind::Store { ptr, value: x, align }, None);
+                    }
+                    Shape::Lanes(lanes) => {
+                        let xs = self.lanes(value)?;
+                        for ((_, off), x) in lanes.into_iter().zip(xs) {
+                            let p = self.offset_ptr(ptr, off);
+                            self.emit(InstKind::Store { ptr: p, value: x, align: lane_align(align, off) }, None);
+                        }
+                    }
+                    Shape::Void => return self.unsupported("a void store"),
+                }
+                return Ok(None);
+            }
+            LLVMAtomicRMW => {
+                let aop = match LLVMGetAtomicRMWBinOp(v) {
+                    LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpXchg => AtomicOp::Xchg,
+                    LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpAdd => AtomicOp::Add,
+                    LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpSub => AtomicOp::Sub,
+                    LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpAnd => AtomicOp::And,
+                    LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpOr => AtomicOp::Or,
+                    LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpXor => AtomicOp::Xor,
+                    LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpMax => AtomicOp::Max,
+                    LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpMin => AtomicOp::Min,
+                    LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpUMax => AtomicOp::UMax,
+                    LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpUMin => AtomicOp::UMin,
+                    LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpFAdd => AtomicOp::FAdd,
+                    LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpFSub => AtomicOp::FSub,
+                    LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpUIncWrap => AtomicOp::UIncWrap,
+                    LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpUDecWrap => AtomicOp::UDecWrap,
+                    other => return self.unsupported(format!("the atomic operation {other:?}")),
+                };
+                let ptr = self.scalar(LLVMGetOperand(v, 0))?;
+                let value = self.scalar(LLVMGetOperand(v, 1))?;
+                let ty = self.f.value_type(value);
+                Lowered::Scalar(self.emit_value(InstKind::Atomic { op: aop, ptr, value }, ty))
+            }
+            LLVMAtomicCmpXchg => {
+                let ptr = self.scalar(LLVMGetOperand(v, 0))?;
+                let expected = self.scalar(LLVMGetOperand(v, 1))?;
+                let new = self.scalar(LLVMGetOperand(v, 2))?;
+                let ty = self.f.value_type(new);
+                let expected = self.coerce(expected, ty);
+                let old = self.emit_value(InstKind::CmpXchg { ptr, expected, new }, ty);
+                let ok = self.emit_value(InstKind::Icmp { cc: IntCC::Eq, lhs: old, rhs: expected }, Type::BOOL);
+                Lowered::Lanes(vec![old, ok])
+            }
+            LLVMFence => {
+                self.emit(InstKind::Fence { fence: FenceFlags { shared: true, global: true } }, None);
+                return Ok(None);
+            }
+            LLVMExtractValue | LLVMInsertValue => return self.lower_aggregate_op(v, op).map(Some),
+            LLVMExtractElement => {
+                let xs = self.lanes(LLVMGetOperand(v, 0))?;
+                let idx = LLVMGetOperand(v, 1);
+                if LLVMIsAConstantInt(idx).is_null() {
+                    return self.unsupported("a vector element selected by a variable index");
+                }
+                let i = LLVMConstIntGetZExtValue(idx) as usize;
+                match xs.get(i) {
+                    Some(&x) => Lowered::Scalar(x),
+                    None => Lowered::Scalar(self.undef_like(v)?),
+                }
+            }
+            LLVMInsertElement => {
+                let mut xs = self.lanes(LLVMGetOperand(v, 0))?;
+                let x = self.scalar(LLVMGetOperand(v, 1))?;
+                let idx = LLVMGetOperand(v, 2);
+                if LLVMIsAConstantInt(idx).is_null() {
+                    return self.unsupported("a vector element written at a variable index");
+                }
+                let i = LLVMConstIntGetZExtValue(idx) as usize;
+                if i < xs.len() {
+                    xs[i] = x;
+                }
+                Lowered::Lanes(xs)
+            }
+            LLVMShuffleVector => {
+                let a = self.lanes(LLVMGetOperand(v, 0))?;
+                let b = self.lanes(LLVMGetOperand(v, 1))?;
+                let n = LLVMGetNumMaskElements(v);
+                let elem_ty = match self.shape_of_value(v)? {
+                    Shape::Lanes(l) if !l.is_empty() => l[0].0,
+                    _ => return self.unsupported("a shufflevector of unusual shape"),
+                };
+                let mut out = Vec::new();
+                for i in 0..n {
+                    let m = LLVMGetMaskValue(v, i);
+                    let lane = if m < 0 {
+                        self.f.make_value(elem_ty, ValueDef::Undef)
+                    } else if (m as usize) < a.len() {
+                        a[m as usize]
+                    } else {
+                        match b.get(m as usize - a.len()) {
+                            Some(&x) => x,
+                            None => self.f.make_value(elem_ty, ValueDef::Undef),
+                        }
+                    };
+                    out.push(lane);
+                }
+                Lowered::Lanes(out)
+            }
+            LLVMVAArg => return self.unsupported("variadic arguments"),
+            other => return self.unsupported(format!("the `{}` instruction", opcode_name(other))),
+        };
+        Ok(Some(result))
+    }
+
+    unsafe fn undef_like(&mut self, v: LLVMValueRef) -> Result<ValueId> {
+        match self.shape_of_value(v)? {
+            Shape::Scalar(ty) => Ok(self.f.make_value(ty, ValueDef::Undef)),
+            _ => self.unsupported("an undefined aggregate"),
+        }
+    }
+
+    /// Packs lanes into the shape of `v`: a scalar when `v` is a scalar.
+    unsafe fn pack(&self, v: LLVMValueRef, xs: Vec<ValueId>) -> Lowered {
+        let kind = LLVMGetTypeKind(LLVMTypeOf(v));
+        if matches!(kind, LLVMTypeKind::LLVMVectorTypeKind | LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind) {
+            Lowered::Lanes(xs)
+        } else {
+            Lowered::Scalar(xs[0])
+        }
+    }
+
+    unsafe fn lanewise2(
+        &mut self,
+        v: LLVMValueRef,
+        mut f: impl FnMut(&mut Self, ValueId, ValueId) -> ValueId,
+    ) -> Result<Lowered> {
+        let xs = self.lanes(LLVMGetOperand(v, 0))?;
+        let ys = self.lanes(LLVMGetOperand(v, 1))?;
+        if xs.len() != ys.len() {
+            return self.unsupported("operands of different vector lengths");
+        }
+        let out: Vec<_> = xs.into_iter().zip(ys).map(|(a, b)| f(self, a, b)).collect();
+        Ok(self.pack(v, out))
+    }
+
+    /// Gives two pointers one type (generic if their spaces differ).
+    fn unify_pointers(&mut self, a: ValueId, b: ValueId) -> (ValueId, ValueId) {
+        match (self.f.value_type(a), self.f.value_type(b)) {
+            (Type::Ptr(x), Type::Ptr(y)) if x != y => {
+                let g = Type::Ptr(MemSpace::Generic);
+                (self.coerce(a, g), self.coerce(b, g))
+            }
+            _ => (a, b),
+        }
+    }
+
+    fn offset_ptr(&mut self, ptr: ValueId, off: u64) -> ValueId {
+        if off == 0 {
+            return ptr;
+        }
+        let ty = self.f.value_type(ptr);
+        let offset = self.const_int(Type::I64, off as u128);
+        self.emit_value(InstKind::PtrAdd { base: ptr, offset }, ty)
+    }
+
+    unsafe fn lower_cast(&mut self, v: LLVMValueRef, op: LLVMOpcode) -> Result<Lowered> {
+        use LLVMOpcode::*;
+        let src = LLVMGetOperand(v, 0);
+        let xs = self.lanes(src)?;
+        let dst_shape = self.shape_of_value(v)?;
+        let dst_tys: Vec<Type> = match &dst_shape {
+            Shape::Scalar(t) => vec![*t],
+            Shape::Lanes(l) => l.iter().map(|(t, _)| *t).collect(),
+            Shape::Void => return self.unsupported("a cast to void"),
+        };
+        if xs.len() != dst_tys.len() {
+            return self.unsupported("a bitcast that changes the number of vector lanes");
+        }
+        let cop = match op {
+            LLVMTrunc => CastOp::Trunc,
+            LLVMZExt => CastOp::Zext,
+            LLVMSExt => CastOp::Sext,
+            LLVMFPToUI => CastOp::FpToUi,
+            LLVMFPToSI => CastOp::FpToSi,
+            LLVMUIToFP => CastOp::UiToFp,
+            LLVMSIToFP => CastOp::SiToFp,
+            LLVMFPTrunc => CastOp::FpTrunc,
+            LLVMFPExt => CastOp::FpExt,
+            LLVMPtrToInt => CastOp::PtrToInt,
+            LLVMIntToPtr => CastOp::IntToPtr,
+            LLVMAddrSpaceCast => CastOp::AddrSpaceCast,
+            _ => CastOp::Bitcast,
+        };
+        let mut out = Vec::new();
+        for (x, ty) in xs.into_iter().zip(dst_tys) {
+            let have = self.f.value_type(x);
+            let lowered = match cop {
+                // A cast to the same type (a pointer bitcast, or an address
+                // space cast that resolution already made a no-op) is the
+                // value itself.
+                _ if have == ty => x,
+                CastOp::AddrSpaceCast | CastOp::Bitcast if have.is_ptr() && ty.is_ptr() => {
+                    self.emit_value(InstKind::Cast { op: CastOp::AddrSpaceCast, arg: x }, ty)
+                }
+                CastOp::Bitcast if have.bits() != ty.bits() || have.is_ptr() || ty.is_ptr() => {
+                    return self.unsupported("a bitcast between types of different sizes");
+                }
+                _ => self.emit_value(InstKind::Cast { op: cop, arg: x }, ty),
+            };
+            out.push(lowered);
+        }
+        Ok(self.pack(v, out))
+    }
+
+    /// `getelementptr` as byte arithmetic on the base pointer.
+    unsafe fn lower_gep(&mut self, v: LLVMValueRef) -> Result<ValueId> {
+        let base = self.scalar(LLVMGetOperand(v, 0))?;
+        if LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMTypeKind::LLVMVectorTypeKind {
+            return self.unsupported("a vector of pointers");
+        }
+        let mut ty = LLVMGetGEPSourceElementType(v);
+        let n = LLVMGetNumOperands(v);
+        let mut constant: i64 = 0;
+        let mut variable: Option<ValueId> = None;
+        for i in 1..n {
+            let idx = LLVMGetOperand(v, i as u32);
+            let stride: u64;
+            if i == 1 {
+                stride = LLVMABISizeOfType(self.cx.td, ty);
+            } else {
+                match LLVMGetTypeKind(ty) {
+                    LLVMTypeKind::LLVMStructTypeKind => {
+                        if LLVMIsAConstantInt(idx).is_null() {
+                            return self.unsupported("a struct field selected by a variable");
+                        }
+                        let field = LLVMConstIntGetZExtValue(idx) as u32;
+                        constant = constant.wrapping_add(LLVMOffsetOfElement(self.cx.td, ty, field) as i64);
+                        ty = LLVMStructGetTypeAtIndex(ty, field);
+                        continue;
+                    }
+                    LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+                        ty = LLVMGetElementType(ty);
+                        stride = LLVMABISizeOfType(self.cx.td, ty);
+                    }
+                    _ => return self.unsupported("a getelementptr into a non-aggregate type"),
+                }
+            }
+            if !LLVMIsAConstantInt(idx).is_null() {
+                let k = LLVMConstIntGetSExtValue(idx);
+                constant = constant.wrapping_add(k.wrapping_mul(stride as i64));
+                continue;
+            }
+            let x = self.scalar(idx)?;
+            let x = match self.f.value_type(x) {
+                Type::Int(64) => x,
+                Type::Int(w) if w < 64 => self.emit_value(InstKind::Cast { op: CastOp::Sext, arg: x }, Type::I64),
+                Type::Int(_) => self.emit_value(InstKind::Cast { op: CastOp::Trunc, arg: x }, Type::I64),
+                _ => return self.unsupported("a non-integer getelementptr index"),
+            };
+            let scaled = if stride == 1 {
+                x
+            } else {
+                let k = self.const_int(Type::I64, stride as u128);
+                self.emit_value(InstKind::Binary { op: BinOp::Mul, lhs: x, rhs: k }, Type::I64)
+            };
+            variable = Some(match variable {
+                None => scaled,
+                Some(acc) => self.emit_value(InstKind::Binary { op: BinOp::Add, lhs: acc, rhs: scaled }, Type::I64),
+            });
+        }
+        let offset = match (variable, constant) {
+            (None, 0) => {
+                let want = match self.shape_of_value(v)? {
+                    Shape::Scalar(t) => t,
+                    _ => return self.unsupported("a getelementptr of unusual shape"),
+                };
+                return Ok(self.coerce(base, want));
+            }
+            (None, k) => self.const_int(Type::I64, k as u64 as u128),
+            (Some(x), 0) => x,
+            (Some(x), k) => {
+                let kv = self.const_int(Type::I64, k as u64 as u128);
+                self.emit_value(InstKind::Binary { op: BinOp::Add, lhs: x, rhs: kv }, Type::I64)
+            }
+        };
+        let ty = self.f.value_type(base);
+        let p = self.emit_value(InstKind::PtrAdd { base, offset }, ty);
+        let want = match self.shape_of_value(v)? {
+            Shape::Scalar(t) => t,
+            _ => ty,
+        };
+        Ok(self.coerce(p, want))
+    }
+
+    unsafe fn lower_aggregate_op(&mut self, v: LLVMValueRef, op: LLVMOpcode) -> Result<Lowered> {
+        let agg = LLVMGetOperand(v, 0);
+        let agg_ty = LLVMTypeOf(agg);
+        let n = LLVMGetNumIndices(v) as usize;
+        let idx = std::slice::from_raw_parts(LLVMGetIndices(v), n).to_vec();
+        // The range of flattened lanes that the index path selects.
+        let (start, len) = self.lane_range(agg_ty, &idx)?;
+        let lanes = self.lanes(agg)?;
+        if op == LLVMOpcode::LLVMExtractValue {
+            let picked = lanes.get(start..start + len).map(|s| s.to_vec());
+            let Some(picked) = picked else { return self.unsupported("an extractvalue out of range") };
+            Ok(if len == 1 && matches!(self.shape_of_value(v)?, Shape::Scalar(_)) {
+                Lowered::Scalar(picked[0])
+            } else {
+                Lowered::Lanes(picked)
+            })
+        } else {
+            let mut lanes = lanes;
+            let inserted = self.lanes(LLVMGetOperand(v, 1))?;
+            if inserted.len() != len || start + len > lanes.len() {
+                return self.unsupported("an insertvalue of mismatched shape");
+            }
+            lanes[start..start + len].copy_from_slice(&inserted);
+            Ok(Lowered::Lanes(lanes))
+        }
+    }
+
+    unsafe fn lane_count(&self, ty: LLVMTypeRef) -> Result<usize> {
+        Ok(match self.shape_of_type(ty, Some(MemSpace::Generic))? {
+            Shape::Scalar(_) => 1,
+            Shape::Lanes(l) => l.len(),
+            Shape::Void => 0,
+        })
+    }
+
+    unsafe fn lane_range(&self, mut ty: LLVMTypeRef, path: &[u32]) -> Result<(usize, usize)> {
+        let mut start = 0;
+        for &i in path {
+            match LLVMGetTypeKind(ty) {
+                LLVMTypeKind::LLVMStructTypeKind => {
+                    for k in 0..i {
+                        start += self.lane_count(LLVMStructGetTypeAtIndex(ty, k))?;
+                    }
+                    ty = LLVMStructGetTypeAtIndex(ty, i);
+                }
+                LLVMTypeKind::LLVMArrayTypeKind => {
+                    let elem = LLVMGetElementType(ty);
+                    start += i as usize * self.lane_count(elem)?;
+                    ty = elem;
+                }
+                _ => return self.unsupported("an aggregate index into a scalar"),
+            }
+        }
+        Ok((start, self.lane_count(ty)?))
+    }
+
+    unsafe fn lower_call(&mut self, call: LLVMValueRef) -> Result<()> {
+        let callee = LLVMGetCalledValue(call);
+        if !LLVMIsAInlineAsm(callee).is_null() {
+            return self.unsupported("inline assembly");
+        }
+        if LLVMIsAFunction(callee).is_null() {
+            return self.unsupported("a call through a function pointer");
+        }
+        let name = value_name(callee);
+        let nargs = LLVMGetNumArgOperands(call);
+        let args: Vec<LLVMValueRef> = (0..nargs).map(|i| LLVMGetOperand(call, i)).collect();
+        if let Some(rest) = name.strip_prefix("llvm.") {
+            return self.lower_llvm_intrinsic(call, rest, &args);
+        }
+        if let Some(&fid) = self.cx.funcs.get(&callee) {
+            let mut kargs = Vec::new();
+            for &a in &args {
+                kargs.extend(self.lanes(a)?);
+            }
+            let callee_params: Vec<Type> = {
+                // The callee may not be lowered yet: compute its parameter
+                // types from LLVM, as its own lowering will.
+                let mut tys = Vec::new();
+                for i in 0..LLVMCountParams(callee) {
+                    let p = LLVMGetParam(callee, i);
+                    let shape = self.callee_param_shape(callee, p)?;
+                    match shape {
+                        Shape::Scalar(t) => tys.push(t),
+                        Shape::Lanes(l) => tys.extend(l.iter().map(|(t, _)| *t)),
+                        Shape::Void => {}
+                    }
+                }
+                tys
+            };
+            if callee_params.len() != kargs.len() {
+                return self.unsupported("a call with a different number of arguments than the callee has parameters");
+            }
+            for (a, ty) in kargs.iter_mut().zip(&callee_params) {
+                *a = self.coerce(*a, *ty);
+            }
+            let ret = match self.shape_of_type(LLVMTypeOf(call), None)? {
+                Shape::Void => None,
+                Shape::Scalar(t) => Some(t),
+                Shape::Lanes(_) => return self.unsupported("a call returning a vector or struct by value"),
+            };
+            let r = self.emit(InstKind::Call { callee: fid, args: kargs }, ret);
+            if let Some(r) = r {
+                self.vals.insert(call, Lowered::Scalar(r));
+            }
+            return Ok(());
+        }
+        let base = base_identifier(&name);
+        crate::builtins::lower_named_call(self, call, &name, &base, &args)
+    }
+
+    /// The KIR type a callee gives its parameter: pointer parameters of
+    /// kernels are global, of device functions generic (in CUDA).
+    unsafe fn callee_param_shape(&mut self, callee: LLVMValueRef, p: LLVMValueRef) -> Result<Shape> {
+        let ty = LLVMTypeOf(p);
+        if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMPointerTypeKind {
+            let space = match self.cx.spaces.space(LLVMGetPointerAddressSpace(ty)) {
+                Some(s) => s,
+                None if !LLVMGetEnumAttributeAtIndex(callee, param_index(callee, p) + 1, self.cx.byval_kind).is_null() => {
+                    MemSpace::Private
+                }
+                None if self.cx.kernels.contains(&callee) => MemSpace::Global,
+                None => MemSpace::Generic,
+            };
+            return Ok(Shape::Scalar(Type::Ptr(space)));
+        }
+        self.shape_of_type(ty, None)
+    }
+
+    unsafe fn lower_llvm_intrinsic(&mut self, call: LLVMValueRef, name: &str, args: &[LLVMValueRef]) -> Result<()> {
+        crate::builtins::lower_llvm_intrinsic(self, call, name, args)
+    }
+}
+
+/// Accessors the builtin tables (`builtins.rs`) use.
+pub(crate) trait CallLowering {
+    unsafe fn arg_scalar(&mut self, v: LLVMValueRef) -> Result<ValueId>;
+    unsafe fn arg_lanes(&mut self, v: LLVMValueRef) -> Result<Vec<ValueId>>;
+    unsafe fn result_type(&mut self, call: LLVMValueRef) -> Result<Option<Type>>;
+    fn emit_inst(&mut self, kind: InstKind, result: Option<Type>) -> Option<ValueId>;
+    fn define(&mut self, call: LLVMValueRef, value: ValueId);
+    fn define_lanes(&mut self, call: LLVMValueRef, values: Vec<ValueId>);
+    fn int_const(&mut self, ty: Type, bits: u128) -> ValueId;
+    fn coerce_to(&mut self, v: ValueId, ty: Type) -> ValueId;
+    fn type_of(&self, v: ValueId) -> Type;
+    fn ret_type(&self) -> Option<Type>;
+    fn fail<T>(&self, what: String) -> Result<T>;
+}
+
+impl CallLowering for FnLower<'_> {
+    unsafe fn arg_scalar(&mut self, v: LLVMValueRef) -> Result<ValueId> {
+        self.scalar(v)
+    }
+    unsafe fn arg_lanes(&mut self, v: LLVMValueRef) -> Result<Vec<ValueId>> {
+        self.lanes(v)
+    }
+    unsafe fn result_type(&mut self, call: LLVMValueRef) -> Result<Option<Type>> {
+        match self.shape_of_value(call)? {
+            Shape::Void => Ok(None),
+            Shape::Scalar(t) => Ok(Some(t)),
+            Shape::Lanes(_) => self.unsupported("a builtin returning a vector or struct"),
+        }
+    }
+    fn emit_inst(&mut self, kind: InstKind, result: Option<Type>) -> Option<ValueId> {
+        self.emit(kind, result)
+    }
+    fn define(&mut self, call: LLVMValueRef, value: ValueId) {
+        self.vals.insert(call, Lowered::Scalar(value));
+    }
+    fn define_lanes(&mut self, call: LLVMValueRef, values: Vec<ValueId>) {
+        self.vals.insert(call, Lowered::Lanes(values));
+    }
+    fn int_const(&mut self, ty: Type, bits: u128) -> ValueId {
+        self.const_int(ty, bits)
+    }
+    fn coerce_to(&mut self, v: ValueId, ty: Type) -> ValueId {
+        self.coerce(v, ty)
+    }
+    fn type_of(&self, v: ValueId) -> Type {
+        self.f.value_type(v)
+    }
+    fn ret_type(&self) -> Option<Type> {
+        self.f.ret
+    }
+    fn fail<T>(&self, what: String) -> Result<T> {
+        self.unsupported(what)
+    }
+}
+
+unsafe fn param_index(f: LLVMValueRef, p: LLVMValueRef) -> u32 {
+    (0..LLVMCountParams(f)).find(|&i| LLVMGetParam(f, i) == p).unwrap_or(0)
+}
+
+unsafe fn reverse_postorder(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
+    let entry = LLVMGetEntryBasicBlock(f);
+    let mut visited = HashSet::new();
+    let mut post = Vec::new();
+    // Iterative DFS: (block, next successor index).
+    let mut stack = vec![(entry, 0u32)];
+    visited.insert(entry);
+    while let Some((bb, i)) = stack.pop() {
+        let term = LLVMGetBasicBlockTerminator(bb);
+        let n = if term.is_null() { 0 } else { LLVMGetNumSuccessors(term) };
+        if i < n {
+            stack.push((bb, i + 1));
+            let succ = LLVMGetSuccessor(term, i);
+            if visited.insert(succ) {
+                stack.push((succ, 0));
+            }
+        } else {
+            post.push(bb);
+        }
+    }
+    post.reverse();
+    post
+}
+
+fn lane_align(align: u32, off: u64) -> u32 {
+    if off == 0 {
+        return align;
+    }
+    let lowest = 1u64 << off.trailing_zeros();
+    (align as u64).min(lowest) as u32
+}
+
+fn half_bits(x: f32) -> u16 {
+    // Round-toward-zero conversion; float constants only matter to the
+    // equivalence checker, which works on 32- and 64-bit floats.
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
+    let mant = ((b >> 13) & 0x3ff) as u16;
+    if exp <= 0 {
+        sign
+    } else if exp >= 31 {
+        sign | 0x7c00
+    } else {
+        sign | ((exp as u16) << 10) | mant
+    }
+}
+
+fn int_cc(p: LLVMIntPredicate) -> IntCC {
+    use LLVMIntPredicate::*;
+    match p {
+        LLVMIntEQ => IntCC::Eq,
+        LLVMIntNE => IntCC::Ne,
+        LLVMIntUGT => IntCC::Ugt,
+        LLVMIntUGE => IntCC::Uge,
+        LLVMIntULT => IntCC::Ult,
+        LLVMIntULE => IntCC::Ule,
+        LLVMIntSGT => IntCC::Sgt,
+        LLVMIntSGE => IntCC::Sge,
+        LLVMIntSLT => IntCC::Slt,
+        LLVMIntSLE => IntCC::Sle,
+    }
+}
+
+fn float_cc(p: LLVMRealPredicate) -> FloatCC {
+    use LLVMRealPredicate::*;
+    match p {
+        LLVMRealPredicateFalse => FloatCC::False,
+        LLVMRealOEQ => FloatCC::Oeq,
+        LLVMRealOGT => FloatCC::Ogt,
+        LLVMRealOGE => FloatCC::Oge,
+        LLVMRealOLT => FloatCC::Olt,
+        LLVMRealOLE => FloatCC::Ole,
+        LLVMRealONE => FloatCC::One,
+        LLVMRealORD => FloatCC::Ord,
+        LLVMRealUNO => FloatCC::Uno,
+        LLVMRealUEQ => FloatCC::Ueq,
+        LLVMRealUGT => FloatCC::Ugt,
+        LLVMRealUGE => FloatCC::Uge,
+        LLVMRealULT => FloatCC::Ult,
+        LLVMRealULE => FloatCC::Ule,
+        LLVMRealUNE => FloatCC::Une,
+        LLVMRealPredicateTrue => FloatCC::True,
+    }
+}
+
+fn opcode_name(op: LLVMOpcode) -> String {
+    format!("{op:?}").trim_start_matches("LLVM").to_lowercase()
+}
+
+unsafe fn value_kind(v: LLVMValueRef) -> &'static str {
+    if !LLVMIsAConstantExpr(v).is_null() {
+        "constant expression"
+    } else if !LLVMIsABlockAddress(v).is_null() {
+        "block address"
+    } else if !LLVMIsAGlobalAlias(v).is_null() {
+        "global alias"
+    } else if !LLVMIsAConstantTokenNone(v).is_null() {
+        "token"
+    } else {
+        "unknown value"
+    }
+}
+
+unsafe fn type_string(ty: LLVMTypeRef) -> String {
+    let p = LLVMPrintTypeToString(ty);
+    let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+    LLVMDisposeMessage(p);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base_identifier;
+
+    #[test]
+    fn base_identifiers_of_mangled_names() {
+        assert_eq!(base_identifier("_Z3fooPi"), "foo");
+        assert_eq!(base_identifier("_Z15__lockstep_readPU3AS1Kv"), "__lockstep_read");
+        assert_eq!(base_identifier("_ZZ1kPiPfiE1s"), "s");
+        assert_eq!(base_identifier("_ZN18cooperative_groups4syncEv"), "sync");
+        assert_eq!(base_identifier("plain"), "plain");
+        assert_eq!(base_identifier("_Z"), "_Z");
+        assert_eq!(base_identifier("_Z99x"), "_Z99x");
+    }
+}

@@ -1,0 +1,23 @@
+//! KIR, the kernel IR of lockstep.
+//!
+//! Every engine (prover, bug finder, interpreter, equivalence checker) reads
+//! KIR and nothing else. KIR depends on no LLVM, solver or serialization
+//! crate; the front-end is the only code that builds it from LLVM IR, and the
+//! text form (`text`) lets tests build it without clang.
+//!
+//! Invariant: a `Module` that passed `verify::verify_module` is in SSA form,
+//! every value is defined before use along every path, every operand has the
+//! type its instruction requires, and every block ends in a terminator whose
+//! arguments match its target's parameters.
+
+pub mod entity;
+pub mod ir;
+pub mod parse;
+pub mod text;
+pub mod verify;
+
+pub use entity::{EntityRef, PrimaryMap, SecondaryMap};
+pub use ir::*;
+pub use parse::{parse_module, ParseError};
+pub use text::{print_function, print_module};
+pub use verify::{verify_function, verify_module, Dominators, VerifyError};
