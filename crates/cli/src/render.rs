@@ -29,7 +29,7 @@ fn violation_json(v: &Violation) -> Value {
         "confirmed": v.confirmed,
         "message": v.message,
         "primary": span_json(&v.primary),
-        "related": v.related.iter().map(|r| json!({"label": r.label, "location": span_json(&Some(r.span.clone()))})).collect::<Vec<_>>(),
+        "related": v.related.iter().map(|r| json!({"file": r.span.file, "line": r.span.line, "column": r.span.column, "message": r.label})).collect::<Vec<_>>(),
         "witness": v.witness.as_ref().map(witness_json),
     })
 }

@@ -26,17 +26,16 @@ OUTDIR="${OUTDIR:-$(mktemp -d /tmp/lockstep-conf-compile.XXXXXX)}"
 mkdir -p "$OUTDIR"
 export PRELUDE CLANG OUTDIR CONF
 
-CUDA_FLAGS=(-x cuda --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_70
-  -g -gcolumn-info -O0 -Xclang -disable-O0-optnone -fno-builtin
-  -fno-discard-value-names -emit-llvm -c -I"$PRELUDE" -include lockstep_cuda.h)
-CL_FLAGS=(-x cl -cl-std=CL1.2 --target=spir64 -Xclang -finclude-default-header
-  -g -gcolumn-info -O0 -Xclang -disable-O0-optnone -fno-builtin
-  -fno-discard-value-names -emit-llvm -c -I"$PRELUDE" -include lockstep_opencl.h)
-
 # One job: SUITE FILE. Prints one result line:
 #   suite<TAB>ok|fail<TAB>expect<TAB>file<TAB>first error
 compile_one() {
   local suite="$1" file="$2" dir expect flags=() lang out err first
+  local CUDA_FLAGS=(-x cuda --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_70
+    -g -gcolumn-info -O0 -Xclang -disable-O0-optnone -fno-builtin
+    -fno-discard-value-names -emit-llvm -c -I"$PRELUDE" -include lockstep_cuda.h)
+  local CL_FLAGS=(-x cl -cl-std=CL1.2 --target=spir64 -Xclang -finclude-default-header
+    -g -gcolumn-info -O0 -Xclang -disable-O0-optnone -fno-builtin
+    -fno-discard-value-names -emit-llvm -c -I"$PRELUDE" -include lockstep_opencl.h)
   dir="$(dirname "$file")"
   expect=pass
   if [ "$suite" = gpuverify ]; then
@@ -69,16 +68,6 @@ compile_one() {
   fi
 }
 export -f compile_one
-export CUDA_FLAGS_S="${CUDA_FLAGS[*]}"
-# Arrays cannot be exported: re-create them inside the job.
-job() {
-  CUDA_FLAGS=($CUDA_FLAGS_S)
-  CL_FLAGS=($CL_FLAGS_S)
-  compile_one "$@"
-}
-export CL_FLAGS_S="${CL_FLAGS[*]}"
-export -f job
-
 {
   find "$CONF/gpuverify" -type f \( -name kernel.cu -o -name kernel.cl \) | sort |
     sed 's#^#gpuverify #'
@@ -86,7 +75,7 @@ export -f job
     f="$(head -n1 "$d" | tr -d '\r' | awk '{print $1}')"
     echo "esbmc-gpu $(dirname "$d")/$f"
   done
-} | xargs -P "$JOBS" -L1 bash -c 'job "$@"' _ > "$OUTDIR/results.tsv"
+} | xargs -P "$JOBS" -L1 bash -c 'compile_one "$@"' _ > "$OUTDIR/results.tsv"
 
 # A test "expects rejection" when line 1 names a front-end/tool rejection.
 is_rejected() {

@@ -208,8 +208,12 @@ __LS_ATOMIC_CAS(unsigned int)
 __LS_ATOMIC_CAS(unsigned long long)
 __LS_ATOMIC_CAS(unsigned short)
 /* atomicInc: ((old >= v) ? 0 : old + 1); atomicDec: ((old == 0 || old > v) ? v : old - 1). */
-__LS_ATOMIC_RMW(atomicInc, __lockstep_atomic_inc, unsigned int)
-__LS_ATOMIC_RMW(atomicDec, __lockstep_atomic_dec, unsigned int)
+__LS_DEV unsigned int atomicInc(unsigned int *p, unsigned int v) { return __lockstep_atomic_inc(p, v); }
+__LS_DEV unsigned int atomicInc_block(unsigned int *p, unsigned int v) { return __lockstep_atomic_inc(p, v); }
+__LS_DEV unsigned int atomicInc_system(unsigned int *p, unsigned int v) { return __lockstep_atomic_inc(p, v); }
+__LS_DEV unsigned int atomicDec(unsigned int *p, unsigned int v) { return __lockstep_atomic_dec(p, v); }
+__LS_DEV unsigned int atomicDec_block(unsigned int *p, unsigned int v) { return __lockstep_atomic_dec(p, v); }
+__LS_DEV unsigned int atomicDec_system(unsigned int *p, unsigned int v) { return __lockstep_atomic_dec(p, v); }
 #undef __LS_ATOMIC_RMW
 #undef __LS_ATOMIC_CAS
 #undef __LS_ATOMIC_EXCH
@@ -288,6 +292,15 @@ __device__ long long clock64(void);
 __device__ int clock(void);
 __device__ unsigned long long __globaltimer(void);
 __device__ void __nanosleep(unsigned int ns);
+__device__ void *calloc(size_t n, size_t size);
+__device__ void *realloc(void *p, size_t size);
+__device__ size_t strlen(const char *s);
+__device__ int strcmp(const char *a, const char *b);
+__device__ int strncmp(const char *a, const char *b, size_t n);
+__device__ char *strcpy(char *d, const char *s);
+__device__ char *strncpy(char *d, const char *s, size_t n);
+__device__ char *strcat(char *d, const char *s);
+__device__ int memcmp(const void *a, const void *b, size_t n);
 }
 /* With -fno-builtin a plain memcpy call would stay a call: route the device
  * versions to the builtins (llvm.memcpy / llvm.memset / llvm.memmove). */
@@ -482,5 +495,42 @@ __LS_HD unsigned long long ullmax(unsigned long long a, unsigned long long b) { 
  * Host-side runtime API (declarations only) and kernel launches.
  * ========================================================================= */
 #include "lockstep_cuda_runtime.h"
+
+/* ===========================================================================
+ * ESBMC-GPU's launch functions (declared by its call_kernel.h and cuda.h):
+ * ESBMC_verify_kernel(kernel, grid, block, args...) and variants whose suffix
+ * names the argument types. Each is exactly kernel<<<grid, block>>>(args...).
+ * ========================================================================= */
+#define __LS_ESBMC_LAUNCH(kernel, grid, block, ...) kernel<<<grid, block>>>(__VA_ARGS__)
+
+#define ESBMC_verify_kernel(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_u(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_ui(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_uint(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_i(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_int(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_intt(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_c(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_f(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_d(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_l(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_ull(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_fuint(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_fuintt(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_fuintint(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_fint(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_ff(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_two(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_three(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_four(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_five(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_with_two_args(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_with_three_args(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_with_four_args(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_two_args(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_three_args(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_three_args_iuull(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+#define ESBMC_verify_kernel_four_args(kernel, grid, block, ...) __LS_ESBMC_LAUNCH(kernel, grid, block, ##__VA_ARGS__)
+
 
 #endif /* LOCKSTEP_CUDA_H */

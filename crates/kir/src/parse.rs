@@ -66,7 +66,10 @@ enum Tok {
     /// A word: keyword, entity reference (`v3`), type (`ptr.global`).
     Ident(String),
     /// An integer literal, decimal or `0x` hexadecimal, with its sign.
-    Int { negative: bool, magnitude: u128 },
+    Int {
+        negative: bool,
+        magnitude: u128,
+    },
     Str(String),
     /// `x"0a0b"`: a byte string written in hexadecimal.
     Bytes(Vec<u8>),
@@ -245,7 +248,7 @@ fn lex_string(chars: &[char], start: usize, pos: Pos) -> Result<(String, usize),
 }
 
 fn decode_hex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 || !s.is_ascii() {
+    if s.len() % 2 == 1 || !s.is_ascii() {
         return None;
     }
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok()).collect()
@@ -569,8 +572,7 @@ impl Parser {
             None => return error(pos, format!("unknown memory space `{word}`")),
         };
         let name = self.string("the object's name")?;
-        let mut obj =
-            MemObject { name, space, size: None, align: 0, elem_size: None, init: None, loc: None };
+        let mut obj = MemObject { name, space, size: None, align: 0, elem_size: None, init: None, loc: None };
         let mut align = None;
         loop {
             let pos = self.here();
@@ -645,16 +647,7 @@ impl Parser {
         self.expect_punct('{')?;
         self.end_line()?;
 
-        let mut raw = RawFunction {
-            id,
-            func,
-            entry,
-            loc,
-            locals: vec![],
-            values,
-            insts: vec![],
-            blocks: vec![],
-        };
+        let mut raw = RawFunction { id, func, entry, loc, locals: vec![], values, insts: vec![], blocks: vec![] };
         self.function_body(&mut raw)?;
         Ok(raw)
     }
@@ -703,10 +696,7 @@ impl Parser {
             let word = match tok {
                 Tok::Punct('}') => {
                     if let Some(b) = open {
-                        return error(
-                            self.here(),
-                            format!("block{} has no terminator", raw.blocks[b].id.num),
-                        );
+                        return error(self.here(), format!("block{} has no terminator", raw.blocks[b].id.num));
                     }
                     self.next();
                     return self.end_line();
@@ -721,10 +711,7 @@ impl Parser {
                 raw.locals.push((id, obj));
             } else if parse_ref(&word, BlockId::PREFIX).is_some() {
                 if let Some(b) = open {
-                    return error(
-                        self.here(),
-                        format!("block{} has no terminator", raw.blocks[b].id.num),
-                    );
+                    return error(self.here(), format!("block{} has no terminator", raw.blocks[b].id.num));
                 }
                 open = Some(self.block_header(raw)?);
             } else if TERMINATORS.contains(&word.as_str()) {
@@ -769,12 +756,7 @@ impl Parser {
         if self.eat_punct('(') {
             loop {
                 let (value, name, ty) = self.value_def()?;
-                raw.values.push(RawValue {
-                    id: value,
-                    ty,
-                    name,
-                    def: RawDef::BlockParam(index, params.len() as u32),
-                });
+                raw.values.push(RawValue { id: value, ty, name, def: RawDef::BlockParam(index, params.len() as u32) });
                 params.push(value);
                 if !self.eat_punct(',') {
                     break;
@@ -826,10 +808,7 @@ impl Parser {
                 RawDef::Const(const_bits(ty, negative, magnitude).ok_or_else(|| ParseError {
                     line: num_pos.line,
                     col: num_pos.col,
-                    message: format!(
-                        "constant {}{magnitude} does not fit in {ty}",
-                        if negative { "-" } else { "" }
-                    ),
+                    message: format!("constant {}{magnitude} does not fit in {ty}", if negative { "-" } else { "" }),
                 })?)
             }
             "undef" => {
@@ -925,10 +904,10 @@ impl Parser {
     }
 
     fn fence_flags(&mut self) -> FenceFlags {
-        let mut fence = FenceFlags::default();
-        fence.shared = self.eat_keyword("shared");
-        fence.global = self.eat_keyword("global");
-        fence
+        // The flags are written in this order when present.
+        let shared = self.eat_keyword("shared");
+        let global = self.eat_keyword("global");
+        FenceFlags { shared, global }
     }
 
     fn align(&mut self) -> Result<u32, ParseError> {
@@ -1061,12 +1040,7 @@ impl Parser {
     fn block_call(&mut self, block: &mut RawBlock) -> Result<BlockCall, ParseError> {
         let target = self.entity(BlockId::PREFIX, "a block (`blockN`)")?;
         block.target_pos.push(target.pos);
-        let args = if self.is_punct('(') {
-            let list = self.paren_list(&mut block.term_operand_pos)?;
-            list
-        } else {
-            Vec::new()
-        };
+        let args = if self.is_punct('(') { self.paren_list(&mut block.term_operand_pos)? } else { Vec::new() };
         Ok(BlockCall { block: BlockId::from_u32(target.num), args })
     }
 
@@ -1310,11 +1284,7 @@ fn resolve_function(
             Terminator::Return(Some(v)) => remap_value(v)?,
             Terminator::Return(None) | Terminator::Unreachable => {}
         }
-        let id = func.blocks.push(Block {
-            params,
-            insts: b.insts.into_iter().map(InstId::new).collect(),
-            term,
-        });
+        let id = func.blocks.push(Block { params, insts: b.insts.into_iter().map(InstId::new).collect(), term });
         if let Some(loc) = resolve_loc(files, b.term_loc)? {
             term_locs.set(id, Some(loc));
         }
@@ -1342,5 +1312,56 @@ fn remap_operands(kind: &mut InstKind, pos: &[Pos], values: &Numbering) -> Resul
     match failure {
         Some(e) => Err(e),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types_parse() {
+        assert_eq!(parse_type("i1"), Some(Type::BOOL));
+        assert_eq!(parse_type("i128"), Some(Type::Int(128)));
+        assert_eq!(parse_type("f16"), Some(Type::Float(16)));
+        assert_eq!(parse_type("ptr.constant"), Some(Type::Ptr(MemSpace::Constant)));
+        for bad in ["i", "f", "i-1", "i99999", "ptr", "ptr.", "ptr.heap", "int", "i3 2", "I32"] {
+            assert_eq!(parse_type(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn constants_fit_their_width() {
+        assert_eq!(const_bits(Type::I8, false, 255), Some(255));
+        assert_eq!(const_bits(Type::I8, false, 256), None);
+        assert_eq!(const_bits(Type::I8, true, 1), Some(0xff));
+        assert_eq!(const_bits(Type::I8, true, 128), Some(0x80));
+        assert_eq!(const_bits(Type::I8, true, 129), None);
+        assert_eq!(const_bits(Type::BOOL, true, 1), Some(1));
+        assert_eq!(const_bits(Type::Int(128), false, u128::MAX), Some(u128::MAX));
+        assert_eq!(const_bits(Type::Int(128), true, 1), Some(u128::MAX));
+        assert_eq!(const_bits(Type::Int(128), true, 1 << 127), Some(1 << 127));
+        assert_eq!(const_bits(Type::Int(0), false, 0), Some(0));
+    }
+
+    #[test]
+    fn lexer_tracks_positions() {
+        let toks = lex("a  \"s\\\"t\" x\"0aff\"\n  -12 0x1F ->@").unwrap();
+        let summary: Vec<(Tok, u32, u32)> = toks.into_iter().map(|t| (t.tok, t.pos.line, t.pos.col)).collect();
+        assert_eq!(
+            summary,
+            vec![
+                (Tok::Ident("a".into()), 1, 1),
+                (Tok::Str("s\"t".into()), 1, 4),
+                (Tok::Bytes(vec![0x0a, 0xff]), 1, 11),
+                (Tok::Newline, 1, 18),
+                (Tok::Int { negative: true, magnitude: 12 }, 2, 3),
+                (Tok::Int { negative: false, magnitude: 31 }, 2, 7),
+                (Tok::Arrow, 2, 12),
+                (Tok::Punct('@'), 2, 14),
+                (Tok::Newline, 2, 15),
+                (Tok::Eof, 2, 15),
+            ]
+        );
     }
 }

@@ -238,12 +238,9 @@ fn write_fence(f: &mut impl Write, fence: FenceFlags) -> fmt::Result {
 fn is_claimed(func: &Function, v: ValueId, def: &ValueDef, placed: &[bool]) -> bool {
     match def {
         ValueDef::Param(i) => func.params.get(*i as usize).is_some_and(|p| p.value == v),
-        ValueDef::BlockParam(b, i) => {
-            func.blocks.get(*b).and_then(|blk| blk.params.get(*i as usize)) == Some(&v)
-        }
+        ValueDef::BlockParam(b, i) => func.blocks.get(*b).and_then(|blk| blk.params.get(*i as usize)) == Some(&v),
         ValueDef::Inst(i) => {
-            func.insts.get(*i).is_some_and(|d| d.result == Some(v))
-                && placed.get(i.index()).copied().unwrap_or(false)
+            func.insts.get(*i).is_some_and(|d| d.result == Some(v)) && placed.get(i.index()).copied().unwrap_or(false)
         }
         _ => true,
     }
@@ -467,5 +464,46 @@ pub(crate) fn write_inst_kind(f: &mut impl Write, kind: &InstKind) -> fmt::Resul
         }
         InstKind::Havoc => f.write_str("havoc"),
         InstKind::Nop { what } => write!(f, "nop {}", Quoted(what)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{parse_module, print_module, verify_module};
+
+    /// The example in the module documentation, which must stay accurate.
+    const DOC_EXAMPLE: &str = r#"language cuda
+
+file0 = "add.cu"
+
+global0 = shared "tile" size 1024 align 4 elem_size 4 @file0:3:12
+
+kernel fn0 "add" link "_Z3addPfi" (v0 "a": ptr.global pointee(elem_size 4 elem_type "float"), v1 "n": i32) entry block0 @file0:5:1 {
+  local0 = private "tmp" size 16 align 4
+  v2: i32 = const 1
+  v3: f32 = const 0x3f800000 ; 1.0
+  v4: ptr.shared = global_addr global0
+block0:
+  v5 "i": i32 = builtin local_id x @file0:6:11
+  v6: i1 = icmp slt v5, v1
+  br v6, block1(v5), block2 @file0:7:3
+block1(v7: i32):
+  v8: i64 = sext v7
+  v9: ptr.global = ptradd v0, v8
+  store v9, v3 align 4 @file0:8:5
+  jump block2
+block2:
+  return
+}
+"#;
+
+    #[test]
+    fn documented_example_is_printer_output() {
+        let m = parse_module(DOC_EXAMPLE).unwrap();
+        assert_eq!(print_module(&m), DOC_EXAMPLE);
+        verify_module(&m).unwrap();
+        let doc = include_str!("text.rs");
+        let documented: String = DOC_EXAMPLE.lines().map(|l| format!("//! {l}\n").replace("//! \n", "//!\n")).collect();
+        assert!(doc.contains(&documented), "the module documentation differs from DOC_EXAMPLE");
     }
 }

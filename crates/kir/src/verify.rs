@@ -21,6 +21,9 @@
 //!   `check_inst`), every branch condition is `i1`, every jump passes
 //!   arguments matching its target's parameters, every return matches the
 //!   function's return type, and every call matches its callee's signature;
+//! - the entry block has no parameters and no predecessors (as in LLVM:
+//!   nothing could supply its parameters, and engines assume a function
+//!   starts there exactly once);
 //! - SSA dominance: every use of a value is dominated by its definition.
 //!   Function parameters and constants are defined everywhere, block
 //!   parameters at the entry of their block. Uses in unreachable blocks are
@@ -106,9 +109,7 @@ pub fn verify_function(module: &Module, id: FuncId) -> Result<(), Vec<VerifyErro
 fn type_problem(ty: Type) -> Option<String> {
     match ty {
         Type::Int(w) if w == 0 || w > 128 => Some(format!("integer width {w} is not in 1..=128")),
-        Type::Float(w) if !matches!(w, 16 | 32 | 64) => {
-            Some(format!("float width {w} is not 16, 32 or 64"))
-        }
+        Type::Float(w) if !matches!(w, 16 | 32 | 64) => Some(format!("float width {w} is not 16, 32 or 64")),
         _ => None,
     }
 }
@@ -125,11 +126,7 @@ fn check_mem_object(module: &Module, obj: &MemObject, what: &str, report: &mut d
     }
     if let (Some(init), Some(size)) = (&obj.init, obj.size) {
         if init.len() as u64 > size {
-            report(format!(
-                "{what} `{}`: {} bytes of initial contents exceed its size {size}",
-                obj.name,
-                init.len()
-            ));
+            report(format!("{what} `{}`: {} bytes of initial contents exceed its size {size}", obj.name, init.len()));
         }
     }
     if let Some(loc) = obj.loc {
@@ -175,11 +172,7 @@ impl<'a> FunctionVerifier<'a> {
         if !func.blocks.is_valid(func.entry) {
             self.error(None, None, format!("entry block {} does not exist", func.entry));
         } else if !func.blocks[func.entry].params.is_empty() {
-            self.error(
-                Some(func.entry),
-                None,
-                "the entry block has parameters, which no jump can supply".to_string(),
-            );
+            self.error(Some(func.entry), None, "the entry block has parameters, which no jump can supply".to_string());
         }
         if let Some(ret) = func.ret {
             if let Some(problem) = type_problem(ret) {
@@ -264,7 +257,10 @@ impl<'a> FunctionVerifier<'a> {
                     Some(data) if data.def != ValueDef::BlockParam(b, i as u32) => self.error(
                         Some(b),
                         None,
-                        format!("parameter {i} is value {v} whose definition is {:?}, not BlockParam({b}, {i})", data.def),
+                        format!(
+                            "parameter {i} is value {v} whose definition is {:?}, not BlockParam({b}, {i})",
+                            data.def
+                        ),
                     ),
                     Some(_) => {}
                 }
@@ -285,11 +281,9 @@ impl<'a> FunctionVerifier<'a> {
                     Some((first, _)) if first == b => {
                         self.error(Some(b), Some(inst), format!("instruction appears twice in {b}"))
                     }
-                    Some((first, _)) => self.error(
-                        Some(b),
-                        Some(inst),
-                        format!("instruction appears in both {first} and {b}"),
-                    ),
+                    Some((first, _)) => {
+                        self.error(Some(b), Some(inst), format!("instruction appears in both {first} and {b}"))
+                    }
                     None => self.inst_place.set(inst, Some((b, index))),
                 }
             }
@@ -322,17 +316,22 @@ impl<'a> FunctionVerifier<'a> {
                     None => self.error(
                         None,
                         None,
-                        format!("value {v} claims to be parameter {i}, but there are only {} parameters", func.params.len()),
+                        format!(
+                            "value {v} claims to be parameter {i}, but there are only {} parameters",
+                            func.params.len()
+                        ),
                     ),
-                    Some(p) if p.value != v => self.error(
-                        None,
-                        None,
-                        format!("value {v} claims to be parameter {i}, which is {}", p.value),
-                    ),
+                    Some(p) if p.value != v => {
+                        self.error(None, None, format!("value {v} claims to be parameter {i}, which is {}", p.value))
+                    }
                     Some(_) => {}
                 },
                 ValueDef::BlockParam(b, i) => match func.blocks.get(*b) {
-                    None => self.error(None, None, format!("value {v} claims to be a parameter of {b}, which does not exist")),
+                    None => self.error(
+                        None,
+                        None,
+                        format!("value {v} claims to be a parameter of {b}, which does not exist"),
+                    ),
                     Some(block) => match block.params.get(*i as usize) {
                         Some(&p) if p == v => {}
                         Some(&p) => self.error(
@@ -343,12 +342,19 @@ impl<'a> FunctionVerifier<'a> {
                         None => self.error(
                             Some(*b),
                             None,
-                            format!("value {v} claims to be parameter {i} of {b}, which has {} parameters", block.params.len()),
+                            format!(
+                                "value {v} claims to be parameter {i} of {b}, which has {} parameters",
+                                block.params.len()
+                            ),
                         ),
                     },
                 },
                 ValueDef::Inst(i) => match func.insts.get(*i) {
-                    None => self.error(None, None, format!("value {v} claims to be the result of {i}, which does not exist")),
+                    None => self.error(
+                        None,
+                        None,
+                        format!("value {v} claims to be the result of {i}, which does not exist"),
+                    ),
                     Some(inst) if inst.result != Some(v) => self.error(
                         self.block_of(*i),
                         Some(*i),
@@ -505,9 +511,7 @@ impl<'a> FunctionVerifier<'a> {
                 (None, Some(ret)) => {
                     self.error(Some(b), None, format!("return without a value in a function returning {ret}"))
                 }
-                (Some(v), None) => {
-                    self.error(Some(b), None, format!("return of {v} in a function returning nothing"))
-                }
+                (Some(v), None) => self.error(Some(b), None, format!("return of {v} in a function returning nothing")),
                 (Some(v), Some(ret)) => {
                     if let Some(t) = self.operand_type(Some(b), None, *v) {
                         if t != ret {
@@ -539,11 +543,11 @@ impl<'a> FunctionVerifier<'a> {
                 if *self.inst_place.get(inst) != Some((b, index)) {
                     continue;
                 }
-                for v in func.insts[inst].kind.operands() {
+                for v in unique(func.insts[inst].kind.operands()) {
                     self.check_use(&doms, v, b, index, Some(inst));
                 }
             }
-            for v in block.term.operands() {
+            for v in unique(block.term.operands()) {
                 self.check_use(&doms, v, b, TERMINATOR_INDEX, None);
             }
         }
@@ -589,6 +593,14 @@ impl<'a> FunctionVerifier<'a> {
             self.error(Some(b), inst, format!("use of {v} is not dominated by its definition ({site}) at {user}"));
         }
     }
+}
+
+/// The values of `values` without repetitions, in first-seen order, so that
+/// an instruction using one value twice gets one error about it.
+fn unique(mut values: Vec<ValueId>) -> Vec<ValueId> {
+    let mut seen = std::collections::HashSet::new();
+    values.retain(|v| seen.insert(*v));
+    values
 }
 
 /// The name of an instruction in messages: its text-form opcode.
@@ -640,9 +652,12 @@ fn check_inst_types(
 ) {
     use InstKind as K;
     let rule = match kind {
-        K::Store { .. } | K::MemCopy { .. } | K::MemSet { .. } | K::Barrier { .. } | K::Fence { .. } | K::Annot { .. } => {
-            ResultRule::Forbidden
-        }
+        K::Store { .. }
+        | K::MemCopy { .. }
+        | K::MemSet { .. }
+        | K::Barrier { .. }
+        | K::Fence { .. }
+        | K::Annot { .. } => ResultRule::Forbidden,
         K::Call { .. } | K::CallExternal { .. } | K::Nop { .. } => ResultRule::Optional,
         _ => ResultRule::Required,
     };
@@ -669,11 +684,13 @@ fn check_inst_types(
     };
     match kind {
         K::Binary { .. } => {
-            want(
-                ops[0].is_int() && ops[0] == ops[1],
-                format!("operands must have one integer type, found {} and {}", ops[0], ops[1]),
-            );
-            same_result(&mut want, ops[0]);
+            // The result is compared only with well-typed operands, so that
+            // one mistake is reported once.
+            let ok = ops[0].is_int() && ops[0] == ops[1];
+            want(ok, format!("operands must have one integer type, found {} and {}", ops[0], ops[1]));
+            if ok {
+                same_result(&mut want, ops[0]);
+            }
         }
         K::Icmp { .. } => {
             // Pointer equality (`p != NULL`) is an integer comparison in LLVM.
@@ -696,11 +713,11 @@ fn check_inst_types(
         K::Float { op, .. } => {
             let n = if *op == FloatOp::Neg { 1 } else { 2 };
             if count(&mut want, n) {
-                want(
-                    ops[0].is_float() && ops.iter().all(|&t| t == ops[0]),
-                    format!("operands must have one float type, found {}", list(ops)),
-                );
-                same_result(&mut want, ops[0]);
+                let ok = ops[0].is_float() && ops.iter().all(|&t| t == ops[0]);
+                want(ok, format!("operands must have one float type, found {}", list(ops)));
+                if ok {
+                    same_result(&mut want, ops[0]);
+                }
             }
         }
         K::Fcmp { .. } => {
@@ -738,7 +755,10 @@ fn check_inst_types(
             want(ops[0].is_ptr(), format!("address has type {}, not a pointer", ops[0]));
             want(
                 !ops[1].is_float() && ops[1] == ops[2],
-                format!("expected and new values must have one integer or pointer type, found {} and {}", ops[1], ops[2]),
+                format!(
+                    "expected and new values must have one integer or pointer type, found {} and {}",
+                    ops[1], ops[2]
+                ),
             );
             same_result(&mut want, ops[1]);
         }
@@ -773,10 +793,7 @@ fn check_inst_types(
             }
             WarpOp::Shfl | WarpOp::ShflUp | WarpOp::ShflDown | WarpOp::ShflXor => {
                 // (mask, value, lane or delta [, width])
-                want(
-                    ops.len() == 3 || ops.len() == 4,
-                    format!("takes 3 or 4 operands, found {}", ops.len()),
-                );
+                want(ops.len() == 3 || ops.len() == 4, format!("takes 3 or 4 operands, found {}", ops.len()));
                 if ops.len() >= 3 {
                     want(ops[0].is_int(), format!("mask has type {}, not an integer", ops[0]));
                     want(ops[2].is_int(), format!("lane has type {}, not an integer", ops[2]));
@@ -792,15 +809,14 @@ fn check_inst_types(
             Some(target) => {
                 if count(&mut want, target.params.len()) {
                     for (i, (p, &t)) in target.params.iter().zip(ops).enumerate() {
-                        want(
-                            p.ty == t,
-                            format!("argument {i} has type {t}, but `{}` takes {}", target.name, p.ty),
-                        );
+                        want(p.ty == t, format!("argument {i} has type {t}, but `{}` takes {}", target.name, p.ty));
                     }
                 }
                 // A result may be dropped, but one that is kept must match.
                 match (result, target.ret) {
-                    (Some(r), Some(ret)) => want(r == ret, format!("result has type {r}, but `{}` returns {ret}", target.name)),
+                    (Some(r), Some(ret)) => {
+                        want(r == ret, format!("result has type {r}, but `{}` returns {ret}", target.name))
+                    }
                     (Some(_), None) => want(false, format!("defines a value, but `{}` returns nothing", target.name)),
                     _ => {}
                 }

@@ -7,8 +7,9 @@ use crate::sexp::ParseError;
 use crate::term::SortError;
 
 /// Anything that can go wrong talking to a solver. Every failure to obtain an
-/// answer is an error (or, for `check-sat`, [`SatResult::Unknown`]
-/// (crate::SatResult::Unknown)); none is ever reported as success.
+/// answer is an error (or, for `check-sat`,
+/// [`SatResult::Unknown`](crate::SatResult::Unknown)); none is ever reported
+/// as success.
 #[derive(Debug)]
 pub enum Error {
     /// The solver program could not be started (e.g. it is not installed).
@@ -94,11 +95,19 @@ pub(crate) fn shorten(command: &str) -> String {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Spawn { program, source } => write!(f, "cannot start solver `{program}`: {source}"),
+            Error::Spawn { program, source } => {
+                write!(f, "cannot start solver `{program}`: {source}")
+            }
             Error::Io(e) => write!(f, "solver I/O error: {e}"),
-            Error::Solver { command, message } => write!(f, "solver error on `{command}`: {message}"),
+            Error::Solver { command, message } => {
+                write!(f, "solver error on `{command}`: {message}")
+            }
             Error::Unsupported { command } => write!(f, "solver does not support `{command}`"),
-            Error::Exited { command, status, stderr } => {
+            Error::Exited {
+                command,
+                status,
+                stderr,
+            } => {
                 write!(f, "solver exited")?;
                 if let Some(s) = status {
                     write!(f, " with status {s}")?;
@@ -109,14 +118,24 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::Timeout { command } => write!(f, "solver did not answer `{command}` in time and was killed"),
+            Error::Timeout { command } => write!(
+                f,
+                "solver did not answer `{command}` in time and was killed"
+            ),
             Error::Parse(e) => write!(f, "cannot parse solver output: {e}"),
             Error::UnexpectedResponse { command, response } => {
                 write!(f, "unexpected solver answer to `{command}`: {response}")
             }
             Error::Sort(e) => write!(f, "{e}"),
-            Error::DeclarationConflict { name, existing, new } => {
-                write!(f, "symbol {name:?} was declared as `{existing}` and is now needed as `{new}`")
+            Error::DeclarationConflict {
+                name,
+                existing,
+                new,
+            } => {
+                write!(
+                    f,
+                    "symbol {name:?} was declared as `{existing}` and is now needed as `{new}`"
+                )
             }
             Error::InvalidPop { requested, depth } => {
                 write!(f, "cannot pop {requested} scope(s): only {depth} open")

@@ -11,12 +11,49 @@ use crate::term::{FunId, Op, Quantifier, TermId, TermKind, TermStore};
 
 /// SMT-LIB 2.6 reserved words, which must be quoted to be used as symbols.
 const RESERVED_WORDS: &[&str] = &[
-    "!", "_", "as", "let", "forall", "exists", "match", "par", "BINARY", "DECIMAL", "HEXADECIMAL", "NUMERAL",
-    "STRING", "assert", "check-sat", "check-sat-assuming", "declare-const", "declare-datatype",
-    "declare-datatypes", "declare-fun", "declare-sort", "define-fun", "define-fun-rec", "define-funs-rec",
-    "define-sort", "echo", "exit", "get-assertions", "get-assignment", "get-info", "get-model", "get-option",
-    "get-proof", "get-unsat-assumptions", "get-unsat-core", "get-value", "pop", "push", "reset",
-    "reset-assertions", "set-info", "set-logic", "set-option",
+    "!",
+    "_",
+    "as",
+    "let",
+    "forall",
+    "exists",
+    "match",
+    "par",
+    "BINARY",
+    "DECIMAL",
+    "HEXADECIMAL",
+    "NUMERAL",
+    "STRING",
+    "assert",
+    "check-sat",
+    "check-sat-assuming",
+    "declare-const",
+    "declare-datatype",
+    "declare-datatypes",
+    "declare-fun",
+    "declare-sort",
+    "define-fun",
+    "define-fun-rec",
+    "define-funs-rec",
+    "define-sort",
+    "echo",
+    "exit",
+    "get-assertions",
+    "get-assignment",
+    "get-info",
+    "get-model",
+    "get-option",
+    "get-proof",
+    "get-unsat-assumptions",
+    "get-unsat-core",
+    "get-value",
+    "pop",
+    "push",
+    "reset",
+    "reset-assertions",
+    "set-info",
+    "set-logic",
+    "set-option",
 ];
 
 fn is_simple_symbol_char(c: char) -> bool {
@@ -79,7 +116,11 @@ pub fn write_term(out: &mut String, store: &TermStore, t: TermId) {
                 stack.push(Task::Text(")"));
                 stack.push(Task::Term(*v));
             }
-            TermKind::Quant { quantifier, vars, body } => {
+            TermKind::Quant {
+                quantifier,
+                vars,
+                body,
+            } => {
                 out.push_str(match quantifier {
                     Quantifier::Forall => "(forall (",
                     Quantifier::Exists => "(exists (",
@@ -130,7 +171,9 @@ pub fn declare_sort_command(name: &str) -> String {
 pub fn declarations(store: &TermStore, roots: &[TermId]) -> Vec<String> {
     let free = store.free_symbols(roots);
     let sorts = free.sorts.iter().map(|s| declare_sort_command(s));
-    sorts.chain(free.funs.iter().map(|&f| declare_fun_command(store, f))).collect()
+    sorts
+        .chain(free.funs.iter().map(|&f| declare_fun_command(store, f)))
+        .collect()
 }
 
 /// Displays a term; returned by [`TermStore::display`].

@@ -70,7 +70,8 @@ impl fmt::Display for SExpr {
         match self {
             SExpr::Atom(a) => {
                 let plain = !a.is_empty()
-                    && a.chars().all(|c| c.is_ascii_graphic() && !matches!(c, '(' | ')' | '|' | '"' | ';'));
+                    && a.chars()
+                        .all(|c| c.is_ascii_graphic() && !matches!(c, '(' | ')' | '|' | '"' | ';'));
                 if plain {
                     f.write_str(a)
                 } else {
@@ -103,7 +104,11 @@ pub struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "malformed S-expression at byte {}: {}", self.offset, self.message)
+        write!(
+            f,
+            "malformed S-expression at byte {}: {}",
+            self.offset, self.message
+        )
     }
 }
 
@@ -143,7 +148,10 @@ pub fn parse_prefix(input: &[u8]) -> Result<Option<(SExpr, usize)>, ParseError> 
             }
             b')' => {
                 let Some(items) = stack.pop() else {
-                    return Err(ParseError { offset: i, message: "unbalanced ')'".into() });
+                    return Err(ParseError {
+                        offset: i,
+                        message: "unbalanced ')'".into(),
+                    });
                 };
                 i += 1;
                 SExpr::List(items)
@@ -182,7 +190,10 @@ pub fn parse_prefix(input: &[u8]) -> Result<Option<(SExpr, usize)>, ParseError> 
             _ => {
                 let start = i;
                 while i < input.len()
-                    && !matches!(input[i], b' ' | b'\t' | b'\r' | b'\n' | b'(' | b')' | b'"' | b'|' | b';')
+                    && !matches!(
+                        input[i],
+                        b' ' | b'\t' | b'\r' | b'\n' | b'(' | b')' | b'"' | b'|' | b';'
+                    )
                 {
                     i += 1;
                 }
@@ -215,8 +226,14 @@ pub fn parse_all(text: &str) -> Result<Vec<SExpr>, ParseError> {
         // Leftover text that is not a complete expression: find out whether
         // it is only a comment, otherwise it is an unterminated expression.
         let rest = String::from_utf8_lossy(&bytes[pos..]);
-        if rest.lines().any(|l| !l.trim().is_empty() && !l.trim_start().starts_with(';')) {
-            return Err(ParseError { offset: pos, message: "unterminated expression".into() });
+        if rest
+            .lines()
+            .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with(';'))
+        {
+            return Err(ParseError {
+                offset: pos,
+                message: "unterminated expression".into(),
+            });
         }
     }
     Ok(out)
@@ -228,7 +245,9 @@ mod tests {
 
     #[test]
     fn parses_solver_answers() {
-        let v = parse_all("sat\n((x #x05)\n ((bvadd x #x01) #x06))\n(:reason-unknown \"time\"\"out\")").unwrap();
+        let v =
+            parse_all("sat\n((x #x05)\n ((bvadd x #x01) #x06))\n(:reason-unknown \"time\"\"out\")")
+                .unwrap();
         assert_eq!(v.len(), 3);
         assert!(v[0].is_atom("sat"));
         assert_eq!(v[1].to_string(), "((x #x05) ((bvadd x #x01) #x06))");
@@ -238,7 +257,10 @@ mod tests {
     #[test]
     fn quoted_symbols_and_comments() {
         let v = parse_all("; hello\n(|a b| c) ; trailing\n").unwrap();
-        assert_eq!(v, vec![SExpr::List(vec![SExpr::atom("a b"), SExpr::atom("c")])]);
+        assert_eq!(
+            v,
+            vec![SExpr::List(vec![SExpr::atom("a b"), SExpr::atom("c")])]
+        );
         assert_eq!(v[0].to_string(), "(|a b| c)");
     }
 

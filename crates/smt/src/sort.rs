@@ -1,9 +1,9 @@
 //! Sorts (the types of SMT terms).
 //!
 //! Sorts are small values compared structurally; every term in a
-//! [`TermStore`](crate::TermStore) records its sort, so that [`sort_of`]
-//! (crate::TermStore::sort_of) is a lookup and sort checking at construction
-//! is cheap.
+//! [`TermStore`](crate::TermStore) records its sort, so that
+//! [`sort_of`](crate::TermStore::sort_of) is a lookup and sort checking at
+//! construction is cheap.
 
 use std::fmt;
 
@@ -49,12 +49,18 @@ impl Sort {
 
     /// IEEE single precision, `(_ FloatingPoint 8 24)`.
     pub fn float32() -> Sort {
-        Sort::Float { exponent: 8, significand: 24 }
+        Sort::Float {
+            exponent: 8,
+            significand: 24,
+        }
     }
 
     /// IEEE double precision, `(_ FloatingPoint 11 53)`.
     pub fn float64() -> Sort {
-        Sort::Float { exponent: 11, significand: 53 }
+        Sort::Float {
+            exponent: 11,
+            significand: 53,
+        }
     }
 
     /// Whether this is the Boolean sort.
@@ -99,7 +105,10 @@ impl fmt::Display for Sort {
             Sort::BitVec(w) => write!(f, "(_ BitVec {w})"),
             Sort::Array(i, e) => write!(f, "(Array {i} {e})"),
             Sort::Uninterpreted(name) => f.write_str(&quote_symbol(name)),
-            Sort::Float { exponent, significand } => {
+            Sort::Float {
+                exponent,
+                significand,
+            } => {
                 write!(f, "(_ FloatingPoint {exponent} {significand})")
             }
         }

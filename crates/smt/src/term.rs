@@ -193,13 +193,28 @@ impl Op {
         use Op::*;
         matches!(
             self,
-            BvAdd | BvSub | BvMul | BvUdiv | BvSdiv | BvUrem | BvSrem | BvShl | BvLshr | BvAshr | BvAnd | BvOr | BvXor
+            BvAdd
+                | BvSub
+                | BvMul
+                | BvUdiv
+                | BvSdiv
+                | BvUrem
+                | BvSrem
+                | BvShl
+                | BvLshr
+                | BvAshr
+                | BvAnd
+                | BvOr
+                | BvXor
         )
     }
 
     fn is_bv_compare(&self) -> bool {
         use Op::*;
-        matches!(self, BvUlt | BvUle | BvUgt | BvUge | BvSlt | BvSle | BvSgt | BvSge)
+        matches!(
+            self,
+            BvUlt | BvUle | BvUgt | BvUge | BvSlt | BvSle | BvSgt | BvSge
+        )
     }
 }
 
@@ -263,26 +278,94 @@ impl std::error::Error for SortError {}
 /// Symbols that a declaration may not use because they are reserved words
 /// or built-in operators of the theories this crate emits.
 const RESERVED: &[&str] = &[
-    "!", "_", "as", "let", "forall", "exists", "match", "par", "BINARY", "DECIMAL", "HEXADECIMAL", "NUMERAL",
-    "STRING", "true", "false", "not", "and", "or", "xor", "=>", "ite", "=", "distinct", "bvadd", "bvsub", "bvmul",
-    "bvudiv", "bvsdiv", "bvurem", "bvsrem", "bvsmod", "bvshl", "bvlshr", "bvashr", "bvand", "bvor", "bvxor",
-    "bvnand", "bvnor", "bvxnor", "bvcomp", "bvnot", "bvneg", "bvult", "bvule", "bvugt", "bvuge", "bvslt", "bvsle",
-    "bvsgt", "bvsge", "concat", "extract", "zero_extend", "sign_extend", "repeat", "rotate_left", "rotate_right",
-    "select", "store", "const", "Bool", "Array", "BitVec", "FloatingPoint",
+    "!",
+    "_",
+    "as",
+    "let",
+    "forall",
+    "exists",
+    "match",
+    "par",
+    "BINARY",
+    "DECIMAL",
+    "HEXADECIMAL",
+    "NUMERAL",
+    "STRING",
+    "true",
+    "false",
+    "not",
+    "and",
+    "or",
+    "xor",
+    "=>",
+    "ite",
+    "=",
+    "distinct",
+    "bvadd",
+    "bvsub",
+    "bvmul",
+    "bvudiv",
+    "bvsdiv",
+    "bvurem",
+    "bvsrem",
+    "bvsmod",
+    "bvshl",
+    "bvlshr",
+    "bvashr",
+    "bvand",
+    "bvor",
+    "bvxor",
+    "bvnand",
+    "bvnor",
+    "bvxnor",
+    "bvcomp",
+    "bvnot",
+    "bvneg",
+    "bvult",
+    "bvule",
+    "bvugt",
+    "bvuge",
+    "bvslt",
+    "bvsle",
+    "bvsgt",
+    "bvsge",
+    "concat",
+    "extract",
+    "zero_extend",
+    "sign_extend",
+    "repeat",
+    "rotate_left",
+    "rotate_right",
+    "select",
+    "store",
+    "const",
+    "Bool",
+    "Array",
+    "BitVec",
+    "FloatingPoint",
 ];
 
 /// Checks that `name` can be declared: non-empty, quotable (no `|` or `\`),
 /// not reserved, and not in the `.`/`@` namespaces that SMT-LIB keeps for solvers.
 fn check_symbol(what: &str, name: &str) -> Result<(), SortError> {
-    let err = |message: String| Err(SortError { op: what.to_string(), message });
+    let err = |message: String| {
+        Err(SortError {
+            op: what.to_string(),
+            message,
+        })
+    };
     if name.is_empty() {
         return err("empty symbol".into());
     }
     if name.contains(['|', '\\']) {
-        return err(format!("symbol {name:?} contains `|` or `\\` and cannot be printed"));
+        return err(format!(
+            "symbol {name:?} contains `|` or `\\` and cannot be printed"
+        ));
     }
     if name.starts_with(['.', '@']) {
-        return err(format!("symbol {name:?} starts with `.` or `@`, which SMT-LIB reserves for solvers"));
+        return err(format!(
+            "symbol {name:?} starts with `.` or `@`, which SMT-LIB reserves for solvers"
+        ));
     }
     if RESERVED.contains(&name) {
         return err(format!("symbol {name:?} is reserved or built in"));
@@ -294,13 +377,21 @@ fn check_symbol(what: &str, name: &str) -> Result<(), SortError> {
 fn check_sort(what: &str, sort: &Sort) -> Result<(), SortError> {
     match sort {
         Sort::Bool => Ok(()),
-        Sort::BitVec(0) => Err(SortError { op: what.into(), message: "bit-vector sort of width 0".into() }),
+        Sort::BitVec(0) => Err(SortError {
+            op: what.into(),
+            message: "bit-vector sort of width 0".into(),
+        }),
         Sort::BitVec(_) => Ok(()),
         Sort::Array(i, e) => check_sort(what, i).and_then(|()| check_sort(what, e)),
         Sort::Uninterpreted(name) => check_symbol(what, name),
-        Sort::Float { exponent, significand } if *exponent < 2 || *significand < 2 => Err(SortError {
+        Sort::Float {
+            exponent,
+            significand,
+        } if *exponent < 2 || *significand < 2 => Err(SortError {
             op: what.into(),
-            message: format!("floating-point sort needs widths >= 2, got ({exponent}, {significand})"),
+            message: format!(
+                "floating-point sort needs widths >= 2, got ({exponent}, {significand})"
+            ),
         }),
         Sort::Float { .. } => Ok(()),
     }
@@ -367,7 +458,10 @@ impl TermStore {
     /// arity normalisation described in the module docs). Useful to inspect
     /// encodings and to test the simplifier against a solver.
     pub fn without_simplification() -> TermStore {
-        TermStore { simplify: false, ..TermStore::new() }
+        TermStore {
+            simplify: false,
+            ..TermStore::new()
+        }
     }
 
     /// Whether construction simplifies.
@@ -407,7 +501,10 @@ impl TermStore {
 
     /// All declarations, in declaration order.
     pub fn funs(&self) -> impl Iterator<Item = (FunId, &FunDecl)> {
-        self.funs.iter().enumerate().map(|(i, d)| (FunId(i as u32), d))
+        self.funs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (FunId(i as u32), d))
     }
 
     /// The Boolean value of `t`, if it is a literal.
@@ -428,7 +525,10 @@ impl TermStore {
 
     /// `t` printed in SMT-LIB2 syntax, without `let`.
     pub fn display(&self, t: TermId) -> impl fmt::Display + '_ {
-        print::TermDisplay { store: self, term: t }
+        print::TermDisplay {
+            store: self,
+            term: t,
+        }
     }
 
     fn intern(&mut self, kind: TermKind, sort: Sort) -> TermId {
@@ -436,7 +536,10 @@ impl TermStore {
             return t;
         }
         let id = TermId(u32::try_from(self.nodes.len()).expect("more than 2^32 terms"));
-        self.nodes.push(Node { kind: kind.clone(), sort });
+        self.nodes.push(Node {
+            kind: kind.clone(),
+            sort,
+        });
         self.index.insert(kind, id);
         id
     }
@@ -445,7 +548,12 @@ impl TermStore {
 
     /// Declares a function symbol, or returns the existing one if `name` was
     /// declared with the same signature.
-    pub fn try_declare_fun(&mut self, name: &str, args: &[Sort], ret: Sort) -> Result<FunId, SortError> {
+    pub fn try_declare_fun(
+        &mut self,
+        name: &str,
+        args: &[Sort],
+        ret: Sort,
+    ) -> Result<FunId, SortError> {
         let what = format!("declaration of {name:?}");
         check_symbol(&what, name)?;
         for s in args.iter().chain([&ret]) {
@@ -458,11 +566,18 @@ impl TermStore {
             }
             return Err(SortError {
                 op: what,
-                message: format!("already declared with a different signature ({:?}) -> {}", d.args, d.ret),
+                message: format!(
+                    "already declared with a different signature ({:?}) -> {}",
+                    d.args, d.ret
+                ),
             });
         }
         let f = FunId(u32::try_from(self.funs.len()).expect("more than 2^32 declarations"));
-        self.funs.push(FunDecl { name: name.to_string(), args: args.to_vec(), ret });
+        self.funs.push(FunDecl {
+            name: name.to_string(),
+            args: args.to_vec(),
+            ret,
+        });
         self.fun_index.insert(name.to_string(), f);
         Ok(f)
     }
@@ -470,7 +585,8 @@ impl TermStore {
     /// Declares an uninterpreted function. Panics on an invalid or
     /// conflicting declaration (see [`TermStore::try_declare_fun`]).
     pub fn declare_fun(&mut self, name: &str, args: &[Sort], ret: Sort) -> FunId {
-        self.try_declare_fun(name, args, ret).unwrap_or_else(|e| panic!("{e}"))
+        self.try_declare_fun(name, args, ret)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Declares a free constant and returns it as a term; declaring the same
@@ -482,7 +598,8 @@ impl TermStore {
 
     /// Declares a free constant. Panics on an invalid or conflicting declaration.
     pub fn declare_const(&mut self, name: &str, sort: Sort) -> TermId {
-        self.try_declare_const(name, sort).unwrap_or_else(|e| panic!("{e}"))
+        self.try_declare_const(name, sort)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Declares a new constant whose name starts with `prefix` and differs
@@ -507,12 +624,19 @@ impl TermStore {
         let what = format!("bound variable {name:?}");
         check_symbol(&what, name)?;
         check_sort(&what, &sort)?;
-        Ok(self.intern(TermKind::Var { name: name.to_string(), sort: sort.clone() }, sort))
+        Ok(self.intern(
+            TermKind::Var {
+                name: name.to_string(),
+                sort: sort.clone(),
+            },
+            sort,
+        ))
     }
 
     /// A variable for use in quantifiers. Panics on an invalid name or sort.
     pub fn bound_var(&mut self, name: &str, sort: Sort) -> TermId {
-        self.try_bound_var(name, sort).unwrap_or_else(|e| panic!("{e}"))
+        self.try_bound_var(name, sort)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     // ----- literals -----------------------------------------------------
@@ -545,8 +669,10 @@ impl TermStore {
 
     /// A bit-vector literal from an SMT-LIB literal (`#b...`, `#x...`), for any width.
     pub fn bv_literal(&mut self, text: &str) -> Result<TermId, SortError> {
-        let v = BvValue::parse_literal(text)
-            .ok_or_else(|| SortError { op: "bit-vector literal".into(), message: format!("cannot parse {text:?}") })?;
+        let v = BvValue::parse_literal(text).ok_or_else(|| SortError {
+            op: "bit-vector literal".into(),
+            message: format!("cannot parse {text:?}"),
+        })?;
         Ok(self.bv_value(v))
     }
 
@@ -593,9 +719,17 @@ impl TermStore {
             Op::Extract { hi, lo } => format!("(_ extract {hi} {lo})"),
             Op::ZeroExtend(n) => format!("(_ zero_extend {n})"),
             Op::SignExtend(n) => format!("(_ sign_extend {n})"),
-            other => other.builtin_name().expect("non-indexed builtin").to_string(),
+            other => other
+                .builtin_name()
+                .expect("non-indexed builtin")
+                .to_string(),
         };
-        let err = |message: String| Err(SortError { op: name.clone(), message });
+        let err = |message: String| {
+            Err(SortError {
+                op: name.clone(),
+                message,
+            })
+        };
         let sorts: Vec<&Sort> = args.iter().map(|&a| self.sort_of(a)).collect();
         let arity = |n: usize, exact: bool| -> Result<(), SortError> {
             if (exact && args.len() != n) || (!exact && args.len() < n) {
@@ -609,7 +743,10 @@ impl TermStore {
         };
         let all_bool = || -> Result<(), SortError> {
             match sorts.iter().position(|s| !s.is_bool()) {
-                Some(i) => Err(SortError { op: name.clone(), message: format!("argument {i} has sort {}, expected Bool", sorts[i]) }),
+                Some(i) => Err(SortError {
+                    op: name.clone(),
+                    message: format!("argument {i} has sort {}, expected Bool", sorts[i]),
+                }),
                 None => Ok(()),
             }
         };
@@ -617,7 +754,10 @@ impl TermStore {
             match sorts.iter().position(|s| *s != sorts[0]) {
                 Some(i) => Err(SortError {
                     op: name.clone(),
-                    message: format!("argument {i} has sort {}, but argument 0 has sort {}", sorts[i], sorts[0]),
+                    message: format!(
+                        "argument {i} has sort {}, but argument 0 has sort {}",
+                        sorts[i], sorts[0]
+                    ),
                 }),
                 None => Ok(()),
             }
@@ -649,7 +789,10 @@ impl TermStore {
                     return err(format!("condition has sort {}, expected Bool", sorts[0]));
                 }
                 if sorts[1] != sorts[2] {
-                    return err(format!("branches have different sorts {} and {}", sorts[1], sorts[2]));
+                    return err(format!(
+                        "branches have different sorts {} and {}",
+                        sorts[1], sorts[2]
+                    ));
                 }
                 Ok(sorts[1].clone())
             }
@@ -662,7 +805,11 @@ impl TermStore {
                 arity(2, true)?;
                 bv_width(0)?;
                 all_same()?;
-                Ok(if op.is_bv_compare() { Sort::Bool } else { sorts[0].clone() })
+                Ok(if op.is_bv_compare() {
+                    Sort::Bool
+                } else {
+                    sorts[0].clone()
+                })
             }
             Op::BvNot | Op::BvNeg => {
                 arity(1, true)?;
@@ -680,7 +827,9 @@ impl TermStore {
                 arity(1, true)?;
                 let w = bv_width(0)?;
                 if lo > hi || *hi >= w {
-                    return err(format!("bit range [{hi}:{lo}] is not within a {w}-bit argument"));
+                    return err(format!(
+                        "bit range [{hi}:{lo}] is not within a {w}-bit argument"
+                    ));
                 }
                 Ok(Sort::BitVec(hi - lo + 1))
             }
@@ -694,16 +843,25 @@ impl TermStore {
             Op::Select | Op::Store => {
                 arity(if *op == Op::Select { 2 } else { 3 }, true)?;
                 let Some((index, elem)) = sorts[0].array_parts() else {
-                    return err(format!("argument 0 has sort {}, expected an array", sorts[0]));
+                    return err(format!(
+                        "argument 0 has sort {}, expected an array",
+                        sorts[0]
+                    ));
                 };
                 if sorts[1] != index {
-                    return err(format!("index has sort {}, but the array is indexed by {index}", sorts[1]));
+                    return err(format!(
+                        "index has sort {}, but the array is indexed by {index}",
+                        sorts[1]
+                    ));
                 }
                 if *op == Op::Select {
                     return Ok(elem.clone());
                 }
                 if sorts[2] != elem {
-                    return err(format!("element has sort {}, but the array holds {elem}", sorts[2]));
+                    return err(format!(
+                        "element has sort {}, but the array holds {elem}",
+                        sorts[2]
+                    ));
                 }
                 Ok(sorts[0].clone())
             }
@@ -733,35 +891,65 @@ impl TermStore {
 
     /// A constant array; panics on an invalid index sort.
     pub fn const_array(&mut self, index: Sort, value: TermId) -> TermId {
-        self.try_const_array(index, value).unwrap_or_else(|e| panic!("{e}"))
+        self.try_const_array(index, value)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// A quantified formula over bound variables made by [`TermStore::bound_var`].
-    pub fn try_quantifier(&mut self, quantifier: Quantifier, vars: &[TermId], body: TermId) -> Result<TermId, SortError> {
-        let op = if quantifier == Quantifier::Forall { "forall" } else { "exists" };
-        let err = |message: String| Err(SortError { op: op.into(), message });
-        if let Some(v) = vars.iter().find(|&&v| !matches!(self.kind(v), TermKind::Var { .. })) {
+    pub fn try_quantifier(
+        &mut self,
+        quantifier: Quantifier,
+        vars: &[TermId],
+        body: TermId,
+    ) -> Result<TermId, SortError> {
+        let op = if quantifier == Quantifier::Forall {
+            "forall"
+        } else {
+            "exists"
+        };
+        let err = |message: String| {
+            Err(SortError {
+                op: op.into(),
+                message,
+            })
+        };
+        if let Some(v) = vars
+            .iter()
+            .find(|&&v| !matches!(self.kind(v), TermKind::Var { .. }))
+        {
             return err(format!("{} is not a bound variable", self.display(*v)));
         }
         if !self.sort_of(body).is_bool() {
-            return err(format!("body has sort {}, expected Bool", self.sort_of(body)));
+            return err(format!(
+                "body has sort {}, expected Bool",
+                self.sort_of(body)
+            ));
         }
         // Quantifying over no variable, or over a constant body, changes
         // nothing: SMT-LIB sorts are non-empty.
         if vars.is_empty() || (self.simplify && self.as_bool(body).is_some()) {
             return Ok(body);
         }
-        Ok(self.intern(TermKind::Quant { quantifier, vars: vars.into(), body }, Sort::Bool))
+        Ok(self.intern(
+            TermKind::Quant {
+                quantifier,
+                vars: vars.into(),
+                body,
+            },
+            Sort::Bool,
+        ))
     }
 
     /// `(forall (vars) body)`; panics if ill sorted.
     pub fn forall(&mut self, vars: &[TermId], body: TermId) -> TermId {
-        self.try_quantifier(Quantifier::Forall, vars, body).unwrap_or_else(|e| panic!("{e}"))
+        self.try_quantifier(Quantifier::Forall, vars, body)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// `(exists (vars) body)`; panics if ill sorted.
     pub fn exists(&mut self, vars: &[TermId], body: TermId) -> TermId {
-        self.try_quantifier(Quantifier::Exists, vars, body).unwrap_or_else(|e| panic!("{e}"))
+        self.try_quantifier(Quantifier::Exists, vars, body)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// The uninterpreted sorts and declared symbols that `roots` use, each
@@ -942,7 +1130,7 @@ fn fold_bv_binary(op: &Op, a: u128, b: u128, w: u32) -> u128 {
     let m = mask(w);
     let neg = |x: u128| x.wrapping_neg() & m;
     let msb = |x: u128| (x >> (w - 1)) & 1 == 1;
-    let udiv = |s: u128, t: u128| if t == 0 { m } else { s / t };
+    let udiv = |s: u128, t: u128| s.checked_div(t).unwrap_or(m);
     let urem = |s: u128, t: u128| if t == 0 { s } else { s % t };
     let r = match op {
         Op::BvAdd => a.wrapping_add(b),
@@ -1042,7 +1230,10 @@ impl TermStore {
                     }
                 }
                 // `x` together with `not x` decides the result.
-                if kept.iter().any(|&a| self.app_args(a, &Op::Not).is_some_and(|x| seen.contains(&x[0]))) {
+                if kept.iter().any(|&a| {
+                    self.app_args(a, &Op::Not)
+                        .is_some_and(|x| seen.contains(&x[0]))
+                }) {
                     return Some(self.bool_const(absorbing));
                 }
                 match kept.len() {
@@ -1146,7 +1337,11 @@ impl TermStore {
                 let a = args[0];
                 let w = self.sort_of(a).bv_width().expect("checked");
                 if let Some(x) = self.small_bv(a) {
-                    let r = if *op == Op::BvNot { !x } else { x.wrapping_neg() };
+                    let r = if *op == Op::BvNot {
+                        !x
+                    } else {
+                        x.wrapping_neg()
+                    };
                     return Some(self.bv_const(w, r));
                 }
                 self.app_args(a, op).map(|inner| inner[0])
@@ -1187,7 +1382,11 @@ impl TermStore {
                 if w + n > BvValue::MAX_SMALL_WIDTH {
                     return None;
                 }
-                let v = if matches!(op, Op::SignExtend(_)) { to_signed(x, w) as u128 } else { x };
+                let v = if matches!(op, Op::SignExtend(_)) {
+                    to_signed(x, w) as u128
+                } else {
+                    x
+                };
                 Some(self.bv_const(w + n, v))
             }
             Op::Select => {
@@ -1236,7 +1435,11 @@ impl TermStore {
         let ones = |v: Option<u128>| w <= BvValue::MAX_SMALL_WIDTH && v == Some(mask(w));
         match op {
             Op::BvAdd | Op::BvOr | Op::BvXor if zero(x) => Some(b),
-            Op::BvAdd | Op::BvSub | Op::BvOr | Op::BvXor | Op::BvShl | Op::BvLshr | Op::BvAshr if zero(y) => Some(a),
+            Op::BvAdd | Op::BvSub | Op::BvOr | Op::BvXor | Op::BvShl | Op::BvLshr | Op::BvAshr
+                if zero(y) =>
+            {
+                Some(a)
+            }
             // `0 / 0` is all ones in SMT-LIB, so division is not in this list.
             Op::BvShl | Op::BvLshr | Op::BvAshr | Op::BvUrem | Op::BvSrem if zero(x) => Some(a),
             Op::BvMul | Op::BvAnd if zero(x) => Some(a),

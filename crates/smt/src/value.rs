@@ -49,7 +49,10 @@ impl BvValue {
             (1..=Self::MAX_SMALL_WIDTH).contains(&width),
             "BvValue::new: width {width} is not in 1..=128"
         );
-        BvValue { width, repr: Repr::Small(value & mask(width)) }
+        BvValue {
+            width,
+            repr: Repr::Small(value & mask(width)),
+        }
     }
 
     /// The two's complement representation of `value` in `width` (1 to 128) bits.
@@ -75,7 +78,10 @@ impl BvValue {
         if top_bits != 0 {
             out[n - 1] &= (1u64 << top_bits) - 1;
         }
-        BvValue { width, repr: Repr::Wide(out.into_boxed_slice()) }
+        BvValue {
+            width,
+            repr: Repr::Wide(out.into_boxed_slice()),
+        }
     }
 
     /// The all-zeros value of any positive width.
@@ -100,7 +106,9 @@ impl BvValue {
     }
 
     fn from_radix_digits(digits: &str, bits_per_digit: u32) -> Option<BvValue> {
-        let width = u32::try_from(digits.len()).ok()?.checked_mul(bits_per_digit)?;
+        let width = u32::try_from(digits.len())
+            .ok()?
+            .checked_mul(bits_per_digit)?;
         if width == 0 {
             return None;
         }
@@ -177,9 +185,10 @@ impl BvValue {
     pub fn to_u128(&self) -> Option<u128> {
         match &self.repr {
             Repr::Small(v) => Some(*v),
-            Repr::Wide(limbs) => {
-                limbs[2..].iter().all(|&l| l == 0).then(|| self.limb(0) as u128 | (self.limb(1) as u128) << 64)
-            }
+            Repr::Wide(limbs) => limbs[2..]
+                .iter()
+                .all(|&l| l == 0)
+                .then(|| self.limb(0) as u128 | (self.limb(1) as u128) << 64),
         }
     }
 
@@ -336,7 +345,15 @@ mod tests {
 
     #[test]
     fn literals_round_trip_at_all_widths() {
-        for text in ["#b1", "#b0101", "#x0", "#xdeadbeef", &format!("#x{}", "f".repeat(40)), &format!("#b1{}", "0".repeat(200))] {
+        assert_eq!(BvValue::parse_literal("#b0101").unwrap().to_string(), "#x5");
+        for text in [
+            "#b1",
+            "#b01011",
+            "#x0",
+            "#xdeadbeef",
+            &format!("#x{}", "f".repeat(40)),
+            &format!("#b1{}", "0".repeat(200)),
+        ] {
             let v = BvValue::parse_literal(text).unwrap();
             assert_eq!(v.to_string(), text);
         }
@@ -357,7 +374,11 @@ mod tests {
         assert!(big.bit(128));
         assert_eq!(big.to_u128(), None);
         assert_eq!(
-            Value::from_sexpr(&SExpr::List(vec![SExpr::atom("_"), SExpr::atom("bv7"), SExpr::atom("4")])),
+            Value::from_sexpr(&SExpr::List(vec![
+                SExpr::atom("_"),
+                SExpr::atom("bv7"),
+                SExpr::atom("4")
+            ])),
             Value::BitVec(BvValue::new(4, 7))
         );
     }

@@ -181,6 +181,8 @@ pub struct Report {
     pub violations: Vec<Violation>,
     /// The report's `error` field, when it is a non-empty string.
     pub error: Option<String>,
+    /// The first kernel's `reason.message` (why it is `unknown`).
+    pub reason: Option<String>,
 }
 
 /// Parses stdout as the contracted single JSON object.
@@ -198,7 +200,16 @@ pub fn parse_report(stdout: &str) -> Result<Report, String> {
         .ok_or_else(|| format!("report has unknown verdict {verdict_name:?}"))?;
     let mut violations = Vec::new();
     let kernels = object.get("kernels").and_then(Value::as_array);
+    // The first kernel's reason explains an `unknown` verdict.
+    let mut reason = None;
     for kernel in kernels.into_iter().flatten() {
+        if reason.is_none() {
+            reason = kernel
+                .get("reason")
+                .and_then(|r| r.get("message"))
+                .and_then(Value::as_str)
+                .map(str::to_string);
+        }
         let list = kernel.get("violations").and_then(Value::as_array);
         for violation in list.into_iter().flatten() {
             violations.push(read_violation(violation));
@@ -213,6 +224,7 @@ pub fn parse_report(stdout: &str) -> Result<Report, String> {
         verdict,
         violations,
         error,
+        reason,
     })
 }
 
@@ -353,7 +365,10 @@ pub fn judge(case: &TestCase, run: &RawRun) -> Judgement {
     let detail = match (report.violations.first(), &report.error) {
         (Some(v), _) => format!("{}: {}", v.kind, v.text.lines().next().unwrap_or("")),
         (None, Some(error)) => error.lines().next().unwrap_or("").to_string(),
-        (None, None) => String::new(),
+        (None, None) => match &report.reason {
+            Some(reason) => format!("{}: {reason}", report.verdict.name()),
+            None => format!("verdict {}", report.verdict.name()),
+        },
     };
     Judgement {
         outcome,

@@ -1,0 +1,5 @@
+/* lockstep prelude: <cuda_texture_types.h> resolves to the force-included CUDA prelude. */
+#ifndef LOCKSTEP_INC_CUDA_TEXTURE_TYPES_H
+#define LOCKSTEP_INC_CUDA_TEXTURE_TYPES_H
+#include "lockstep_cuda.h"
+#endif

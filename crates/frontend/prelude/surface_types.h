@@ -1,0 +1,5 @@
+/* lockstep prelude: <surface_types.h> resolves to the force-included CUDA prelude. */
+#ifndef LOCKSTEP_INC_SURFACE_TYPES_H
+#define LOCKSTEP_INC_SURFACE_TYPES_H
+#include "lockstep_cuda.h"
+#endif

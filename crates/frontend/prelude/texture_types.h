@@ -1,0 +1,5 @@
+/* lockstep prelude: <texture_types.h> resolves to the force-included CUDA prelude. */
+#ifndef LOCKSTEP_INC_TEXTURE_TYPES_H
+#define LOCKSTEP_INC_TEXTURE_TYPES_H
+#include "lockstep_cuda.h"
+#endif

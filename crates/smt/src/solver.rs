@@ -1,0 +1,972 @@
+//! The solver process driver.
+//!
+//! A [`Solver`] runs one long-lived z3 or cvc5 process and talks SMT-LIB2 to
+//! it over pipes. It
+//!
+//! * declares the free symbols of asserted terms on first use, tracking them
+//!   per `push`/`pop` scope (declarations are scoped in SMT-LIB);
+//! * turns on `:print-success`, so that every command has exactly one answer
+//!   and a solver `(error ...)` is reported against the command that caused
+//!   it, as an [`Error`], never ignored;
+//! * bounds every query twice: with the solver's own per-query timeout, and
+//!   with a wall-clock watchdog (`timeout_per_query + watchdog_margin`) that
+//!   kills a solver which does not answer. A `check-sat` that times out
+//!   either way yields [`SatResult::Unknown`]`("timeout")`;
+//! * restarts a killed or exited process on the next command (or on
+//!   [`Solver::restart`]), replaying the declarations and assertions of every
+//!   open scope, so callers can simply `pop` and go on;
+//! * optionally logs every command, and every answer as a comment
+//!   (`; -> sat`), to a file that `z3 FILE` replays (a restart appears there
+//!   as `(reset)` followed by the replayed commands).
+//!
+//! Output is read by a helper thread per pipe, so the watchdog can wait with
+//! a deadline on a channel and no read ever blocks the caller indefinitely.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt;
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use crate::error::{shorten, Error, Result};
+use crate::print::{declare_fun_command, declare_sort_command, quote_symbol, term_to_string};
+use crate::sexp::{parse_prefix, SExpr};
+use crate::sort::Sort;
+use crate::term::{SortError, TermId, TermKind, TermStore};
+use crate::value::Value;
+
+/// Which solver to run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SolverKind {
+    /// Z3, run as `z3 -in -smt2`.
+    Z3,
+    /// cvc5, run as `cvc5 --lang=smt2 --incremental --produce-models --tlimit-per=MS`.
+    Cvc5,
+}
+
+impl SolverKind {
+    /// The program looked up on `PATH` when no other is configured.
+    pub fn default_program(self) -> &'static str {
+        match self {
+            SolverKind::Z3 => "z3",
+            SolverKind::Cvc5 => "cvc5",
+        }
+    }
+
+    fn args(self, timeout_ms: u128) -> Vec<String> {
+        match self {
+            SolverKind::Z3 => vec!["-in".into(), "-smt2".into()],
+            SolverKind::Cvc5 => vec![
+                "--lang=smt2".into(),
+                "--incremental".into(),
+                "--produce-models".into(),
+                format!("--tlimit-per={timeout_ms}"),
+            ],
+        }
+    }
+}
+
+impl fmt::Display for SolverKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.default_program())
+    }
+}
+
+/// How to run a solver. Build one with [`SolverConfig::new`] and adjust the
+/// public fields.
+#[derive(Clone, Debug)]
+pub struct SolverConfig {
+    /// Which solver.
+    pub kind: SolverKind,
+    /// The solver's own time limit for each `check-sat` (at least 1 ms is used).
+    pub timeout_per_query: Duration,
+    /// Where to write the replayable session log, if anywhere.
+    pub log_path: Option<PathBuf>,
+    /// The program to run instead of `kind`'s default (`z3` or `cvc5` on `PATH`).
+    pub program: Option<PathBuf>,
+    /// How much longer than `timeout_per_query` the watchdog waits for any
+    /// answer before it kills the process. Default: one second.
+    pub watchdog_margin: Duration,
+}
+
+impl SolverConfig {
+    /// A configuration without log, with the default program and margin.
+    pub fn new(kind: SolverKind, timeout_per_query: Duration) -> SolverConfig {
+        SolverConfig {
+            kind,
+            timeout_per_query,
+            log_path: None,
+            program: None,
+            watchdog_margin: Duration::from_secs(1),
+        }
+    }
+
+    /// The same configuration, logging to `path`.
+    pub fn with_log(mut self, path: impl Into<PathBuf>) -> SolverConfig {
+        self.log_path = Some(path.into());
+        self
+    }
+
+    fn timeout_ms(&self) -> u128 {
+        self.timeout_per_query.as_millis().max(1)
+    }
+
+    fn program(&self) -> PathBuf {
+        self.program
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(self.kind.default_program()))
+    }
+}
+
+/// The answer to `check-sat`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SatResult {
+    /// Satisfiable; values and models can be queried.
+    Sat,
+    /// Unsatisfiable.
+    Unsat,
+    /// The solver gave up; the reason is `"timeout"` for both the solver's
+    /// own limit and the watchdog, otherwise the solver's `:reason-unknown`.
+    Unknown(String),
+}
+
+impl SatResult {
+    /// Whether this is `Sat`.
+    pub fn is_sat(&self) -> bool {
+        *self == SatResult::Sat
+    }
+
+    /// Whether this is `Unsat`.
+    pub fn is_unsat(&self) -> bool {
+        *self == SatResult::Unsat
+    }
+}
+
+/// Values of the declared constants in scope, by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Model {
+    values: BTreeMap<String, Value>,
+}
+
+impl Model {
+    /// The value of the constant named `name`.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.values.get(name)
+    }
+
+    /// The value of a constant term of `store`.
+    pub fn get_const(&self, store: &TermStore, t: TermId) -> Option<&Value> {
+        match store.kind(t) {
+            TermKind::Const(f) => self.get(&store.fun(*f).name),
+            _ => None,
+        }
+    }
+
+    /// All (name, value) pairs, sorted by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.values.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// The number of constants.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether there is no constant.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+}
+
+/// A running solver process and the threads that read its output.
+struct Process {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: Receiver<Vec<u8>>,
+    /// Output received but not yet parsed into an answer.
+    pending: Vec<u8>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+    stderr_thread: Option<JoinHandle<()>>,
+}
+
+/// How much standard error is kept for error messages.
+const STDERR_LIMIT: usize = 1 << 16;
+
+impl Process {
+    fn start(config: &SolverConfig) -> Result<Process> {
+        let program = config.program();
+        let mut child = Command::new(&program)
+            .args(config.kind.args(config.timeout_ms()))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|source| Error::Spawn {
+                program: program.display().to_string(),
+                source,
+            })?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let mut stdout = child.stdout.take().expect("stdout is piped");
+        let mut stderr = child.stderr.take().expect("stderr is piped");
+        let (tx, rx) = mpsc::channel();
+        // The reader threads end by themselves when the process closes its
+        // pipes (at exit or when killed), so they are never joined blindly.
+        thread::Builder::new()
+            .name("smt-stdout".into())
+            .spawn(move || {
+                let mut buf = vec![0u8; 1 << 16];
+                loop {
+                    match stdout.read(&mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => {
+                            if tx.send(buf[..n].to_vec()).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            })?;
+        let err_buf = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&err_buf);
+        let stderr_thread = thread::Builder::new()
+            .name("smt-stderr".into())
+            .spawn(move || {
+                let mut buf = [0u8; 4096];
+                loop {
+                    match stderr.read(&mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => {
+                            let mut kept = sink.lock().unwrap_or_else(|p| p.into_inner());
+                            let room = STDERR_LIMIT.saturating_sub(kept.len()).min(n);
+                            kept.extend_from_slice(&buf[..room]);
+                        }
+                    }
+                }
+            })?;
+        Ok(Process {
+            child,
+            stdin: Some(stdin),
+            stdout: rx,
+            pending: Vec::new(),
+            stderr: err_buf,
+            stderr_thread: Some(stderr_thread),
+        })
+    }
+
+    /// Waits up to `limit` for the process to exit, then kills it; returns
+    /// the exit code if it exited normally.
+    fn finish(&mut self, limit: Duration) -> Option<i32> {
+        self.stdin = None;
+        let deadline = Instant::now() + limit;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return status.code(),
+                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
+                _ => break,
+            }
+        }
+        let _ = self.child.kill();
+        self.child.wait().ok().and_then(|s| s.code())
+    }
+
+    /// The standard error collected so far, waiting briefly for the reader
+    /// thread to see the end of the pipe.
+    fn stderr_text(&mut self) -> String {
+        if let Some(handle) = self.stderr_thread.take() {
+            let deadline = Instant::now() + Duration::from_millis(500);
+            while !handle.is_finished() && Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(5));
+            }
+            if handle.is_finished() {
+                let _ = handle.join();
+            }
+        }
+        let kept = self.stderr.lock().unwrap_or_else(|p| p.into_inner());
+        String::from_utf8_lossy(&kept).into_owned()
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        // Never leave a solver running: kill is harmless if it already exited.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What `recv` saw.
+enum Reply {
+    Answer(SExpr),
+    TimedOut,
+    Closed,
+}
+
+/// Declarations and assertions made in one scope, kept to replay them after
+/// a restart and to forget declarations on `pop`.
+#[derive(Default)]
+struct Frame {
+    commands: Vec<String>,
+    funs: Vec<String>,
+    sorts: Vec<String>,
+}
+
+/// What to remember once a command succeeded.
+enum Registration {
+    Nothing,
+    Sort(String),
+    Fun { name: String, is_const: bool },
+}
+
+struct DeclaredFun {
+    command: String,
+    is_const: bool,
+}
+
+/// A solver process with incremental scopes. See the module docs.
+pub struct Solver {
+    config: SolverConfig,
+    process: Option<Process>,
+    /// `frames[0]` is the base scope; each `push` adds one.
+    frames: Vec<Frame>,
+    funs: HashMap<String, DeclaredFun>,
+    sorts: HashSet<String>,
+    options: Vec<String>,
+    log: Option<BufWriter<File>>,
+    starts: u32,
+}
+
+impl fmt::Debug for Solver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Solver")
+            .field("kind", &self.config.kind)
+            .field("running", &self.process.is_some())
+            .field("depth", &self.depth())
+            .field("starts", &self.starts)
+            .finish()
+    }
+}
+
+impl Solver {
+    /// Starts the solver. Fails if it cannot be started, the log cannot be
+    /// created, or the solver rejects the initial options.
+    pub fn spawn(config: SolverConfig) -> Result<Solver> {
+        let log = match &config.log_path {
+            Some(path) => Some(BufWriter::new(File::create(path)?)),
+            None => None,
+        };
+        let mut solver = Solver {
+            config,
+            process: None,
+            frames: vec![Frame::default()],
+            funs: HashMap::new(),
+            sorts: HashSet::new(),
+            options: Vec::new(),
+            log,
+            starts: 0,
+        };
+        let header = format!(
+            "; lockstep-smt session log: {} {}",
+            solver.config.program().display(),
+            solver
+                .config
+                .kind
+                .args(solver.config.timeout_ms())
+                .join(" ")
+        );
+        solver.log_line(&header)?;
+        solver.start()?;
+        Ok(solver)
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SolverConfig {
+        &self.config
+    }
+
+    /// Whether a solver process is running now (it is not after a kill,
+    /// until the next command restarts it).
+    pub fn is_running(&self) -> bool {
+        self.process.is_some()
+    }
+
+    /// How many processes were started, including the first.
+    pub fn starts(&self) -> u32 {
+        self.starts
+    }
+
+    /// The number of open scopes (pushes not yet popped).
+    pub fn depth(&self) -> usize {
+        self.frames.len() - 1
+    }
+
+    /// Kills the process if it runs and starts a new one with every open
+    /// scope replayed.
+    pub fn restart(&mut self) -> Result<()> {
+        self.kill("restart requested");
+        self.start()
+    }
+
+    /// Sets a solver option, e.g. `set_option(":random-seed", "7")`; it is
+    /// set again after every restart.
+    pub fn set_option(&mut self, keyword: &str, value: &str) -> Result<()> {
+        let command = format!("(set-option {keyword} {value})");
+        self.ensure_running()?;
+        self.run_registered(vec![(command.clone(), Registration::Nothing)])?;
+        // Options are global, not scoped; keep them out of the frames.
+        self.frames.last_mut().expect("base frame").commands.pop();
+        self.options.push(command);
+        Ok(())
+    }
+
+    /// Writes a comment line to the log (if any).
+    pub fn log_comment(&mut self, text: &str) -> Result<()> {
+        for line in text.lines() {
+            self.log_line(&format!("; {line}"))?;
+        }
+        Ok(())
+    }
+
+    /// Declares the free symbols of `terms` that the solver does not know
+    /// yet, in the current scope. `assert`, `get_value` and
+    /// `check_sat_assuming` do this themselves; calling it directly makes
+    /// unconstrained constants part of [`Solver::get_model`].
+    pub fn declare(&mut self, store: &TermStore, terms: &[TermId]) -> Result<()> {
+        self.ensure_running()?;
+        let items = self.pending_declarations(store, terms)?;
+        self.run_registered(items)
+    }
+
+    /// Asserts the Boolean term `t` in the current scope, declaring its free
+    /// symbols first.
+    pub fn assert(&mut self, store: &TermStore, t: TermId) -> Result<()> {
+        check_bool(store, t, "assert")?;
+        self.ensure_running()?;
+        let mut items = self.pending_declarations(store, &[t])?;
+        items.push((
+            format!("(assert {})", term_to_string(store, t)),
+            Registration::Nothing,
+        ));
+        self.run_registered(items)
+    }
+
+    /// Opens a scope.
+    pub fn push(&mut self) -> Result<()> {
+        self.ensure_running()?;
+        let command = "(push 1)".to_string();
+        let result = self.run_batch(std::slice::from_ref(&command))?;
+        result.into_iter().next().expect("one answer")?;
+        self.frames.push(Frame::default());
+        Ok(())
+    }
+
+    /// Closes the innermost scope.
+    pub fn pop(&mut self) -> Result<()> {
+        self.pop_n(1)
+    }
+
+    /// Closes the `n` innermost scopes, forgetting their assertions and
+    /// declarations. If no process runs (after a kill), only the bookkeeping
+    /// changes; the next command starts a process with the remaining scopes.
+    pub fn pop_n(&mut self, n: usize) -> Result<()> {
+        if n > self.depth() {
+            return Err(Error::InvalidPop {
+                requested: n,
+                depth: self.depth(),
+            });
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        let mut outcome = Ok(());
+        if self.process.is_some() {
+            let command = format!("(pop {n})");
+            match self.run_batch(std::slice::from_ref(&command)) {
+                Ok(results) => results.into_iter().next().expect("one answer")?,
+                // The process died; the scopes are gone with it, so the
+                // bookkeeping below is still right, but the death is reported.
+                Err(e) => outcome = Err(e),
+            }
+        }
+        let keep = self.frames.len() - n;
+        for frame in self.frames.drain(keep..) {
+            for name in frame.funs {
+                self.funs.remove(&name);
+            }
+            for name in frame.sorts {
+                self.sorts.remove(&name);
+            }
+        }
+        outcome
+    }
+
+    /// Checks the satisfiability of the assertions in scope.
+    pub fn check_sat(&mut self) -> Result<SatResult> {
+        self.ensure_running()?;
+        self.check("(check-sat)".to_string())
+    }
+
+    /// Checks satisfiability under additional Boolean assumptions, which
+    /// SMT-LIB restricts to Boolean constants and their negations.
+    pub fn check_sat_assuming(
+        &mut self,
+        store: &TermStore,
+        assumptions: &[TermId],
+    ) -> Result<SatResult> {
+        for &a in assumptions {
+            check_bool(store, a, "check-sat-assuming")?;
+        }
+        self.ensure_running()?;
+        let items = self.pending_declarations(store, assumptions)?;
+        self.run_registered(items)?;
+        let lits: Vec<String> = assumptions
+            .iter()
+            .map(|&a| term_to_string(store, a))
+            .collect();
+        self.check(format!("(check-sat-assuming ({}))", lits.join(" ")))
+    }
+
+    /// The values of `terms` in the model of the last satisfiable check.
+    /// Bit-vectors and Booleans are parsed; other values are returned as
+    /// S-expressions. Fails (with the solver's error) if there is no model.
+    pub fn get_value(&mut self, store: &TermStore, terms: &[TermId]) -> Result<Vec<Value>> {
+        if terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.ensure_running()?;
+        let items = self.pending_declarations(store, terms)?;
+        self.run_registered(items)?;
+        let texts: Vec<String> = terms.iter().map(|&t| term_to_string(store, t)).collect();
+        self.get_values(&texts)
+    }
+
+    /// The values of all constants declared in the open scopes, in the
+    /// model of the last satisfiable check. Uninterpreted functions are not
+    /// included.
+    pub fn get_model(&mut self) -> Result<Model> {
+        let mut names: Vec<String> = self
+            .funs
+            .iter()
+            .filter(|(_, d)| d.is_const)
+            .map(|(name, _)| name.clone())
+            .collect();
+        names.sort();
+        if names.is_empty() {
+            return Ok(Model::default());
+        }
+        self.ensure_running()?;
+        let texts: Vec<String> = names.iter().map(|n| quote_symbol(n).into_owned()).collect();
+        let values = self.get_values(&texts)?;
+        Ok(Model {
+            values: names.into_iter().zip(values).collect(),
+        })
+    }
+
+    // ----- internals --------------------------------------------------------
+
+    fn get_values(&mut self, texts: &[String]) -> Result<Vec<Value>> {
+        let command = format!("(get-value ({}))", texts.join(" "));
+        self.send(&command, true)?;
+        let answer = self.answer(&command)?;
+        if let Some(message) = answer.as_error() {
+            return Err(Error::Solver {
+                command: shorten(&command),
+                message,
+            });
+        }
+        let unexpected = |answer: &SExpr| Error::UnexpectedResponse {
+            command: shorten(&command),
+            response: answer.to_string(),
+        };
+        let pairs = answer
+            .as_list()
+            .filter(|p| p.len() == texts.len())
+            .ok_or_else(|| unexpected(&answer))?;
+        pairs
+            .iter()
+            .map(|pair| match pair.as_list() {
+                Some([_, value]) => Ok(Value::from_sexpr(value)),
+                _ => Err(unexpected(&answer)),
+            })
+            .collect()
+    }
+
+    fn watchdog_limit(&self) -> Duration {
+        self.config.timeout_per_query + self.config.watchdog_margin
+    }
+
+    fn ensure_running(&mut self) -> Result<()> {
+        if self.process.is_none() {
+            self.start()?;
+        }
+        Ok(())
+    }
+
+    /// Starts a process and replays options and open scopes into it.
+    fn start(&mut self) -> Result<()> {
+        debug_assert!(self.process.is_none());
+        if self.starts > 0 {
+            // In the log, a restart is a reset followed by the same replay.
+            self.log_line("; solver restarted: reset and replay of the open scopes")?;
+            self.log_line("(reset)")?;
+        }
+        self.process = Some(Process::start(&self.config)?);
+        self.starts += 1;
+        // Print-success is driver plumbing; the log replays fine without it.
+        self.send("(set-option :print-success true)", false)?;
+        let answer = self.answer("(set-option :print-success true)")?;
+        expect_success("(set-option :print-success true)", &answer)?;
+        let mut commands = vec!["(set-option :produce-models true)".to_string()];
+        match self.config.kind {
+            SolverKind::Z3 => commands.push(format!(
+                "(set-option :timeout {})",
+                self.config.timeout_ms()
+            )),
+            // cvc5 takes its time limit on the command line and warns
+            // without a logic.
+            SolverKind::Cvc5 => commands.push("(set-logic ALL)".to_string()),
+        }
+        commands.extend(self.options.iter().cloned());
+        for (i, frame) in self.frames.iter().enumerate() {
+            if i > 0 {
+                commands.push("(push 1)".to_string());
+            }
+            commands.extend(frame.commands.iter().cloned());
+        }
+        let results = self.run_batch(&commands)?;
+        if let Some(Err(e)) = results.into_iter().find(|r| r.is_err()) {
+            self.kill("a replayed command failed");
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Kills the process, if any, noting `why` in the log.
+    fn kill(&mut self, why: &str) {
+        if let Some(mut process) = self.process.take() {
+            let _ = process.child.kill();
+            let _ = process.child.wait();
+            // The log is best effort here: the kill itself must happen
+            // whatever the log does, and callers report the cause.
+            let _ = self.log_line(&format!("; solver killed: {why}"));
+        }
+    }
+
+    /// The error for a process that exited while `command` was pending.
+    fn exited(&mut self, command: &str) -> Error {
+        let Some(mut process) = self.process.take() else {
+            return Error::Exited {
+                command: shorten(command),
+                status: None,
+                stderr: String::new(),
+            };
+        };
+        let status = process.finish(Duration::from_secs(1));
+        let stderr = process.stderr_text();
+        let _ = self.log_line(&format!("; solver exited (status {status:?})"));
+        Error::Exited {
+            command: shorten(command),
+            status,
+            stderr,
+        }
+    }
+
+    fn log_line(&mut self, line: &str) -> Result<()> {
+        if let Some(log) = &mut self.log {
+            writeln!(log, "{line}")?;
+            log.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Sends one command (and logs it if `log`).
+    fn send(&mut self, command: &str, log: bool) -> Result<()> {
+        if log {
+            self.log_line(command)?;
+        }
+        let process = self.process.as_mut().expect("send needs a running process");
+        let stdin = process.stdin.as_mut().expect("stdin open while running");
+        let written = stdin
+            .write_all(command.as_bytes())
+            .and_then(|()| stdin.write_all(b"\n"))
+            .and_then(|()| stdin.flush());
+        match written {
+            Ok(()) => Ok(()),
+            // A closed pipe means the solver is gone; report it as such.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(self.exited(command)),
+            Err(e) => {
+                self.kill("writing to the solver failed");
+                Err(Error::Io(e))
+            }
+        }
+    }
+
+    /// Waits until `deadline` for the next answer.
+    fn recv(&mut self, deadline: Instant) -> Result<Reply> {
+        let process = self.process.as_mut().expect("recv needs a running process");
+        loop {
+            match parse_prefix(&process.pending) {
+                Ok(Some((answer, used))) => {
+                    process.pending.drain(..used);
+                    // `success` carries no information; every other answer
+                    // (results, values, errors) goes to the log.
+                    let logged = if answer.is_atom("success") {
+                        Ok(())
+                    } else {
+                        self.log_line(&format!("; -> {answer}"))
+                    };
+                    if let Err(e) = logged {
+                        self.kill("writing the log failed");
+                        return Err(e);
+                    }
+                    return Ok(Reply::Answer(answer));
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    self.kill("malformed output");
+                    return Err(Error::Parse(e));
+                }
+            }
+            let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+                return Ok(Reply::TimedOut);
+            };
+            match process.stdout.recv_timeout(left) {
+                Ok(bytes) => process.pending.extend_from_slice(&bytes),
+                Err(RecvTimeoutError::Timeout) => return Ok(Reply::TimedOut),
+                Err(RecvTimeoutError::Disconnected) => return Ok(Reply::Closed),
+            }
+        }
+    }
+
+    /// The next answer to `command`, within the watchdog limit; a missing
+    /// answer kills the process and is an error.
+    fn answer(&mut self, command: &str) -> Result<SExpr> {
+        let deadline = Instant::now() + self.watchdog_limit();
+        match self.recv(deadline)? {
+            Reply::Answer(answer) => Ok(answer),
+            Reply::TimedOut => {
+                self.kill("no answer within the watchdog limit");
+                Err(Error::Timeout {
+                    command: shorten(command),
+                })
+            }
+            Reply::Closed => Err(self.exited(command)),
+        }
+    }
+
+    /// Sends `commands` that answer `success`, then reads one answer each.
+    /// The outer error means the process failed (and is gone); the inner
+    /// results are the commands' own outcomes.
+    fn run_batch(&mut self, commands: &[String]) -> Result<Vec<Result<()>>> {
+        let mut results: Vec<Result<()>> = Vec::with_capacity(commands.len());
+        let outcome = (|| {
+            for command in commands {
+                self.send(command, true)?;
+            }
+            for command in commands {
+                let answer = self.answer(command)?;
+                results.push(expect_success(command, &answer));
+            }
+            Ok(())
+        })();
+        match outcome {
+            Ok(()) => Ok(results),
+            Err(e) => {
+                // A solver that reported an error and then exited (cvc5 does
+                // this) is better explained by the error than by the exit.
+                self.kill("the batch failed");
+                Err(results.into_iter().find_map(|r| r.err()).unwrap_or(e))
+            }
+        }
+    }
+
+    /// Runs a batch and records each command that succeeded in the current
+    /// scope; returns the first command error.
+    fn run_registered(&mut self, items: Vec<(String, Registration)>) -> Result<()> {
+        let commands: Vec<String> = items.iter().map(|(c, _)| c.clone()).collect();
+        let results = self.run_batch(&commands)?;
+        let mut first_error = None;
+        for ((command, registration), result) in items.into_iter().zip(results) {
+            match result {
+                Ok(()) => self.register(command, registration),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+
+    fn register(&mut self, command: String, registration: Registration) {
+        let frame = self.frames.last_mut().expect("base frame");
+        match registration {
+            Registration::Nothing => {}
+            Registration::Sort(name) => {
+                frame.sorts.push(name.clone());
+                self.sorts.insert(name);
+            }
+            Registration::Fun { name, is_const } => {
+                frame.funs.push(name.clone());
+                self.funs.insert(
+                    name,
+                    DeclaredFun {
+                        command: command.clone(),
+                        is_const,
+                    },
+                );
+            }
+        }
+        frame.commands.push(command);
+    }
+
+    /// The declarations that `roots` need and the solver does not have yet.
+    fn pending_declarations(
+        &self,
+        store: &TermStore,
+        roots: &[TermId],
+    ) -> Result<Vec<(String, Registration)>> {
+        let free = store.free_symbols(roots);
+        let mut items = Vec::new();
+        for name in free.sorts {
+            if !self.sorts.contains(&name) {
+                items.push((declare_sort_command(&name), Registration::Sort(name)));
+            }
+        }
+        for f in free.funs {
+            let command = declare_fun_command(store, f);
+            let decl = store.fun(f);
+            match self.funs.get(&decl.name) {
+                Some(known) if known.command == command => {}
+                Some(known) => {
+                    return Err(Error::DeclarationConflict {
+                        name: decl.name.clone(),
+                        existing: known.command.clone(),
+                        new: command,
+                    })
+                }
+                None => items.push((
+                    command,
+                    Registration::Fun {
+                        name: decl.name.clone(),
+                        is_const: decl.args.is_empty(),
+                    },
+                )),
+            }
+        }
+        Ok(items)
+    }
+
+    /// Runs a `check-sat` style command.
+    fn check(&mut self, command: String) -> Result<SatResult> {
+        self.send(&command, true)?;
+        let deadline = Instant::now() + self.watchdog_limit();
+        let answer = match self.recv(deadline)? {
+            Reply::Answer(answer) => answer,
+            Reply::TimedOut => {
+                let limit = self.watchdog_limit();
+                self.kill(&format!(
+                    "no answer to check-sat within {limit:?} (watchdog)"
+                ));
+                return Ok(SatResult::Unknown("timeout".to_string()));
+            }
+            Reply::Closed => return Err(self.exited(&command)),
+        };
+        match answer.as_atom() {
+            Some("sat") => Ok(SatResult::Sat),
+            Some("unsat") => Ok(SatResult::Unsat),
+            Some("unknown") => Ok(SatResult::Unknown(self.reason_unknown()?)),
+            _ => match answer.as_error() {
+                Some(message) => Err(Error::Solver {
+                    command: shorten(&command),
+                    message,
+                }),
+                None => Err(Error::UnexpectedResponse {
+                    command: shorten(&command),
+                    response: answer.to_string(),
+                }),
+            },
+        }
+    }
+
+    /// Asks why the last check was `unknown`; both "timeout" and z3's
+    /// "canceled" (its timer fired) are reported as "timeout".
+    fn reason_unknown(&mut self) -> Result<String> {
+        let command = "(get-info :reason-unknown)";
+        self.send(command, true)?;
+        let answer = self.answer(command)?;
+        if let Some(message) = answer.as_error() {
+            return Err(Error::Solver {
+                command: command.into(),
+                message,
+            });
+        }
+        let reason = match answer.as_list() {
+            Some([key, SExpr::Str(r) | SExpr::Atom(r)]) if key.is_atom(":reason-unknown") => {
+                r.clone()
+            }
+            Some([key, other]) if key.is_atom(":reason-unknown") => other.to_string(),
+            _ => {
+                return Err(Error::UnexpectedResponse {
+                    command: command.into(),
+                    response: answer.to_string(),
+                })
+            }
+        };
+        let lower = reason.to_ascii_lowercase();
+        Ok(if lower.contains("timeout") || lower == "canceled" {
+            "timeout".to_string()
+        } else if reason.is_empty() {
+            "unknown".to_string()
+        } else {
+            reason
+        })
+    }
+}
+
+impl Drop for Solver {
+    fn drop(&mut self) {
+        if self.process.is_some() {
+            // Ask politely, then make sure: `Process::drop` kills whatever is left.
+            if self.send("(exit)", true).is_ok() {
+                if let Some(process) = self.process.as_mut() {
+                    process.finish(Duration::from_millis(200));
+                }
+            }
+        }
+        self.process = None;
+    }
+}
+
+fn check_bool(store: &TermStore, t: TermId, what: &str) -> Result<()> {
+    if store.sort_of(t) != &Sort::Bool {
+        return Err(Error::Sort(SortError {
+            op: what.into(),
+            message: format!("term has sort {}, expected Bool", store.sort_of(t)),
+        }));
+    }
+    Ok(())
+}
+
+fn expect_success(command: &str, answer: &SExpr) -> Result<()> {
+    if answer.is_atom("success") {
+        Ok(())
+    } else if let Some(message) = answer.as_error() {
+        Err(Error::Solver {
+            command: shorten(command),
+            message,
+        })
+    } else if answer.is_atom("unsupported") {
+        Err(Error::Unsupported {
+            command: shorten(command),
+        })
+    } else {
+        Err(Error::UnexpectedResponse {
+            command: shorten(command),
+            response: answer.to_string(),
+        })
+    }
+}

@@ -1,0 +1,75 @@
+//! The wall-clock watchdog and early-exit handling, tested with fake
+//! "solvers": small shell scripts that answer `success` to every command
+//! and misbehave on `check-sat`.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use common::scratch;
+use lockstep_smt::{Error, SatResult, Solver, SolverConfig, SolverKind};
+
+/// Writes an executable script that answers `success` to every line except
+/// `check-sat`, where it runs `on_check_sat`.
+fn fake_solver(name: &str, on_check_sat: &str) -> PathBuf {
+    let path = scratch(name);
+    let script = format!(
+        "#!/bin/sh\nwhile IFS= read -r line; do\n  case \"$line\" in\n    *check-sat*) {on_check_sat} ;;\n    *) echo success ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+fn config(program: PathBuf) -> SolverConfig {
+    let mut config = SolverConfig::new(SolverKind::Z3, Duration::from_millis(100));
+    config.program = Some(program);
+    config.watchdog_margin = Duration::from_millis(200);
+    config
+}
+
+#[test]
+fn watchdog_kills_a_silent_solver_and_reports_timeout() {
+    // `exec` makes the sleeping process the solver itself, so the kill reaches it.
+    let mut s = Solver::spawn(config(fake_solver("silent", "exec sleep 30"))).unwrap();
+    s.push().unwrap();
+    let started = Instant::now();
+    assert_eq!(s.check_sat().unwrap(), SatResult::Unknown("timeout".into()));
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed >= Duration::from_millis(300),
+        "waited only {elapsed:?}"
+    );
+    assert!(elapsed < Duration::from_secs(3), "waited {elapsed:?}");
+    assert!(!s.is_running());
+    // Popping while stopped only changes bookkeeping; the next command restarts.
+    s.pop().unwrap();
+    assert!(!s.is_running());
+    s.push().unwrap();
+    assert!(s.is_running());
+    assert_eq!(s.starts(), 2);
+}
+
+#[test]
+fn early_exit_is_an_error_with_stderr() {
+    let mut s = Solver::spawn(config(fake_solver("crashing", "echo boom >&2; exit 3"))).unwrap();
+    match s.check_sat() {
+        Err(Error::Exited { status, stderr, .. }) => {
+            assert_eq!(status, Some(3));
+            assert!(stderr.contains("boom"), "stderr: {stderr:?}");
+        }
+        other => panic!("expected an exit error, got {other:?}"),
+    }
+    assert!(!s.is_running());
+}
+
+#[test]
+fn garbage_answers_are_errors() {
+    let mut s = Solver::spawn(config(fake_solver("garbage", "echo maybe"))).unwrap();
+    assert!(matches!(
+        s.check_sat(),
+        Err(Error::UnexpectedResponse { .. })
+    ));
+}
