@@ -5,6 +5,8 @@
 //! - `conformance`: run lockstep over the peer suites in
 //!   `../shared/conformance/` and compare with the committed baseline of
 //!   known gaps (see [`conformance`]).
+//! - `bless`: rewrite the golden tests' expected outputs from the current
+//!   binary and show what changed.
 //! - `help`: list the subcommands.
 
 mod conformance;
@@ -19,6 +21,8 @@ subcommands:
                 print the outcome table and figures, and compare with the
                 baseline of known gaps (conformance/baseline.txt);
                 `cargo xtask conformance --help` for its options
+  bless         rewrite the golden tests' .expected files (examples/ and
+                crates/cli/tests/golden/) from the current output, showing the diff
   help          this text
 ";
 
@@ -26,6 +30,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
         Some("conformance") => conformance::main(&args[1..]),
+        Some("bless") => bless(),
         None | Some("help" | "--help" | "-h") => {
             print!("{HELP}");
             0
@@ -36,4 +41,22 @@ fn main() -> ExitCode {
         }
     };
     ExitCode::from(u8::try_from(code).unwrap_or(2))
+}
+
+/// Runs the golden test with `LOCKSTEP_BLESS=1`, which rewrites every
+/// `.expected` file that differs and prints the differences.
+fn bless() -> i32 {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .args(["test", "--quiet", "--package", "lockstep", "--test", "golden", "--", "--nocapture"])
+        .env("LOCKSTEP_BLESS", "1")
+        .status();
+    match status {
+        Ok(s) if s.success() => 0,
+        Ok(_) => 1,
+        Err(e) => {
+            eprintln!("error: cannot run cargo: {e}");
+            2
+        }
+    }
 }

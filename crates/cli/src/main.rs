@@ -157,6 +157,8 @@ fn check(options: &CheckOptions) -> Report {
             return report;
         }
     };
+    report.timings.push(("clang".into(), loaded.clang_time.as_secs_f64() * 1000.0));
+    report.timings.push(("lower".into(), loaded.lower_time.as_secs_f64() * 1000.0));
     report.notes.extend(loaded.warnings.iter().filter(|d| d.span.as_ref().is_some_and(|s| s.file == report.file)).cloned());
     let module = &loaded.module;
 

@@ -318,7 +318,6 @@ pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
     if let Some(global) = global_size {
         resolve_global_size(&mut o.launch, global)?;
     }
-    check_launch_consistency(&o.launch)?;
     Ok(o)
 }
 
@@ -354,19 +353,6 @@ fn resolve_global_size(launch: &mut LaunchConfig, global: Dims) -> Result<(), Us
     Ok(())
 }
 
-fn check_launch_consistency(launch: &LaunchConfig) -> Result<(), UsageError> {
-    if let (Some(Dims::Sizes(a)), Some(Dims::Sizes(b))) = (&launch.group_size, &launch.num_groups) {
-        if a.len() != b.len() {
-            return err(format!(
-                "the group size {} and the number of groups {} have different numbers of dimensions",
-                launch.group_size.as_ref().unwrap(),
-                launch.num_groups.as_ref().unwrap()
-            ));
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,7 +382,9 @@ mod tests {
         assert!(parse_check(&args("k.cl --local_size=8 --global_size=12")).unwrap_err().0.contains("multiple"));
         assert!(parse_check(&args("k.cl --local_size=8 --global_size=16 --num_groups=2")).is_err());
         assert!(parse_check(&args("k.cl --global_size=16")).is_err());
-        assert!(parse_check(&args("k.cu --blockDim=[2,2] --gridDim=4")).unwrap_err().0.contains("dimensions"));
+        // GPUVerify accepts sizes of different dimensionality: missing
+        // dimensions are 1.
+        assert!(parse_check(&args("k.cu --blockDim=[2,2] --gridDim=4")).is_ok());
         assert!(parse_check(&args("k.cu --blockDim=0")).is_err());
         assert!(parse_check(&args("k.cu --blockDim=[1,2,3,4]")).is_err());
         assert!(parse_check(&args("k.cu --blockDim=[4")).is_err());

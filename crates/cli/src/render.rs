@@ -61,6 +61,7 @@ pub fn json(report: &Report) -> String {
         "kernels": report.kernels.iter().map(kernel_json).collect::<Vec<_>>(),
         "assumptions": report.assumptions,
         "elapsed_ms": report.elapsed_ms,
+        "timings_ms": report.timings.iter().map(|(k, v)| (k.clone(), json!((v * 1000.0).round() / 1000.0))).collect::<serde_json::Map<_, _>>(),
         "error": error,
         "diagnostics": report.errors.iter().chain(&report.notes).map(diagnostic_json).collect::<Vec<_>>(),
     });

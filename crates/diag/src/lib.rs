@@ -50,7 +50,7 @@ impl fmt::Display for Verdict {
 }
 
 /// A position in a source file: 1-based line and column (column 0 when only
-/// the line is known).
+/// the line is known, line 0 when the whole file is meant).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Span {
     pub file: String,
@@ -60,7 +60,9 @@ pub struct Span {
 
 impl fmt::Display for Span {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.column > 0 {
+        if self.line == 0 {
+            write!(f, "{}", self.file)
+        } else if self.column > 0 {
             write!(f, "{}:{}:{}", self.file, self.line, self.column)
         } else {
             write!(f, "{}:{}", self.file, self.line)
@@ -221,6 +223,9 @@ pub struct Report {
     /// Warnings and notes (ignored flags, clang warnings).
     pub notes: Vec<Diagnostic>,
     pub elapsed_ms: u64,
+    /// Time spent per phase (`clang`, `lower`, engine names), in
+    /// milliseconds, in the order the phases ran.
+    pub timings: Vec<(String, f64)>,
 }
 
 impl Report {
@@ -232,6 +237,7 @@ impl Report {
             errors: Vec::new(),
             notes: Vec::new(),
             elapsed_ms: 0,
+            timings: Vec::new(),
         }
     }
 

@@ -155,6 +155,8 @@ __LS_CG thread_group tiled_partition(const thread_group &parent, unsigned int si
 }
 
 template <typename Group> __LS_CG void sync(const Group &g) { g.sync(); }
+/* CUDA 9.0's name for sync(). */
+template <typename Group> __LS_CG void synchronize(const Group &g) { g.sync(); }
 template <typename Group> __LS_CG unsigned long long thread_rank(const Group &g) { return g.thread_rank(); }
 template <typename Group> __LS_CG unsigned long long group_size(const Group &g) { return g.size(); }
 

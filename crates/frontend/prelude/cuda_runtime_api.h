@@ -2,5 +2,7 @@
 #ifndef LOCKSTEP_INC_CUDA_RUNTIME_API_H
 #define LOCKSTEP_INC_CUDA_RUNTIME_API_H
 #include "lockstep_cuda.h"
+#include "lockstep_curand.h"
+#include "cooperative_groups.h"
 #include "lockstep_host_math.h"
 #endif

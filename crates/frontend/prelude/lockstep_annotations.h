@@ -121,8 +121,6 @@ __LS_INTRINSIC void *__lockstep_return_val_ptr(void);
   __LS_INTRINSIC __ls_offset __lockstep_write_offset(const volatile AS void *p);           \
   __LS_INTRINSIC int __lockstep_ptr_base(const volatile AS void *p);                       \
   __LS_INTRINSIC int __lockstep_ptr_offset(const volatile AS void *p);                     \
-  __LS_INTRINSIC void __lockstep_no_read(const volatile AS void *p);                       \
-  __LS_INTRINSIC void __lockstep_no_write(const volatile AS void *p);                      \
   __LS_INTRINSIC void __lockstep_fresh_array(const volatile AS void *p);                   \
   __LS_INTRINSIC void __lockstep_writes_to(const volatile AS void *p);                     \
   __LS_INTRINSIC void __lockstep_reads_from(const volatile AS void *p);                    \
@@ -241,6 +239,11 @@ __LS_WRAPPER bool __all(__ls_bool c) { return c & __lockstep_other_bool(c); }
 /* The condition holds in at most one thread of the pair. */
 __LS_WRAPPER bool __exclusive(__ls_bool c) { return !(c & __lockstep_other_bool(c)); }
 
+/* At most one thread of the pair (GPUVerify's other name for __exclusive). */
+__LS_WRAPPER bool __at_most_one(__ls_bool c) { return !(c & __lockstep_other_bool(c)); }
+/* x is zero or a power of two. */
+#define __is_pow2(x) ((((x) & ((x) - 1)) == 0))
+
 /* Values on entry (postconditions) and the return value. */
 #define __old_int(x) __lockstep_old_int(x)
 #define __old_uint(x) __lockstep_old_int(x)
@@ -282,8 +285,8 @@ __LS_WRAPPER bool __exclusive(__ls_bool c) { return !(c & __lockstep_other_bool(
   __LS_WRAPPER bool __write_implies(const volatile AS void *p, __ls_bool c) {                  \
     return __lockstep_implies((__ls_cond)__lockstep_write(p), (__ls_cond)c);                   \
   }                                                                                            \
-  __LS_WRAPPER void __no_read(const volatile AS void *p) { __lockstep_no_read(p); }            \
-  __LS_WRAPPER void __no_write(const volatile AS void *p) { __lockstep_no_write(p); }          \
+  __LS_WRAPPER bool __no_read(const volatile AS void *p) { return !__lockstep_read(p); }      \
+  __LS_WRAPPER bool __no_write(const volatile AS void *p) { return !__lockstep_write(p); }    \
   __LS_WRAPPER void __requires_fresh_array(const volatile AS void *p) {                        \
     __lockstep_fresh_array(p);                                                                 \
   }                                                                                            \
@@ -321,6 +324,18 @@ __LS_FOR_EACH_SPACE(__LS_PTR_WRAPPERS)
     __lockstep_axiom((__ls_cond)(e));                                          \
   }
 #endif
+
+/* Uninterpreted functions: GPUVerify's DECLARE_UF_* declare a body-less
+ * function, which the lowering treats as an uninterpreted call. */
+#if defined(__OPENCL_C_VERSION__)
+#define __LS_UF_QUALS
+#else
+#define __LS_UF_QUALS __attribute__((device))
+#endif
+#define DECLARE_UF_NULLARY(NAME, RET) __LS_UF_QUALS RET NAME(void)
+#define DECLARE_UF_UNARY(NAME, RET, A1) __LS_UF_QUALS RET NAME(A1)
+#define DECLARE_UF_BINARY(NAME, RET, A1, A2) __LS_UF_QUALS RET NAME(A1, A2)
+#define DECLARE_UF_TERNARY(NAME, RET, A1, A2, A3) __LS_UF_QUALS RET NAME(A1, A2, A3)
 
 /* Barrier invariants. */
 __LS_WRAPPER void __barrier_invariant_1(__ls_bool c, __ls_size t1) { __lockstep_barrier_invariant((__ls_cond)c, t1); }

@@ -454,6 +454,18 @@ __LS_DEV unsigned int __umulhi(unsigned int x, unsigned int y) {
   return (unsigned int)(((unsigned long long)x * (unsigned long long)y) >> 32);
 }
 
+/* Cache-hinted loads and stores: plain accesses. */
+template <typename __T> __LS_DEV __T __ldg(const __T *p) { return *p; }
+template <typename __T> __LS_DEV __T __ldca(const __T *p) { return *p; }
+template <typename __T> __LS_DEV __T __ldcg(const __T *p) { return *p; }
+template <typename __T> __LS_DEV __T __ldcs(const __T *p) { return *p; }
+template <typename __T> __LS_DEV __T __ldlu(const __T *p) { return *p; }
+template <typename __T> __LS_DEV __T __ldcv(const __T *p) { return *p; }
+template <typename __T> __LS_DEV void __stwb(__T *p, __T v) { *p = v; }
+template <typename __T> __LS_DEV void __stcg(__T *p, __T v) { *p = v; }
+template <typename __T> __LS_DEV void __stcs(__T *p, __T v) { *p = v; }
+template <typename __T> __LS_DEV void __stwt(__T *p, __T v) { *p = v; }
+
 /* min / max overloads (host and device, like CUDA's). */
 #define __LS_MINMAX(T)                                                          \
   __LS_HD T min(T a, T b) { return a < b ? a : b; }                             \
@@ -475,10 +487,10 @@ __LS_HD unsigned long long min(long long a, unsigned long long b) { return min((
 __LS_HD unsigned long long min(unsigned long long a, long long b) { return min(a, (unsigned long long)b); }
 __LS_HD unsigned long long max(long long a, unsigned long long b) { return max((unsigned long long)a, b); }
 __LS_HD unsigned long long max(unsigned long long a, long long b) { return max(a, (unsigned long long)b); }
-__LS_HD float min(float a, double b) { return min((double)a, b); }
-__LS_HD float min(double a, float b) { return min(a, (double)b); }
-__LS_HD float max(float a, double b) { return max((double)a, b); }
-__LS_HD float max(double a, float b) { return max(a, (double)b); }
+__LS_HD double min(float a, double b) { return min((double)a, b); }
+__LS_HD double min(double a, float b) { return min(a, (double)b); }
+__LS_HD double max(float a, double b) { return max((double)a, b); }
+__LS_HD double max(double a, float b) { return max(a, (double)b); }
 __LS_HD unsigned int umin(unsigned int a, unsigned int b) { return min(a, b); }
 __LS_HD unsigned int umax(unsigned int a, unsigned int b) { return max(a, b); }
 __LS_HD long long llmin(long long a, long long b) { return min(a, b); }

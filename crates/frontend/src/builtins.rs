@@ -187,6 +187,20 @@ unsafe fn external_call<L: CallLowering>(l: &mut L, call: LLVMValueRef, name: &s
     for &a in args {
         kargs.extend(l.arg_lanes(a)?);
     }
+    // A function returning a vector (OpenCL's `ceil(float4)`) is modelled as
+    // one uninterpreted function per lane, each of all the arguments.
+    if let Some(lanes) = l.result_lanes(call)? {
+        let values = lanes
+            .into_iter()
+            .enumerate()
+            .map(|(i, ty)| {
+                let kind = InstKind::CallExternal { name: format!("{name}.lane{i}"), args: kargs.clone() };
+                l.emit_inst(kind, Some(ty)).expect("result")
+            })
+            .collect();
+        l.define_lanes(call, values);
+        return Ok(());
+    }
     let ret = l.result_type(call)?;
     if let Some(v) = l.emit_inst(InstKind::CallExternal { name: name.to_string(), args: kargs }, ret) {
         l.define(call, v);
@@ -245,6 +259,11 @@ unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef
             "no_read" => AnnotKind::NoRead,
             "no_write" => AnnotKind::NoWrite,
             "fresh_array" => AnnotKind::FreshArray,
+            "candidate_global_invariant" => AnnotKind::CandidateGlobalInvariant,
+            "function_wide_candidate_invariant" => AnnotKind::FunctionWideCandidateInvariant,
+            "axiom" => AnnotKind::Axiom,
+            "writes_to" => AnnotKind::WritesTo,
+            "reads_from" => AnnotKind::ReadsFrom,
             _ => return None,
         })
     };
@@ -253,7 +272,11 @@ unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef
         for (i, &a) in args.iter().enumerate() {
             let v = l.arg_scalar(a)?;
             // The condition of a boolean annotation is compared with zero.
-            let is_condition = i == 0 && !matches!(kind, AnnotKind::NoRead | AnnotKind::NoWrite | AnnotKind::FreshArray);
+            let is_condition = i == 0
+                && !matches!(
+                    kind,
+                    AnnotKind::NoRead | AnnotKind::NoWrite | AnnotKind::FreshArray | AnnotKind::WritesTo | AnnotKind::ReadsFrom
+                );
             kargs.push(if is_condition { l.coerce_to(v, Type::BOOL) } else { v });
         }
         l.emit_inst(InstKind::Annot { kind, args: kargs }, None);
@@ -276,15 +299,17 @@ unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef
         "ptr_base" => Some(AnnotFn::PtrBase),
         "ptr_offset" => Some(AnnotFn::PtrOffset),
         "same_group" => Some(AnnotFn::SameGroup),
+        "atomic_has_taken_value" => Some(AnnotFn::AtomicHasTakenValue),
         _ if op.starts_with("return_val") => Some(AnnotFn::ReturnVal),
         _ if op.starts_with("old") => Some(AnnotFn::Old),
         _ => None,
     };
     if let Some(func) = value_fn {
+        let bool_args = matches!(func, AnnotFn::Implies | AnnotFn::OtherBool | AnnotFn::UniformBool | AnnotFn::DistinctBool);
         let mut kargs = Vec::new();
         for &a in args {
             let v = l.arg_scalar(a)?;
-            kargs.push(if func == AnnotFn::Implies { l.coerce_to(v, Type::BOOL) } else { v });
+            kargs.push(if bool_args { l.coerce_to(v, Type::BOOL) } else { v });
         }
         let Some(ty) = l.result_type(call)? else { return l.fail(format!("`__lockstep_{op}` without a result")) };
         // Boolean annotation functions return C++ `bool` (i1) or OpenCL `int`;
@@ -293,6 +318,7 @@ unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef
             func,
             AnnotFn::Read | AnnotFn::Write | AnnotFn::UniformInt | AnnotFn::UniformBool | AnnotFn::DistinctInt
                 | AnnotFn::DistinctBool | AnnotFn::Enabled | AnnotFn::Implies | AnnotFn::SameGroup
+                | AnnotFn::OtherBool | AnnotFn::AtomicHasTakenValue
         );
         let v = if boolean && ty != Type::BOOL {
             let b = l.emit_inst(InstKind::AnnotValue { func, args: kargs }, Some(Type::BOOL)).expect("result");

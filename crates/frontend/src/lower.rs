@@ -1410,13 +1410,15 @@ pub(crate) trait CallLowering {
     unsafe fn arg_scalar(&mut self, v: LLVMValueRef) -> Result<ValueId>;
     unsafe fn arg_lanes(&mut self, v: LLVMValueRef) -> Result<Vec<ValueId>>;
     unsafe fn result_type(&mut self, call: LLVMValueRef) -> Result<Option<Type>>;
+    /// The lane types of a call returning a vector or struct, `None` for a
+    /// scalar or void result.
+    unsafe fn result_lanes(&mut self, call: LLVMValueRef) -> Result<Option<Vec<Type>>>;
     fn emit_inst(&mut self, kind: InstKind, result: Option<Type>) -> Option<ValueId>;
     fn define(&mut self, call: LLVMValueRef, value: ValueId);
     fn define_lanes(&mut self, call: LLVMValueRef, values: Vec<ValueId>);
     fn int_const(&mut self, ty: Type, bits: u128) -> ValueId;
     fn coerce_to(&mut self, v: ValueId, ty: Type) -> ValueId;
     fn type_of(&self, v: ValueId) -> Type;
-    fn ret_type(&self) -> Option<Type>;
     fn fail<T>(&self, what: String) -> Result<T>;
 }
 
@@ -1433,6 +1435,12 @@ impl CallLowering for FnLower<'_> {
             Shape::Scalar(t) => Ok(Some(t)),
             Shape::Lanes(_) => self.unsupported("a builtin returning a vector or struct"),
         }
+    }
+    unsafe fn result_lanes(&mut self, call: LLVMValueRef) -> Result<Option<Vec<Type>>> {
+        Ok(match self.shape_of_value(call)? {
+            Shape::Lanes(l) => Some(l.into_iter().map(|(t, _)| t).collect()),
+            _ => None,
+        })
     }
     fn emit_inst(&mut self, kind: InstKind, result: Option<Type>) -> Option<ValueId> {
         self.emit(kind, result)
@@ -1451,9 +1459,6 @@ impl CallLowering for FnLower<'_> {
     }
     fn type_of(&self, v: ValueId) -> Type {
         self.f.value_type(v)
-    }
-    fn ret_type(&self) -> Option<Type> {
-        self.f.ret
     }
     fn fail<T>(&self, what: String) -> Result<T> {
         self.unsupported(what)

@@ -337,6 +337,16 @@ pub enum AnnotKind {
     NoWrite,
     /// `__requires_fresh_array(p)`.
     FreshArray,
+    /// A candidate invariant stated once for the pair of threads.
+    CandidateGlobalInvariant,
+    /// A candidate invariant for every loop of the function.
+    FunctionWideCandidateInvariant,
+    /// `__axiom(e)`: assumed for every thread of every kernel.
+    Axiom,
+    /// In a specification function: a call may write the pointee's object.
+    WritesTo,
+    /// In a specification function: a call may read the pointee's object.
+    ReadsFrom,
 }
 
 /// Annotation expressions that produce a value.
@@ -370,6 +380,9 @@ pub enum AnnotFn {
     PtrOffset,
     /// `__same_group`, `__dim`-style helpers fall back to this when unknown.
     SameGroup,
+    /// `__atomic_has_taken_value(p, offset, value)`: some atomic on `p`'s
+    /// object at byte `offset` returned `value` (refined atomic abstraction).
+    AtomicHasTakenValue,
 }
 
 /// Instructions. Each produces at most one value (`InstData::result`).
@@ -751,6 +764,9 @@ enum_names!(AnnotKind {
     BarrierInvariant => "barrier_invariant",
     BarrierInvariantBinary => "barrier_invariant_binary", NoRead => "no_read",
     NoWrite => "no_write", FreshArray => "fresh_array",
+    CandidateGlobalInvariant => "candidate_global_invariant",
+    FunctionWideCandidateInvariant => "function_wide_candidate_invariant", Axiom => "axiom",
+    WritesTo => "writes_to", ReadsFrom => "reads_from",
 });
 
 enum_names!(AnnotFn {
@@ -759,7 +775,7 @@ enum_names!(AnnotFn {
     UniformInt => "uniform_int", UniformBool => "uniform_bool", DistinctInt => "distinct_int",
     DistinctBool => "distinct_bool", Enabled => "enabled", Implies => "implies",
     ReturnVal => "return_val", Old => "old", PtrBase => "ptr_base", PtrOffset => "ptr_offset",
-    SameGroup => "same_group",
+    SameGroup => "same_group", AtomicHasTakenValue => "atomic_has_taken_value",
 });
 
 impl Language {

@@ -829,7 +829,7 @@ fn check_inst_types(
                     want(first == Type::BOOL, format!("invariant has type {first}, not i1"));
                 }
             }
-            AnnotKind::NoRead | AnnotKind::NoWrite | AnnotKind::FreshArray => {
+            AnnotKind::NoRead | AnnotKind::NoWrite | AnnotKind::FreshArray | AnnotKind::WritesTo | AnnotKind::ReadsFrom => {
                 if count(&mut want, 1) {
                     want(ops[0].is_ptr(), format!("operand has type {}, not a pointer", ops[0]));
                 }
@@ -856,6 +856,7 @@ fn check_annot_value(
     let arity = match f {
         A::Enabled | A::ReturnVal => Some(0),
         A::Implies => Some(2),
+        A::AtomicHasTakenValue => Some(3),
         A::SameGroup => None,
         _ => Some(1),
     };
@@ -871,7 +872,7 @@ fn check_annot_value(
         }
     };
     match f {
-        A::Read | A::Write => {
+        A::Read | A::Write | A::AtomicHasTakenValue => {
             want(ops[0].is_ptr(), format!("operand has type {}, not a pointer", ops[0]));
             result_is(want, Type::BOOL);
         }

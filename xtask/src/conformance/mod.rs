@@ -429,6 +429,7 @@ fn run(o: &Options) -> Result<i32, String> {
         return Ok(0);
     }
     if o.check {
+        let failed = diff.regressions.len() + diff.failures().count();
         if diff.is_failure() {
             println!(
                 "conformance check FAILED: {} regression(s), {} newly missed/crashed/timed out; \
@@ -436,9 +437,13 @@ fn run(o: &Options) -> Result<i32, String> {
                 diff.regressions.len(),
                 diff.failures().count()
             );
-            return Ok(1);
+        } else {
+            println!("conformance check passed");
         }
-        println!("conformance check passed");
+        // The closing line, in the plain `N passed, N failed` form that CI
+        // reads: a test fails when it regressed against the baseline.
+        println!("conformance: {} passed, {} failed", keyed.len() - failed, failed);
+        return Ok(if diff.is_failure() { 1 } else { 0 });
     }
     Ok(0)
 }

@@ -175,7 +175,7 @@ pub struct Violation {
 }
 
 /// The parts of lockstep's JSON report the runner uses.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Report {
     pub verdict: Verdict,
     pub violations: Vec<Violation>,
@@ -183,6 +183,8 @@ pub struct Report {
     pub error: Option<String>,
     /// The first kernel's `reason.message` (why it is `unknown`).
     pub reason: Option<String>,
+    /// Front-end time (`timings_ms.clang + timings_ms.lower`), when reported.
+    pub frontend_ms: Option<f64>,
 }
 
 /// Parses stdout as the contracted single JSON object.
@@ -220,11 +222,17 @@ pub fn parse_report(stdout: &str) -> Result<Report, String> {
         .and_then(Value::as_str)
         .filter(|e| !e.trim().is_empty())
         .map(str::to_string);
+    let timing = |phase: &str| object.get("timings_ms").and_then(|t| t.get(phase)).and_then(Value::as_f64);
+    let frontend_ms = match (timing("clang"), timing("lower")) {
+        (Some(c), Some(l)) => Some(c + l),
+        _ => None,
+    };
     Ok(Report {
         verdict,
         violations,
         error,
         reason,
+        frontend_ms,
     })
 }
 
@@ -304,6 +312,8 @@ pub struct Judgement {
     /// suite does not say which kind, or nothing was reported.
     pub kind_match: Option<bool>,
     pub fragments: Vec<FragmentMatch>,
+    /// The front-end time lockstep reported, in milliseconds.
+    pub frontend_ms: Option<f64>,
 }
 
 /// Judges one run of `case`.
@@ -316,6 +326,7 @@ pub fn judge(case: &TestCase, run: &RawRun) -> Judgement {
         confirmed: false,
         kind_match: None,
         fragments: match_fragments(&case.fragments, ""),
+        frontend_ms: None,
     };
     let code = match &run.exit {
         Exit::Code(code) => *code,
@@ -378,6 +389,7 @@ pub fn judge(case: &TestCase, run: &RawRun) -> Judgement {
         confirmed,
         kind_match,
         fragments: match_fragments(&case.fragments, &text),
+        frontend_ms: report.frontend_ms,
     }
 }
 

@@ -72,13 +72,20 @@ pub struct Figures {
     pub missed: usize,
     pub wall_median: Option<Duration>,
     pub wall_p95: Option<Duration>,
+    /// Front-end time (clang and lowering) as lockstep reports it.
+    pub frontend_median: Option<Duration>,
+    pub frontend_p95: Option<Duration>,
 }
 
 impl Figures {
     pub fn of<'a>(results: impl IntoIterator<Item = &'a TestResult>) -> Figures {
         let mut f = Figures::default();
         let mut walls = Vec::new();
+        let mut frontend = Vec::new();
         for r in results {
+            if let Some(ms) = r.judgement.frontend_ms {
+                frontend.push(Duration::from_secs_f64(ms / 1000.0));
+            }
             let outcome = r.outcome();
             let j = &r.judgement;
             f.total += 1;
@@ -120,6 +127,9 @@ impl Figures {
         walls.sort();
         f.wall_median = percentile(&walls, 50);
         f.wall_p95 = percentile(&walls, 95);
+        frontend.sort();
+        f.frontend_median = percentile(&frontend, 50);
+        f.frontend_p95 = percentile(&frontend, 95);
         f
     }
 
@@ -145,6 +155,8 @@ impl Figures {
             "missed": self.missed,
             "wall_median_ms": self.wall_median.map(|d| d.as_millis() as u64),
             "wall_p95_ms": self.wall_p95.map(|d| d.as_millis() as u64),
+            "frontend_median_ms": self.frontend_median.map(|d| d.as_millis() as u64),
+            "frontend_p95_ms": self.frontend_p95.map(|d| d.as_millis() as u64),
         })
     }
 }
@@ -216,7 +228,7 @@ pub fn render_tables(columns: &[(String, Figures)], all: &[&TestResult]) -> Stri
     );
     let _ = writeln!(out, "(* = does not agree with the expected verdict)\n");
 
-    let rows: [FigureRow; 10] = [
+    let rows: [FigureRow; 12] = [
         ("agreeing", |f| f.agreeing.cell()),
         ("pass tests verified", |f| f.pass_verified.cell()),
         ("fail tests reported (found)", |f| f.fail_found.cell()),
@@ -233,6 +245,8 @@ pub fn render_tables(columns: &[(String, Figures)], all: &[&TestResult]) -> Stri
         ("missed (unsound)", |f| f.missed.to_string()),
         ("wall time median", |f| seconds(f.wall_median)),
         ("wall time p95", |f| seconds(f.wall_p95)),
+        ("front-end time median", |f| seconds(f.frontend_median)),
+        ("front-end time p95", |f| seconds(f.frontend_p95)),
     ];
     let _ = write!(out, "{:<label_width$}", "figure");
     for (name, _) in columns {
@@ -338,6 +352,7 @@ mod tests {
                     pattern: "x".into(),
                     matched: true,
                 }],
+                frontend_ms: Some(ms as f64 / 2.0),
             },
         }
     }

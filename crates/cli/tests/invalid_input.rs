@@ -1,0 +1,111 @@
+//! Bad input gets a compiler-style message and exit status 2, never a panic
+//! (DESIGN.md, "Command line"). Each test writes its input to a fresh
+//! temporary directory.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn lockstep(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lockstep")).args(args).output().expect("lockstep runs")
+}
+
+fn scratch(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lockstep-invalid-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+#[test]
+fn a_syntax_error_is_reported_at_its_location() {
+    let file = scratch("syntax.cu", b"__global__ void k(int *a) {\n  a[0] = 1\n}\n");
+    let out = lockstep(&["check", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("syntax.cu:2:11: error: expected ';'"), "stderr: {err}");
+
+    let out = lockstep(&["check", file.to_str().unwrap(), "--format=json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let report = json(&out);
+    assert_eq!(report["verdict"], "rejected");
+    assert!(report["error"].as_str().unwrap().contains("syntax.cu:2:11"));
+}
+
+#[test]
+fn a_missing_file_is_rejected() {
+    let out = lockstep(&["check", "/nonexistent/kernel.cu"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("/nonexistent/kernel.cu: error: no such file"), "stderr: {}", stderr(&out));
+}
+
+#[test]
+fn an_unknown_flag_is_rejected_in_one_line() {
+    let file = scratch("ok.cu", b"__global__ void k(int *a) { a[threadIdx.x] = 1; }\n");
+    let out = lockstep(&["check", file.to_str().unwrap(), "--frobnicate"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out).trim(), "error: unknown option `--frobnicate` (see `lockstep --help`)");
+
+    let out = lockstep(&["check", file.to_str().unwrap(), "--frobnicate", "--format=json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(json(&out)["verdict"], "rejected");
+}
+
+#[test]
+fn inconsistent_sizes_are_rejected_like_gpuverify() {
+    let file = scratch("sizes.cl", b"__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }\n");
+    let out = lockstep(&["check", file.to_str().unwrap(), "--local_size=8", "--global_size=12"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not a multiple"), "stderr: {}", stderr(&out));
+}
+
+#[test]
+fn an_empty_file_is_rejected() {
+    let file = scratch("empty.cu", b"  \n\n");
+    let out = lockstep(&["check", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("empty.cu: error: the file is empty"), "stderr: {}", stderr(&out));
+}
+
+#[test]
+fn a_binary_file_is_rejected() {
+    let file = scratch("binary.cu", &[0x7f, b'E', b'L', b'F', 2, 1, 1, 0, 0, 0, 0xff, 0xfe]);
+    let out = lockstep(&["check", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("binary.cu: error: the file is binary"), "stderr: {}", stderr(&out));
+}
+
+#[test]
+fn an_unknown_extension_is_rejected_unless_the_language_is_given() {
+    let file = scratch("kernel.txt", b"__global__ void k(int *a) { a[threadIdx.x] = 1; }\n");
+    let out = lockstep(&["check", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot tell the language"));
+    let out = lockstep(&["check", file.to_str().unwrap(), "-x", "cuda", "--format=json"]);
+    assert_ne!(out.status.code(), Some(2), "stdout: {}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn an_unknown_kernel_name_is_rejected_with_the_names_there_are() {
+    let file = scratch("named.cu", b"__global__ void first(int *a) { a[threadIdx.x] = 1; }\n");
+    let out = lockstep(&["check", file.to_str().unwrap(), "--kernel", "second", "--format=json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let report = json(&out);
+    assert!(report["error"].as_str().unwrap().contains("no kernel named `second` (the file has: first)"));
+}
+
+#[test]
+fn a_file_without_kernels_is_not_verified() {
+    let file = scratch("nokernel.cu", b"__device__ int twice(int x) { return 2 * x; }\n");
+    let out = lockstep(&["check", file.to_str().unwrap(), "--format=json"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(json(&out)["verdict"], "unknown");
+}
