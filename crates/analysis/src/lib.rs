@@ -1,0 +1,33 @@
+//! Analyses of KIR that the verification engines share.
+//!
+//! Every analysis reads a `Function` (and, where memory objects or callees
+//! matter, its `Module`) and returns its facts in side tables
+//! (`SecondaryMap`s keyed by KIR ids) or small structs beside the IR; none of
+//! them writes into the IR. The one transformation, `inline`, builds a new
+//! `Function` and leaves its input untouched.
+//!
+//! The analyses build on each other in this order:
+//!
+//! - `cfg`: successors, predecessors, reverse postorder, reachability;
+//! - `dom`: dominator and post-dominator trees over a `Cfg`;
+//! - `loops`: natural loops, their nesting, and irreducible regions;
+//! - `uniformity`: which values and branches are the same in every thread;
+//! - `inline`: replaces every `Call` of a kernel by the callee's body, so
+//!   that the analyses above see the whole kernel.
+//!
+//! Invariant: the analyses accept any function that passes
+//! `lockstep_kir::verify_function` and never panic on it. Facts about blocks
+//! that are unreachable from the entry are defined but trivial (such blocks
+//! have no dominators, belong to no loop, and are never divergent).
+
+pub mod cfg;
+pub mod dom;
+pub mod inline;
+pub mod loops;
+pub mod uniformity;
+
+pub use cfg::Cfg;
+pub use dom::{DomTree, PostDomTree};
+pub use inline::{inline_calls, inline_module, DroppedEnsures, InlineError, Inlined};
+pub use loops::{IrreducibleRegion, Loop, LoopId, LoopInfo};
+pub use uniformity::{BarrierSite, Uniformity, UniformityInfo};
