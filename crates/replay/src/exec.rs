@@ -1,0 +1,1309 @@
+//! Execution of one thread: frames, instructions and terminators.
+//!
+//! A thread is a stack of frames; a frame holds one slot per value of its
+//! function (constants pre-filled from a per-function template) and a
+//! position in a block. `Ctx::run_thread` executes a thread until it blocks
+//! (at a barrier or a warp intrinsic, which `sched` resolves once the
+//! threads involved have all arrived), returns from the kernel, is stopped,
+//! or has executed its quantum of instructions.
+//!
+//! Semantic choices, where KIR or the languages leave room:
+//!
+//! - Integers wrap at their width. Shifts by the width or more give 0
+//!   (`shl`, `lshr`) or the sign fill (`ashr`), as if shifting one bit at a
+//!   time; they are not reported.
+//! - Division by zero and `INT_MIN / -1` are reported and yield 0 (`sdiv`
+//!   of `INT_MIN / -1` yields `INT_MIN`).
+//! - `undef` is 0.
+//! - An invalid memory access is reported, a load then yields 0 and a store
+//!   is dropped, and the thread goes on.
+//! - Float arithmetic is IEEE arithmetic of the operands' width (`f16` is
+//!   computed in `f32` and rounded, which is exact for the basic operations).
+//! - Float-to-integer conversions saturate (NaN gives 0).
+//! - `Enabled` is true and `Implies` is computed; the other annotation
+//!   values that only the two-thread engines understand (`__other_int`,
+//!   `__uniform_int`, `__read`, `__return_val`, `__old` ...) yield 0 and are
+//!   listed in `ReplayResult::unsupported`; annotations that fail in a thread
+//!   that evaluated one are listed there instead of reported.
+
+use std::collections::{HashMap, HashSet};
+
+use lockstep_kir::*;
+
+use crate::math::call_external;
+use crate::memory::{Memory, ObjOrigin};
+use crate::options::{HavocOracle, HavocSite, Launch, ReplayOptions};
+use crate::races::{Access, Epochs, Geometry, RaceLog};
+use crate::result::*;
+use crate::value::*;
+
+/// Facts about a function computed once per replay.
+pub(crate) struct FuncInfo {
+    /// The initial value slots of a frame: constants, `undef` (0), null
+    /// pointers and the addresses of non-shared globals.
+    template: Vec<Val>,
+    /// Values that hold the address of a `__shared__` global: filled per
+    /// group when a frame is created.
+    shared_addrs: Vec<(ValueId, GlobalId)>,
+    /// Values that hold the address of a private object: filled with the
+    /// frame's own instance.
+    local_addrs: Vec<(ValueId, LocalId)>,
+}
+
+pub(crate) struct Frame {
+    pub func: FuncId,
+    pub block: BlockId,
+    /// Index of the next instruction in the block; the block's length means
+    /// the terminator.
+    pub pos: u32,
+    pub vals: Vec<Val>,
+    /// The caller's value that receives the result.
+    ret_to: Option<ValueId>,
+    /// The private objects of this frame, dead once it returns.
+    locals: Vec<ObjId>,
+    /// A hash of the call sites leading to this frame, which tells apart the
+    /// instances of one barrier reached through different calls.
+    pub path: u64,
+}
+
+/// What a blocked thread waits for.
+#[derive(Clone, Debug)]
+pub(crate) struct Wait {
+    pub loc: Loc,
+    pub path: u64,
+    /// How many times this thread reached this instruction on this path.
+    pub occurrence: u32,
+    pub scope: BarrierScope,
+    /// For a warp intrinsic: the operation (`None`: `__syncwarp`), its
+    /// arguments, and the value that receives the result.
+    pub op: Option<WarpOp>,
+    pub args: Vec<Val>,
+    pub result: Option<(ValueId, Type)>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Status {
+    Runnable,
+    /// At a group or grid barrier.
+    Barrier(Wait),
+    /// At a warp intrinsic or warp barrier.
+    Warp(Wait),
+    Exited,
+    /// Stopped early: `unreachable`, a failing `assume`, a budget.
+    Stopped,
+}
+
+pub(crate) struct Thread {
+    /// Global linear index.
+    pub index: u32,
+    pub id: ThreadId,
+    /// Linear index of the group.
+    pub group: u32,
+    /// Linear index within the group.
+    pub lane: u32,
+    pub frames: Vec<Frame>,
+    pub status: Status,
+    pub steps: u64,
+    /// Arrivals at barriers and warp intrinsics, per (instruction, path).
+    counts: HashMap<(Loc, u64), u32>,
+    pub warp_epoch: u32,
+    havocs: u64,
+    /// Set once the thread evaluated an annotation value the replay cannot
+    /// compute; its later annotation failures are not trusted.
+    tainted: bool,
+}
+
+/// Deduplication key of a violation: kind tag and up to two locations.
+type Key = (u8, [u32; 3], [u32; 3]);
+
+pub(crate) fn loc_key(loc: Option<Loc>) -> [u32; 3] {
+    match loc {
+        Some(l) => [
+            l.func.as_u32(),
+            l.block.as_u32(),
+            l.inst.map_or(u32::MAX, |i| i.as_u32()),
+        ],
+        None => [u32::MAX; 3],
+    }
+}
+
+/// Collects violations and events, deduplicated.
+#[derive(Default)]
+pub(crate) struct Reporter {
+    pub violations: Vec<ReplayViolation>,
+    seen: HashSet<Key>,
+    pub truncated: bool,
+    pub incomplete: Vec<(IncompleteReason, ThreadEvent)>,
+    pub infeasible: Vec<ThreadEvent>,
+    pub unsupported: Vec<(String, Loc)>,
+    seen_events: HashSet<(u8, [u32; 3], String)>,
+    /// Barriers already named by a divergence report.
+    pub diverged: HashSet<[u32; 3]>,
+}
+
+impl Reporter {
+    pub fn report(&mut self, key: Key, max: usize, make: impl FnOnce() -> ReplayViolation) {
+        if self.seen.contains(&key) {
+            return;
+        }
+        if self.violations.len() >= max {
+            self.truncated = true;
+            return;
+        }
+        self.seen.insert(key);
+        self.violations.push(make());
+    }
+
+    pub fn incomplete(&mut self, reason: IncompleteReason, loc: Loc, thread: ThreadId) {
+        if self
+            .seen_events
+            .insert((0, loc_key(Some(loc)), format!("{reason:?}")))
+        {
+            self.incomplete.push((reason, ThreadEvent { loc, thread }));
+        }
+    }
+
+    fn infeasible(&mut self, loc: Loc, thread: ThreadId) {
+        if self
+            .seen_events
+            .insert((1, loc_key(Some(loc)), String::new()))
+        {
+            self.infeasible.push(ThreadEvent { loc, thread });
+        }
+    }
+
+    fn unsupported(&mut self, what: String, loc: Loc) {
+        if self
+            .seen_events
+            .insert((2, loc_key(Some(loc)), what.clone()))
+        {
+            self.unsupported.push((what, loc));
+        }
+    }
+}
+
+/// The state shared by all threads of a replay.
+pub(crate) struct Ctx<'a> {
+    pub module: &'a Module,
+    pub launch: Launch,
+    pub opts: &'a ReplayOptions,
+    pub oracle: &'a mut dyn HavocOracle,
+    pub infos: Vec<FuncInfo>,
+    pub memory: Memory,
+    /// The instances of each module global: one, or one per group for
+    /// `__shared__` globals.
+    pub global_objs: Vec<Vec<ObjId>>,
+    pub races: RaceLog,
+    pub geometry: Geometry,
+    pub grid_epoch: u32,
+    pub group_epochs: Vec<u32>,
+    pub epoch_version: u64,
+    pub report: Reporter,
+    pub total_steps: u64,
+    /// Set when the total step budget ran out: every thread stops.
+    pub aborted: bool,
+    pub threads_exited: u64,
+    race_scratch: Vec<Access>,
+    arg_scratch: Vec<Val>,
+}
+
+/// How control continues after one step.
+enum Flow {
+    /// Keep running this thread.
+    Continue,
+    /// The thread blocked, exited or stopped.
+    Yield,
+}
+
+impl<'a> Ctx<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        module: &'a Module,
+        launch: Launch,
+        opts: &'a ReplayOptions,
+        oracle: &'a mut dyn HavocOracle,
+        memory: Memory,
+        global_objs: Vec<Vec<ObjId>>,
+        geometry: Geometry,
+        groups: usize,
+    ) -> Ctx<'a> {
+        let infos = module
+            .functions
+            .values()
+            .map(|f| func_info(module, f, &global_objs))
+            .collect();
+        Ctx {
+            module,
+            launch,
+            opts,
+            oracle,
+            infos,
+            memory,
+            global_objs,
+            races: RaceLog::default(),
+            geometry,
+            grid_epoch: 0,
+            group_epochs: vec![0; groups],
+            epoch_version: 0,
+            report: Reporter::default(),
+            total_steps: 0,
+            aborted: false,
+            threads_exited: 0,
+            race_scratch: Vec::new(),
+            arg_scratch: Vec::new(),
+        }
+    }
+
+    /// Creates thread `index` positioned at the entry of `kernel`.
+    pub fn new_thread(&mut self, index: u32, kernel: FuncId, args: &[Val]) -> Thread {
+        let id = self.launch.thread_id(index);
+        let per_group = self.launch.threads_per_group() as u32;
+        let mut th = Thread {
+            index,
+            id,
+            group: index / per_group,
+            lane: index % per_group,
+            frames: Vec::new(),
+            status: Status::Runnable,
+            steps: 0,
+            counts: HashMap::new(),
+            warp_epoch: 0,
+            havocs: 0,
+            tainted: false,
+        };
+        let frame = self.new_frame(&th, kernel, args, None, 0);
+        th.frames.push(frame);
+        th
+    }
+
+    fn new_frame(
+        &mut self,
+        th: &Thread,
+        fid: FuncId,
+        args: &[Val],
+        ret_to: Option<ValueId>,
+        path: u64,
+    ) -> Frame {
+        let func = &self.module.functions[fid];
+        let info = &self.infos[fid.index()];
+        let mut vals = info.template.clone();
+        for (param, &arg) in func.params.iter().zip(args) {
+            vals[param.value.index()] = convert(arg, param.ty);
+        }
+        for &(v, g) in &info.shared_addrs {
+            let instances = &self.global_objs[g.index()];
+            let obj = instances[(th.group as usize).min(instances.len() - 1)];
+            vals[v.index()] = Val::Ptr(Pointer::new(obj, 0));
+        }
+        let mut locals = Vec::new();
+        for &(v, l) in &info.local_addrs {
+            let obj = &func.locals[l];
+            let size = obj.size.unwrap_or(self.opts.unsized_global_size);
+            let id = self.memory.alloc_object(
+                obj.name.clone(),
+                MemSpace::Private,
+                ObjOrigin::Local {
+                    func: fid,
+                    local: l,
+                    thread: th.index,
+                },
+                size,
+                obj.init.as_deref(),
+            );
+            locals.push(id);
+            vals[v.index()] = Val::Ptr(Pointer::new(id, 0));
+        }
+        Frame {
+            func: fid,
+            block: func.entry,
+            pos: 0,
+            vals,
+            ret_to,
+            locals,
+            path,
+        }
+    }
+
+    /// Runs `th` until it blocks, ends, or has executed `quantum`
+    /// instructions.
+    pub fn run_thread(&mut self, th: &mut Thread, quantum: u64) {
+        let mut left = quantum;
+        while matches!(th.status, Status::Runnable) && left > 0 && !self.aborted {
+            left -= 1;
+            if let Flow::Yield = self.step(th) {
+                break;
+            }
+        }
+    }
+
+    fn current_loc(th: &Thread) -> Loc {
+        let f = th.frames.last().expect("a live thread has a frame");
+        Loc {
+            func: f.func,
+            block: f.block,
+            inst: None,
+        }
+    }
+
+    /// Stops a thread for `reason`, recording why the replay is incomplete.
+    pub fn stop(&mut self, th: &mut Thread, reason: IncompleteReason) {
+        let loc = Self::current_loc(th);
+        self.report.incomplete(reason, loc, th.id);
+        th.status = Status::Stopped;
+    }
+
+    fn violation(&mut self, th: &Thread, loc: Loc, kind: ViolationKind, tag: u8, message: String) {
+        let key = (tag, loc_key(Some(loc)), [0; 3]);
+        let thread = th.id;
+        self.report
+            .report(key, self.opts.max_violations, || ReplayViolation {
+                kind,
+                loc,
+                thread,
+                message,
+            });
+    }
+
+    /// Executes one instruction or terminator of `th`.
+    fn step(&mut self, th: &mut Thread) -> Flow {
+        th.steps += 1;
+        self.total_steps += 1;
+        if th.steps > self.opts.step_budget_per_thread {
+            self.stop(th, IncompleteReason::StepBudget);
+            return Flow::Yield;
+        }
+        if self.total_steps > self.opts.step_budget_total {
+            self.stop(th, IncompleteReason::TotalStepBudget);
+            self.aborted = true;
+            return Flow::Yield;
+        }
+        let module = self.module;
+        let cur = th.frames.len() - 1;
+        let (fid, bid, pos) = {
+            let f = &th.frames[cur];
+            (f.func, f.block, f.pos as usize)
+        };
+        let func = &module.functions[fid];
+        let block = &func.blocks[bid];
+        if pos >= block.insts.len() {
+            return self.terminator(th, func, bid);
+        }
+        let inst = block.insts[pos];
+        let loc = Loc {
+            func: fid,
+            block: bid,
+            inst: Some(inst),
+        };
+        let data = &func.insts[inst];
+        let result_ty = data.result.map(|r| func.values[r].ty);
+        macro_rules! val {
+            ($v:expr) => {
+                th.frames[cur].vals[$v.index()]
+            };
+        }
+        let ty_of = |v: ValueId| func.values[v].ty;
+
+        let result: Option<Val> = match &data.kind {
+            InstKind::Binary { op, lhs, rhs } => {
+                let w = ty_of(*lhs).bits();
+                let (a, b) = (val!(lhs).bits() & mask(w), val!(rhs).bits() & mask(w));
+                Some(Val::Bits(self.binary(th, loc, *op, a, b, w)))
+            }
+            InstKind::Icmp { cc, lhs, rhs } => {
+                let w = ty_of(*lhs).bits();
+                let (a, b) = (val!(lhs).bits() & mask(w), val!(rhs).bits() & mask(w));
+                Some(Val::Bits(icmp(*cc, a, b, w) as u128))
+            }
+            InstKind::Select {
+                cond,
+                then_value,
+                else_value,
+            } => Some(if val!(cond).as_bool() {
+                val!(then_value)
+            } else {
+                val!(else_value)
+            }),
+            InstKind::Cast { op, arg } => Some(cast(
+                *op,
+                val!(arg),
+                ty_of(*arg),
+                result_ty.unwrap_or(Type::I64),
+            )),
+            InstKind::Float { op, args } => {
+                let w = ty_of(args[0]).bits();
+                let a = val!(args[0]).bits();
+                let b = args.get(1).map_or(0, |v| val!(v).bits());
+                Some(Val::Bits(float_op(*op, a, b, w)))
+            }
+            InstKind::Fcmp { cc, lhs, rhs } => {
+                let w = ty_of(*lhs).bits();
+                let a = float_to_f64(val!(lhs).bits(), w);
+                let b = float_to_f64(val!(rhs).bits(), w);
+                Some(Val::Bits(fcmp(*cc, a, b) as u128))
+            }
+            InstKind::PtrAdd { base, offset } => {
+                let delta = sext(val!(offset).bits(), 64) as i64;
+                Some(Val::Ptr(val!(base).as_ptr().offset_by(delta)))
+            }
+            InstKind::Load { ptr, .. } => {
+                let ty = result_ty.unwrap_or(Type::I32);
+                let p = val!(ptr).as_ptr();
+                Some(self.load(th, loc, p, ty, false))
+            }
+            InstKind::Store { ptr, value, .. } => {
+                let p = val!(ptr).as_ptr();
+                let v = val!(value);
+                self.store(th, loc, p, v, ty_of(*value), false);
+                None
+            }
+            InstKind::Atomic { op, ptr, value } => {
+                let ty = ty_of(*value);
+                let p = val!(ptr).as_ptr();
+                let v = val!(value);
+                let old = self.load(th, loc, p, ty, true);
+                let new = atomic_op(*op, old, v, ty);
+                self.store(th, loc, p, new, ty, true);
+                Some(old)
+            }
+            InstKind::CmpXchg { ptr, expected, new } => {
+                let ty = ty_of(*expected);
+                let p = val!(ptr).as_ptr();
+                let old = self.load(th, loc, p, ty, true);
+                let m = mask(ty.bits());
+                // The access is logged as an atomic write even when the
+                // comparison fails: another schedule could make it succeed.
+                let stored = if old.bits() & m == val!(expected).bits() & m {
+                    val!(new)
+                } else {
+                    old
+                };
+                self.store(th, loc, p, stored, ty, true);
+                Some(old)
+            }
+            InstKind::MemCopy { dst, src, len } => {
+                let (d, s, n) = (
+                    val!(dst).as_ptr(),
+                    val!(src).as_ptr(),
+                    val!(len).bits() as u64,
+                );
+                self.memcopy(th, loc, d, s, n);
+                None
+            }
+            InstKind::MemSet { dst, byte, len } => {
+                let (d, b, n) = (
+                    val!(dst).as_ptr(),
+                    val!(byte).bits() as u8,
+                    val!(len).bits() as u64,
+                );
+                self.memset(th, loc, d, b, n);
+                None
+            }
+            InstKind::Barrier { scope, .. } => {
+                let path = th.frames[cur].path;
+                let occurrence = bump(&mut th.counts, loc, path);
+                let wait = Wait {
+                    loc,
+                    path,
+                    occurrence,
+                    scope: *scope,
+                    op: None,
+                    args: Vec::new(),
+                    result: None,
+                };
+                th.frames[cur].pos += 1;
+                th.status = match scope {
+                    BarrierScope::Warp => Status::Warp(wait),
+                    _ => Status::Barrier(wait),
+                };
+                return Flow::Yield;
+            }
+            InstKind::Fence { .. } | InstKind::Nop { .. } => None,
+            InstKind::Builtin { var, dim } => {
+                let d = (*dim as usize).min(2);
+                Some(Val::u32(match var {
+                    BuiltinVar::LocalId => th.id.local[d],
+                    BuiltinVar::GroupId => th.id.group[d],
+                    BuiltinVar::LocalSize => self.launch.group_size[d],
+                    BuiltinVar::NumGroups => self.launch.num_groups[d],
+                    BuiltinVar::GlobalOffset => self.launch.global_offset[d],
+                }))
+            }
+            InstKind::Warp {
+                op: WarpOp::LaneId, ..
+            } => Some(Val::u32(th.lane % self.geometry.warp_lanes)),
+            InstKind::Warp { op, args } => {
+                let path = th.frames[cur].path;
+                let occurrence = bump(&mut th.counts, loc, path);
+                let args = args.iter().map(|v| val!(v)).collect();
+                let result = data.result.zip(result_ty);
+                th.frames[cur].pos += 1;
+                th.status = Status::Warp(Wait {
+                    loc,
+                    path,
+                    occurrence,
+                    scope: BarrierScope::Warp,
+                    op: Some(*op),
+                    args,
+                    result,
+                });
+                return Flow::Yield;
+            }
+            InstKind::Call { callee, args } => {
+                if th.frames.len() >= self.opts.max_call_depth {
+                    self.stop(th, IncompleteReason::CallDepth);
+                    return Flow::Yield;
+                }
+                let mut scratch = std::mem::take(&mut self.arg_scratch);
+                scratch.clear();
+                scratch.extend(args.iter().map(|v| val!(v)));
+                let path = th.frames[cur].path.wrapping_mul(0x100_0000_01b3)
+                    ^ (inst.as_u32() as u64 + 1)
+                    ^ ((fid.as_u32() as u64) << 32);
+                let frame = self.new_frame(th, *callee, &scratch, data.result, path);
+                self.arg_scratch = scratch;
+                th.frames.push(frame);
+                // The caller's position advances when the callee returns.
+                return Flow::Continue;
+            }
+            InstKind::CallExternal { name, args } => {
+                let vals: Vec<Val> = args.iter().map(|v| val!(v)).collect();
+                let types: Vec<Type> = args.iter().map(|&v| ty_of(v)).collect();
+                call_external(name, &vals, &types, result_ty)
+            }
+            InstKind::Annot { kind, args } => {
+                let holds = match args.first() {
+                    Some(v) => val!(v).as_bool(),
+                    None => true,
+                };
+                match kind {
+                    AnnotKind::Assert
+                    | AnnotKind::Requires
+                    | AnnotKind::Ensures
+                    | AnnotKind::Invariant
+                    | AnnotKind::GlobalInvariant
+                    | AnnotKind::FunctionWideInvariant
+                    | AnnotKind::GlobalRequires
+                    | AnnotKind::GlobalEnsures
+                    | AnnotKind::GlobalAssert => {
+                        if !holds {
+                            if th.tainted {
+                                self.report.unsupported(
+                                    format!(
+                                        "`{}` depends on an annotation value replay cannot compute",
+                                        kind.name()
+                                    ),
+                                    loc,
+                                );
+                            } else {
+                                let message = format!("`{}` fails in {}", kind.name(), th.id);
+                                self.violation(
+                                    th,
+                                    loc,
+                                    ViolationKind::AssertionFailed { annot: *kind },
+                                    10,
+                                    message,
+                                );
+                            }
+                        }
+                    }
+                    AnnotKind::Assume | AnnotKind::Axiom => {
+                        if !holds && !th.tainted {
+                            self.report.infeasible(loc, th.id);
+                            th.status = Status::Stopped;
+                            return Flow::Yield;
+                        }
+                    }
+                    // Candidates are guesses for invariant inference, not
+                    // claims; the rest describe memory or specification
+                    // functions and have nothing to check at run time.
+                    AnnotKind::CandidateInvariant
+                    | AnnotKind::CandidateGlobalInvariant
+                    | AnnotKind::FunctionWideCandidateInvariant
+                    | AnnotKind::FreshArray
+                    | AnnotKind::WritesTo
+                    | AnnotKind::ReadsFrom => {}
+                    AnnotKind::BarrierInvariant
+                    | AnnotKind::BarrierInvariantBinary
+                    | AnnotKind::NoRead
+                    | AnnotKind::NoWrite => {
+                        self.report
+                            .unsupported(format!("annotation `{}`", kind.name()), loc);
+                    }
+                }
+                None
+            }
+            InstKind::AnnotValue { func: afn, args } => {
+                let arg = |i: usize| args.get(i).map(|v| th.frames[cur].vals[v.index()]);
+                let ty = result_ty.unwrap_or(Type::BOOL);
+                match afn {
+                    AnnotFn::Enabled => Some(Val::Bits(1)),
+                    AnnotFn::Implies => {
+                        let a = arg(0).is_some_and(|v| v.as_bool());
+                        let b = arg(1).is_some_and(|v| v.as_bool());
+                        Some(Val::Bits((!a || b) as u128))
+                    }
+                    AnnotFn::PtrOffset => {
+                        let off = arg(0).map_or(0, |v| v.as_ptr().offset);
+                        Some(Val::Bits(off as u64 as u128 & mask(ty.bits())))
+                    }
+                    AnnotFn::PtrBase => {
+                        let base = Pointer {
+                            offset: 0,
+                            ..arg(0).map_or(Pointer::NULL, |v| v.as_ptr())
+                        };
+                        Some(convert(Val::Ptr(base), ty))
+                    }
+                    other => {
+                        th.tainted = true;
+                        self.report
+                            .unsupported(format!("annotation value `{}`", other.name()), loc);
+                        Some(convert(Val::Bits(0), ty))
+                    }
+                }
+            }
+            InstKind::Havoc => {
+                let ty = result_ty.unwrap_or(Type::I32);
+                let site = HavocSite {
+                    func: fid,
+                    inst,
+                    thread: th.id,
+                    count: th.havocs,
+                    ty,
+                };
+                th.havocs += 1;
+                let bits = self.oracle.havoc(&site) & mask(ty.bits());
+                Some(convert(Val::Bits(bits), ty))
+            }
+        };
+        let frame = &mut th.frames[cur];
+        if let (Some(r), Some(v)) = (data.result, result) {
+            frame.vals[r.index()] = v;
+        }
+        frame.pos += 1;
+        Flow::Continue
+    }
+
+    fn terminator(&mut self, th: &mut Thread, func: &Function, bid: BlockId) -> Flow {
+        let cur = th.frames.len() - 1;
+        let fid = th.frames[cur].func;
+        match &func.blocks[bid].term {
+            Terminator::Jump(call) => self.jump(th, func, call),
+            Terminator::Branch {
+                cond,
+                then_dest,
+                else_dest,
+            } => {
+                let taken = if th.frames[cur].vals[cond.index()].as_bool() {
+                    then_dest
+                } else {
+                    else_dest
+                };
+                self.jump(th, func, taken);
+            }
+            Terminator::Return(value) => {
+                let ret = value.map(|v| th.frames[cur].vals[v.index()]);
+                let frame = th.frames.pop().expect("a returning thread has a frame");
+                for id in frame.locals {
+                    let obj = self.memory.object_mut(id);
+                    obj.live = false;
+                    obj.bytes = Vec::new();
+                }
+                match th.frames.last_mut() {
+                    None => {
+                        th.status = Status::Exited;
+                        self.threads_exited += 1;
+                        return Flow::Yield;
+                    }
+                    Some(caller) => {
+                        if let (Some(r), Some(v)) = (frame.ret_to, ret) {
+                            caller.vals[r.index()] = v;
+                        }
+                        caller.pos += 1;
+                    }
+                }
+            }
+            Terminator::Unreachable => {
+                let loc = Loc {
+                    func: fid,
+                    block: bid,
+                    inst: None,
+                };
+                let message = format!("`unreachable` reached by {}", th.id);
+                self.violation(th, loc, ViolationKind::Unreachable, 11, message);
+                th.status = Status::Stopped;
+                return Flow::Yield;
+            }
+        }
+        Flow::Continue
+    }
+
+    fn jump(&mut self, th: &mut Thread, func: &Function, call: &BlockCall) {
+        let frame = th.frames.last_mut().expect("a running thread has a frame");
+        let params = &func.blocks[call.block].params;
+        // Block arguments are assigned in parallel: read them all first.
+        let mut scratch = std::mem::take(&mut self.arg_scratch);
+        scratch.clear();
+        scratch.extend(call.args.iter().map(|v| frame.vals[v.index()]));
+        for (p, v) in params.iter().zip(&scratch) {
+            frame.vals[p.index()] = *v;
+        }
+        self.arg_scratch = scratch;
+        frame.block = call.block;
+        frame.pos = 0;
+    }
+
+    fn binary(&mut self, th: &Thread, loc: Loc, op: BinOp, a: u128, b: u128, w: u32) -> u128 {
+        let m = mask(w);
+        let (sa, sb) = (sext(a, w), sext(b, w));
+        let r = match op {
+            BinOp::Add => a.wrapping_add(b),
+            BinOp::Sub => a.wrapping_sub(b),
+            BinOp::Mul => a.wrapping_mul(b),
+            BinOp::UDiv | BinOp::URem | BinOp::SDiv | BinOp::SRem if b == 0 => {
+                let message = format!("`{}` by zero in {}", op.name(), th.id);
+                self.violation(th, loc, ViolationKind::DivisionByZero, 12, message);
+                0
+            }
+            BinOp::UDiv => a / b,
+            BinOp::URem => a % b,
+            BinOp::SDiv | BinOp::SRem if w > 0 && sa == sext(1u128 << (w - 1), w) && sb == -1 => {
+                let message = format!(
+                    "`{}` of the minimum {w}-bit value by -1 in {}",
+                    op.name(),
+                    th.id
+                );
+                self.violation(th, loc, ViolationKind::DivisionOverflow, 13, message);
+                if op == BinOp::SDiv {
+                    a
+                } else {
+                    0
+                }
+            }
+            BinOp::SDiv => sa.wrapping_div(sb) as u128,
+            BinOp::SRem => sa.wrapping_rem(sb) as u128,
+            BinOp::Shl => {
+                if b >= w as u128 {
+                    0
+                } else {
+                    a << b
+                }
+            }
+            BinOp::LShr => {
+                if b >= w as u128 {
+                    0
+                } else {
+                    a >> b
+                }
+            }
+            BinOp::AShr => (sa >> b.min(127)) as u128,
+            BinOp::And => a & b,
+            BinOp::Or => a | b,
+            BinOp::Xor => a ^ b,
+        };
+        r & m
+    }
+
+    /// Checks an access of `width` bytes at `p`; returns the object and
+    /// offset when it is valid, and reports it otherwise.
+    fn check_access(
+        &mut self,
+        th: &Thread,
+        loc: Loc,
+        p: Pointer,
+        width: u64,
+        write: bool,
+    ) -> Option<(ObjId, u64)> {
+        let Some(obj) = p.obj else {
+            let message = format!(
+                "null pointer {} (offset {}) by {}",
+                if write { "write" } else { "read" },
+                p.offset,
+                th.id
+            );
+            self.violation(
+                th,
+                loc,
+                ViolationKind::NullDereference {
+                    offset: p.offset,
+                    write,
+                },
+                20,
+                message,
+            );
+            return None;
+        };
+        let object = self.memory.object(obj);
+        if !object.live {
+            let message = format!(
+                "access to `{}` after its function returned, by {}",
+                object.name, th.id
+            );
+            self.violation(
+                th,
+                loc,
+                ViolationKind::DeadObject { object: obj, write },
+                21,
+                message,
+            );
+            return None;
+        }
+        let size = object.size();
+        if p.offset < 0
+            || (p.offset as u64)
+                .checked_add(width)
+                .filter(|&end| end <= size)
+                .is_none()
+        {
+            let message = format!(
+                "{}-byte {} at offset {} of `{}` ({} bytes) by {}",
+                width,
+                if write { "write" } else { "read" },
+                p.offset,
+                object.name,
+                size,
+                th.id
+            );
+            let kind = ViolationKind::OutOfBounds {
+                object: obj,
+                offset: p.offset,
+                width,
+                size,
+                write,
+            };
+            self.violation(th, loc, kind, 22, message);
+            return None;
+        }
+        if write && object.space == MemSpace::Constant {
+            let message = format!("write to constant memory `{}` by {}", object.name, th.id);
+            self.violation(
+                th,
+                loc,
+                ViolationKind::ConstantWrite {
+                    object: obj,
+                    offset: p.offset,
+                },
+                23,
+                message,
+            );
+            return None;
+        }
+        Some((obj, p.offset as u64))
+    }
+
+    /// Logs an access for race detection and reports the races it makes.
+    #[allow(clippy::too_many_arguments)]
+    fn log_access(
+        &mut self,
+        th: &Thread,
+        loc: Loc,
+        obj: ObjId,
+        offset: u64,
+        width: u64,
+        write: bool,
+        atomic: bool,
+    ) {
+        if !self.opts.check_races {
+            return;
+        }
+        let object = self.memory.object(obj);
+        let per_group = match object.space {
+            MemSpace::Shared => true,
+            MemSpace::Global | MemSpace::Generic => false,
+            MemSpace::Private | MemSpace::Constant => return,
+        };
+        let size = object.size();
+        let access = Access {
+            thread: th.index,
+            loc,
+            write,
+            atomic,
+            grid_epoch: self.grid_epoch,
+            group_epoch: self.group_epochs[th.group as usize],
+            warp_epoch: th.warp_epoch,
+        };
+        let epochs = Epochs {
+            grid: self.grid_epoch,
+            group: &self.group_epochs,
+            version: self.epoch_version,
+        };
+        let mut races = std::mem::take(&mut self.race_scratch);
+        for byte in offset..offset + width {
+            races.clear();
+            self.races.record(
+                obj,
+                per_group,
+                size,
+                byte,
+                access,
+                &self.geometry,
+                &epochs,
+                &mut races,
+            );
+            for earlier in races.drain(..) {
+                let first = RaceAccess {
+                    loc: earlier.loc,
+                    thread: self.launch.thread_id(earlier.thread),
+                    write: earlier.write,
+                    atomic: earlier.atomic,
+                    object: obj,
+                    offset: byte,
+                };
+                let second = RaceAccess {
+                    loc,
+                    thread: th.id,
+                    write,
+                    atomic,
+                    object: obj,
+                    offset: byte,
+                };
+                let (ka, kb) = (loc_key(Some(first.loc)), loc_key(Some(loc)));
+                let key = (1, ka.min(kb), ka.max(kb));
+                let inter_group = self.geometry.group_of(earlier.thread) != th.group;
+                let name = &self.memory.object(obj).name;
+                let space = self.memory.object(obj).space;
+                let rw = |w: bool| if w { "write" } else { "read" };
+                let message = format!(
+                    "{}{} race on `{}` byte {}: {} by {} at {} and {} by {} at {}",
+                    if inter_group { "inter-group " } else { "" },
+                    match (first.write, write) {
+                        (true, true) => "write-write",
+                        _ => "read-write",
+                    },
+                    name,
+                    byte,
+                    rw(first.write),
+                    first.thread,
+                    first.loc,
+                    rw(write),
+                    th.id,
+                    loc
+                );
+                self.report
+                    .report(key, self.opts.max_violations, || ReplayViolation {
+                        kind: ViolationKind::DataRace {
+                            first,
+                            second,
+                            inter_group,
+                            space,
+                        },
+                        loc,
+                        thread: th.id,
+                        message,
+                    });
+            }
+        }
+        self.race_scratch = races;
+    }
+
+    fn load(&mut self, th: &Thread, loc: Loc, p: Pointer, ty: Type, atomic: bool) -> Val {
+        let width = ty.store_size();
+        let Some((obj, off)) = self.check_access(th, loc, p, width, atomic) else {
+            return convert(Val::Bits(0), ty);
+        };
+        self.log_access(th, loc, obj, off, width, atomic, atomic);
+        let bytes = &self.memory.bytes(obj)[off as usize..(off + width) as usize];
+        let mut buf = [0u8; 16];
+        buf[..bytes.len()].copy_from_slice(bytes);
+        let bits = u128::from_le_bytes(buf) & mask(ty.bits());
+        convert(Val::Bits(bits), ty)
+    }
+
+    fn store(&mut self, th: &Thread, loc: Loc, p: Pointer, v: Val, ty: Type, atomic: bool) {
+        let width = ty.store_size();
+        let Some((obj, off)) = self.check_access(th, loc, p, width, true) else {
+            return;
+        };
+        self.log_access(th, loc, obj, off, width, true, atomic);
+        let bits = v.bits() & mask(ty.bits());
+        let bytes = bits.to_le_bytes();
+        self.memory.object_mut(obj).bytes[off as usize..(off + width) as usize]
+            .copy_from_slice(&bytes[..width as usize]);
+    }
+
+    fn memcopy(&mut self, th: &Thread, loc: Loc, dst: Pointer, src: Pointer, len: u64) {
+        if len == 0 {
+            return;
+        }
+        let s = self.check_access(th, loc, src, len, false);
+        let d = self.check_access(th, loc, dst, len, true);
+        let (Some((so, soff)), Some((dobj, doff))) = (s, d) else {
+            return;
+        };
+        self.log_access(th, loc, so, soff, len, false, false);
+        self.log_access(th, loc, dobj, doff, len, true, false);
+        // Copying through a buffer gives `memmove` semantics for overlaps.
+        let data = self.memory.bytes(so)[soff as usize..(soff + len) as usize].to_vec();
+        self.memory.object_mut(dobj).bytes[doff as usize..(doff + len) as usize]
+            .copy_from_slice(&data);
+    }
+
+    fn memset(&mut self, th: &Thread, loc: Loc, dst: Pointer, byte: u8, len: u64) {
+        if len == 0 {
+            return;
+        }
+        let Some((obj, off)) = self.check_access(th, loc, dst, len, true) else {
+            return;
+        };
+        self.log_access(th, loc, obj, off, len, true, false);
+        self.memory.object_mut(obj).bytes[off as usize..(off + len) as usize].fill(byte);
+    }
+}
+
+/// Counts one more arrival of a thread at (`loc`, `path`); returns the count.
+fn bump(counts: &mut HashMap<(Loc, u64), u32>, loc: Loc, path: u64) -> u32 {
+    let c = counts.entry((loc, path)).or_insert(0);
+    *c += 1;
+    *c
+}
+
+fn func_info(module: &Module, func: &Function, global_objs: &[Vec<ObjId>]) -> FuncInfo {
+    let mut template = vec![Val::Bits(0); func.values.len()];
+    let mut shared_addrs = Vec::new();
+    let mut local_addrs = Vec::new();
+    for (v, data) in func.values.iter() {
+        template[v.index()] = match &data.def {
+            ValueDef::Const(bits) => convert(Val::Bits(*bits), data.ty),
+            ValueDef::Null => Val::NULL,
+            ValueDef::Undef => convert(Val::Bits(0), data.ty),
+            ValueDef::GlobalAddr(g) => {
+                if module.globals[*g].space == MemSpace::Shared {
+                    shared_addrs.push((v, *g));
+                    Val::NULL
+                } else {
+                    Val::Ptr(Pointer::new(global_objs[g.index()][0], 0))
+                }
+            }
+            ValueDef::LocalAddr(l) => {
+                local_addrs.push((v, *l));
+                Val::NULL
+            }
+            _ => Val::Bits(0),
+        };
+    }
+    FuncInfo {
+        template,
+        shared_addrs,
+        local_addrs,
+    }
+}
+
+/// `v` as a value of type `ty`: pointers for pointer types (integers are
+/// decoded as by `inttoptr`), bits masked to the width otherwise.
+pub(crate) fn convert(v: Val, ty: Type) -> Val {
+    match ty {
+        Type::Ptr(_) => Val::Ptr(v.as_ptr()),
+        t => Val::Bits(v.bits() & mask(t.bits())),
+    }
+}
+
+fn icmp(cc: IntCC, a: u128, b: u128, w: u32) -> bool {
+    let (sa, sb) = (sext(a, w), sext(b, w));
+    match cc {
+        IntCC::Eq => a == b,
+        IntCC::Ne => a != b,
+        IntCC::Ult => a < b,
+        IntCC::Ule => a <= b,
+        IntCC::Ugt => a > b,
+        IntCC::Uge => a >= b,
+        IntCC::Slt => sa < sb,
+        IntCC::Sle => sa <= sb,
+        IntCC::Sgt => sa > sb,
+        IntCC::Sge => sa >= sb,
+    }
+}
+
+fn fcmp(cc: FloatCC, a: f64, b: f64) -> bool {
+    let uno = a.is_nan() || b.is_nan();
+    match cc {
+        FloatCC::False => false,
+        FloatCC::True => true,
+        FloatCC::Ord => !uno,
+        FloatCC::Uno => uno,
+        FloatCC::Oeq => !uno && a == b,
+        FloatCC::Ogt => !uno && a > b,
+        FloatCC::Oge => !uno && a >= b,
+        FloatCC::Olt => !uno && a < b,
+        FloatCC::Ole => !uno && a <= b,
+        FloatCC::One => !uno && a != b,
+        FloatCC::Ueq => uno || a == b,
+        FloatCC::Ugt => uno || a > b,
+        FloatCC::Uge => uno || a >= b,
+        FloatCC::Ult => uno || a < b,
+        FloatCC::Ule => uno || a <= b,
+        FloatCC::Une => uno || a != b,
+    }
+}
+
+fn float_op(op: FloatOp, a: u128, b: u128, w: u32) -> u128 {
+    macro_rules! arith {
+        ($x:expr, $y:expr) => {
+            match op {
+                FloatOp::Add => $x + $y,
+                FloatOp::Sub => $x - $y,
+                FloatOp::Mul => $x * $y,
+                FloatOp::Div => $x / $y,
+                FloatOp::Rem => $x % $y,
+                FloatOp::Neg => -$x,
+            }
+        };
+    }
+    match w {
+        64 => arith!(f64::from_bits(a as u64), f64::from_bits(b as u64)).to_bits() as u128,
+        32 => arith!(f32::from_bits(a as u32), f32::from_bits(b as u32)).to_bits() as u128,
+        16 if op == FloatOp::Neg => a ^ 0x8000,
+        _ => {
+            let r = arith!(f16_to_f32(a as u16), f16_to_f32(b as u16));
+            f32_to_f16(r) as u128
+        }
+    }
+}
+
+fn cast(op: CastOp, v: Val, from: Type, to: Type) -> Val {
+    let (fw, tw) = (from.bits(), to.bits());
+    let bits = v.bits() & mask(fw);
+    let out = match op {
+        CastOp::Zext | CastOp::Trunc | CastOp::Bitcast => bits,
+        CastOp::Sext => sext(bits, fw) as u128,
+        CastOp::FpToUi => {
+            let x = float_to_f64(bits, fw);
+            if x.is_nan() || x <= 0.0 {
+                0
+            } else {
+                (x as u128).min(mask(tw))
+            }
+        }
+        CastOp::FpToSi => {
+            let x = float_to_f64(bits, fw);
+            let lo = -(1i128 << (tw.max(1) - 1).min(126));
+            let hi = (1i128 << (tw.max(1) - 1).min(126)) - 1;
+            if x.is_nan() {
+                0
+            } else {
+                (x as i128).clamp(lo, hi) as u128
+            }
+        }
+        CastOp::UiToFp => int_to_float(bits as f64, bits as f32, tw),
+        CastOp::SiToFp => {
+            let s = sext(bits, fw);
+            int_to_float(s as f64, s as f32, tw)
+        }
+        CastOp::FpExt | CastOp::FpTrunc => {
+            if fw == 32 && tw == 64 {
+                (f32::from_bits(bits as u32) as f64).to_bits() as u128
+            } else {
+                f64_to_float(float_to_f64(bits, fw), tw)
+            }
+        }
+        CastOp::PtrToInt => v.as_ptr().encode() as u128,
+        CastOp::IntToPtr | CastOp::AddrSpaceCast => return Val::Ptr(v.as_ptr()),
+    };
+    convert(Val::Bits(out), to)
+}
+
+/// An integer converted to a float of width `w`; the `f32` conversion is
+/// done directly so that it is rounded once.
+fn int_to_float(as_f64: f64, as_f32: f32, w: u32) -> u128 {
+    match w {
+        32 => as_f32.to_bits() as u128,
+        16 => f32_to_f16(as_f32) as u128,
+        _ => as_f64.to_bits() as u128,
+    }
+}
+
+fn atomic_op(op: AtomicOp, old: Val, v: Val, ty: Type) -> Val {
+    let w = ty.bits();
+    let m = mask(w);
+    let (a, b) = (old.bits() & m, v.bits() & m);
+    let r = match op {
+        AtomicOp::Xchg => return convert(v, ty),
+        AtomicOp::Add => a.wrapping_add(b),
+        AtomicOp::Sub => a.wrapping_sub(b),
+        AtomicOp::And => a & b,
+        AtomicOp::Or => a | b,
+        AtomicOp::Xor => a ^ b,
+        AtomicOp::Max => {
+            if sext(a, w) >= sext(b, w) {
+                a
+            } else {
+                b
+            }
+        }
+        AtomicOp::Min => {
+            if sext(a, w) <= sext(b, w) {
+                a
+            } else {
+                b
+            }
+        }
+        AtomicOp::UMax => a.max(b),
+        AtomicOp::UMin => a.min(b),
+        AtomicOp::FAdd => float_op(FloatOp::Add, a, b, w),
+        AtomicOp::FSub => float_op(FloatOp::Sub, a, b, w),
+        AtomicOp::UIncWrap => {
+            if a >= b {
+                0
+            } else {
+                a + 1
+            }
+        }
+        AtomicOp::UDecWrap => {
+            if a == 0 || a > b {
+                b
+            } else {
+                a - 1
+            }
+        }
+    };
+    convert(Val::Bits(r & m), ty)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn casts() {
+        let f = Type::Float(32);
+        assert_eq!(
+            cast(CastOp::SiToFp, Val::i32(-2), Type::I32, f),
+            Val::f32(-2.0)
+        );
+        assert_eq!(
+            cast(CastOp::FpToSi, Val::f32(-2.7), f, Type::I32),
+            Val::i32(-2)
+        );
+        assert_eq!(
+            cast(CastOp::FpToUi, Val::f32(-2.7), f, Type::I32),
+            Val::u32(0)
+        );
+        assert_eq!(
+            cast(CastOp::Sext, Val::Bits(0x80), Type::I8, Type::I32),
+            Val::u32(0xffff_ff80)
+        );
+        assert_eq!(
+            cast(CastOp::Trunc, Val::u32(0x1234), Type::I32, Type::I8),
+            Val::Bits(0x34)
+        );
+        assert_eq!(
+            cast(CastOp::FpExt, Val::f32(1.5), f, Type::Float(64)),
+            Val::f64(1.5)
+        );
+    }
+
+    #[test]
+    fn atomics() {
+        let t = Type::I32;
+        assert_eq!(
+            atomic_op(AtomicOp::Max, Val::i32(-1), Val::i32(3), t),
+            Val::i32(3)
+        );
+        assert_eq!(
+            atomic_op(AtomicOp::UIncWrap, Val::u32(5), Val::u32(5), t),
+            Val::u32(0)
+        );
+        assert_eq!(
+            atomic_op(AtomicOp::UDecWrap, Val::u32(0), Val::u32(7), t),
+            Val::u32(7)
+        );
+    }
+}

@@ -1,0 +1,173 @@
+//! The configuration of a replay: the launch geometry, the options that
+//! steer the interpreter, and where `havoc` values come from.
+
+use lockstep_kir::{FuncId, InstId, Type};
+
+use crate::result::ThreadId;
+
+/// A kernel launch: the thread geometry.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Launch {
+    /// Threads per group (CUDA `blockDim`, OpenCL local size).
+    pub group_size: [u32; 3],
+    /// Groups in the grid (CUDA `gridDim`, OpenCL number of groups).
+    pub num_groups: [u32; 3],
+    /// OpenCL's global offset (`get_global_offset`); zero for CUDA.
+    pub global_offset: [u32; 3],
+}
+
+impl Launch {
+    /// A one-dimensional launch of `groups` groups of `group_size` threads.
+    pub fn linear(group_size: u32, groups: u32) -> Launch {
+        Launch {
+            group_size: [group_size, 1, 1],
+            num_groups: [groups, 1, 1],
+            global_offset: [0; 3],
+        }
+    }
+
+    pub fn threads_per_group(&self) -> u64 {
+        self.group_size.iter().map(|&d| d as u64).product()
+    }
+
+    pub fn groups(&self) -> u64 {
+        self.num_groups.iter().map(|&d| d as u64).product()
+    }
+
+    /// The id of the thread with global linear index `index` (groups in
+    /// row-major x-fastest order, threads likewise inside each group).
+    pub fn thread_id(&self, index: u32) -> ThreadId {
+        let per_group = self.threads_per_group() as u32;
+        ThreadId {
+            local: unlinear(index % per_group, self.group_size),
+            group: unlinear(index / per_group, self.num_groups),
+        }
+    }
+
+    /// The global linear index of a thread (the inverse of `thread_id`).
+    pub fn thread_index(&self, id: ThreadId) -> u32 {
+        let per_group = self.threads_per_group() as u32;
+        linear(id.group, self.num_groups) * per_group + linear(id.local, self.group_size)
+    }
+}
+
+pub(crate) fn unlinear(mut i: u32, dims: [u32; 3]) -> [u32; 3] {
+    let x = i % dims[0];
+    i /= dims[0];
+    let y = i % dims[1];
+    i /= dims[1];
+    [x, y, i]
+}
+
+pub(crate) fn linear(id: [u32; 3], dims: [u32; 3]) -> u32 {
+    id[0] + dims[0] * (id[1] + dims[1] * id[2])
+}
+
+/// Options of the interpreter. `Default` gives the portable semantics of
+/// DESIGN.md: no warp lock-step, every check on.
+#[derive(Clone, Debug)]
+pub struct ReplayOptions {
+    /// Warp-synchronous execution (GPUVerify's `--warp-sync=N`). When set,
+    /// the threads of each warp of `N` consecutive threads (by linear local
+    /// id) execute in lock-step, one instruction per lane in turn, and two
+    /// accesses by threads of the same warp never race. When unset, threads
+    /// run independently between barriers.
+    pub warp_size: Option<u32>,
+    /// How many lanes form a warp for warp intrinsics (shuffles, ballots,
+    /// `__syncwarp`, lane ids) when `warp_size` is unset.
+    pub warp_lanes: u32,
+    /// Instructions one thread may execute before it is stopped and the
+    /// replay reported incomplete.
+    pub step_budget_per_thread: u64,
+    /// Instructions all threads together may execute.
+    pub step_budget_total: u64,
+    /// Violations recorded before further ones are dropped (and
+    /// `ReplayResult::violations_truncated` set).
+    pub max_violations: usize,
+    /// Deepest call stack before a thread is stopped as incomplete.
+    pub max_call_depth: usize,
+    /// Bytes of an unsized `__shared__` array (CUDA `extern __shared__`,
+    /// the launch's dynamic shared memory).
+    pub dynamic_shared_size: u64,
+    /// Bytes of any other unsized global.
+    pub unsized_global_size: u64,
+    /// The byte that fills `__device__`/`__constant__` globals with no
+    /// initialiser and `__shared__` arrays at the start of each group.
+    pub global_fill: u8,
+    /// Seed of the default `havoc` generator.
+    pub havoc_seed: u64,
+    /// Whether to log accesses and report data races (off: faster when only
+    /// outputs matter).
+    pub check_races: bool,
+    /// Whether to report races between threads of different groups.
+    pub check_inter_group_races: bool,
+}
+
+impl Default for ReplayOptions {
+    fn default() -> ReplayOptions {
+        ReplayOptions {
+            warp_size: None,
+            warp_lanes: 32,
+            step_budget_per_thread: 1_000_000,
+            step_budget_total: 200_000_000,
+            max_violations: 100,
+            max_call_depth: 256,
+            dynamic_shared_size: 0,
+            unsized_global_size: 0,
+            global_fill: 0,
+            havoc_seed: 0x6c6f_636b_7374_6570,
+            check_races: true,
+            check_inter_group_races: true,
+        }
+    }
+}
+
+/// Where one `havoc` instruction is executed.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct HavocSite {
+    pub func: FuncId,
+    pub inst: InstId,
+    pub thread: ThreadId,
+    /// How many `havoc` instructions this thread executed before this one.
+    pub count: u64,
+    pub ty: Type,
+}
+
+/// A source of `havoc` values, for callers that replay a witness whose
+/// solver model fixed them. Returned bits are masked to the type's width;
+/// for pointer types they are decoded as by `inttoptr`.
+pub trait HavocOracle {
+    fn havoc(&mut self, site: &HavocSite) -> u128;
+}
+
+/// The default oracle: a hash of the seed and the site, so that the value a
+/// thread sees does not depend on the schedule.
+#[derive(Copy, Clone, Debug)]
+pub struct SeededHavoc {
+    pub seed: u64,
+}
+
+impl HavocOracle for SeededHavoc {
+    fn havoc(&mut self, site: &HavocSite) -> u128 {
+        let mut h = self.seed;
+        for word in [
+            site.func.as_u32() as u64,
+            site.inst.as_u32() as u64,
+            ((site.thread.local[0] as u64) << 32) | site.thread.group[0] as u64,
+            ((site.thread.local[1] as u64) << 32) | site.thread.group[1] as u64,
+            ((site.thread.local[2] as u64) << 32) | site.thread.group[2] as u64,
+            site.count,
+        ] {
+            h = splitmix(h ^ word);
+        }
+        ((splitmix(h) as u128) << 64) | h as u128
+    }
+}
+
+/// SplitMix64's finaliser: a fast, well-mixing 64-bit hash step.
+pub(crate) fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,207 @@
+//! Data-race detection: a per-byte log of the accesses of the current
+//! barrier intervals.
+//!
+//! The replay runs threads in one deterministic order, but a race must be
+//! found whatever order the hardware picks. So instead of comparing values,
+//! every access to shared or global memory is logged per byte with the
+//! thread, the instruction, whether it wrote and whether it was atomic, and
+//! the *epochs* the thread was in: how many group barriers its group had
+//! passed, how many grid barriers the grid had passed, and how many warp
+//! barriers (`__syncwarp`) the thread had passed. Two accesses by different
+//! threads to one byte race when at least one writes, not both are atomic,
+//! and no barrier both threads passed lies between them, which the epochs
+//! decide:
+//!
+//! - different grid epochs: a grid barrier separates them;
+//! - same group: a group barrier separates them when the group epochs
+//!   differ; within one warp, a warp barrier separates them when the warp
+//!   epochs differ, and under warp-synchronous execution threads of one warp
+//!   never race;
+//! - different groups (global memory only): they race, since groups
+//!   synchronise only through grid barriers.
+//!
+//! Entries that can no longer race with any future access (an older grid
+//! epoch, or for `__shared__` memory an older group epoch) are pruned lazily
+//! when the byte is next touched. Private and constant memory are not logged:
+//! the former belongs to one thread, and writes to the latter are reported as
+//! violations of their own.
+//!
+//! The log is kept in pages of `PAGE` bytes allocated on first touch, so a
+//! large buffer of which a kernel touches a little costs little.
+
+use crate::result::Loc;
+use crate::value::ObjId;
+
+/// One logged access to one byte.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Access {
+    /// The global linear index of the thread.
+    pub thread: u32,
+    pub loc: Loc,
+    pub write: bool,
+    pub atomic: bool,
+    pub grid_epoch: u32,
+    pub group_epoch: u32,
+    pub warp_epoch: u32,
+}
+
+impl Access {
+    /// Whether `self` is a repeat of `other` that adds nothing to the log.
+    fn same_as(&self, other: &Access) -> bool {
+        self.thread == other.thread
+            && self.loc == other.loc
+            && self.atomic == other.atomic
+            && self.grid_epoch == other.grid_epoch
+            && self.group_epoch == other.group_epoch
+            && self.warp_epoch == other.warp_epoch
+    }
+}
+
+/// The launch facts the conflict rule needs.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Geometry {
+    pub threads_per_group: u32,
+    pub warp_lanes: u32,
+    /// Threads of one warp are in lock-step and never race.
+    pub warp_sync: bool,
+    pub inter_group: bool,
+}
+
+impl Geometry {
+    pub fn group_of(&self, thread: u32) -> u32 {
+        thread / self.threads_per_group
+    }
+
+    fn warp_of(&self, thread: u32) -> u32 {
+        (thread % self.threads_per_group) / self.warp_lanes
+    }
+
+    /// The race rule of the module documentation. `per_group` objects are
+    /// only ever touched by one group, so threads of different groups never
+    /// race on them.
+    fn conflict(&self, a: &Access, b: &Access, per_group: bool) -> bool {
+        if a.thread == b.thread || !(a.write || b.write) || (a.atomic && b.atomic) {
+            return false;
+        }
+        if a.grid_epoch != b.grid_epoch {
+            return false;
+        }
+        if self.group_of(a.thread) != self.group_of(b.thread) {
+            return self.inter_group && !per_group;
+        }
+        if a.group_epoch != b.group_epoch {
+            return false;
+        }
+        if self.warp_of(a.thread) == self.warp_of(b.thread)
+            && (self.warp_sync || a.warp_epoch != b.warp_epoch)
+        {
+            return false;
+        }
+        true
+    }
+}
+
+#[derive(Default, Clone)]
+struct ByteLog {
+    /// The epoch version at which the log was last pruned.
+    stamp: u64,
+    reads: Vec<Access>,
+    /// Writes and atomic accesses.
+    writes: Vec<Access>,
+}
+
+const PAGE: usize = 64;
+
+#[derive(Default)]
+struct ObjectLog {
+    /// Whether the object is per-group (`__shared__`): then entries of an
+    /// older group epoch are stale.
+    per_group: bool,
+    pages: Vec<Option<Box<[ByteLog]>>>,
+}
+
+/// The access log of every logged object.
+#[derive(Default)]
+pub(crate) struct RaceLog {
+    objects: Vec<ObjectLog>,
+}
+
+/// The epochs of the launch at the time of an access.
+pub(crate) struct Epochs<'a> {
+    pub grid: u32,
+    /// The current group epoch of each group.
+    pub group: &'a [u32],
+    /// Changes whenever any epoch advances, so that a byte's log is pruned
+    /// at most once per change.
+    pub version: u64,
+}
+
+impl RaceLog {
+    /// Logs `access` to byte `byte` of `obj` and pushes every earlier access
+    /// it races with onto `races`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record(
+        &mut self,
+        obj: ObjId,
+        per_group: bool,
+        size: u64,
+        byte: u64,
+        access: Access,
+        geometry: &Geometry,
+        epochs: &Epochs,
+        races: &mut Vec<Access>,
+    ) {
+        let index = obj.0 as usize;
+        if self.objects.len() <= index {
+            self.objects.resize_with(index + 1, ObjectLog::default);
+        }
+        let log = &mut self.objects[index];
+        log.per_group = per_group;
+        let page = (byte as usize) / PAGE;
+        if log.pages.is_empty() {
+            log.pages
+                .resize_with((size as usize).div_ceil(PAGE).max(1), || None);
+        }
+        let Some(slot) = log.pages.get_mut(page) else {
+            return;
+        };
+        let page_log =
+            slot.get_or_insert_with(|| vec![ByteLog::default(); PAGE].into_boxed_slice());
+        let entry = &mut page_log[(byte as usize) % PAGE];
+
+        if entry.stamp != epochs.version {
+            entry.stamp = epochs.version;
+            let stale = |a: &Access| {
+                a.grid_epoch != epochs.grid
+                    || (per_group
+                        && a.group_epoch != epochs.group[geometry.group_of(a.thread) as usize])
+            };
+            entry.reads.retain(|a| !stale(a));
+            entry.writes.retain(|a| !stale(a));
+        }
+
+        for earlier in &entry.writes {
+            if geometry.conflict(earlier, &access, per_group) {
+                races.push(*earlier);
+            }
+        }
+        if access.write {
+            for earlier in &entry.reads {
+                if geometry.conflict(earlier, &access, per_group) {
+                    races.push(*earlier);
+                }
+            }
+        }
+        // A thread that touches a byte repeatedly within one interval (a
+        // loop without barriers) would otherwise grow the log without
+        // bound; the last entry is the one it most likely repeats.
+        let list = if access.write {
+            &mut entry.writes
+        } else {
+            &mut entry.reads
+        };
+        if !list.last().is_some_and(|last| last.same_as(&access)) {
+            list.push(access);
+        }
+    }
+}

@@ -1,0 +1,618 @@
+//! The schedule: groups, barriers and warp intrinsics.
+//!
+//! Groups run one after another; inside a group, warps run one after
+//! another; inside a warp, each runnable thread runs until it blocks (or, in
+//! warp-synchronous mode, the warp's threads take turns executing one
+//! instruction each, which is lock-step execution for convergent code). The
+//! race detector (`races`) does not depend on this order, so any
+//! deterministic order would do; this one keeps threads' working sets warm.
+//!
+//! Rendezvous points are resolved once every thread involved is blocked:
+//!
+//! - Warp intrinsics (shuffles, ballots, votes, `__activemask`,
+//!   `__syncwarp`): when no thread of a warp can run, the threads of the
+//!   warp waiting at the same intrinsic instance — same instruction, call
+//!   path and per-thread occurrence count — are the participating lanes;
+//!   the intrinsic is computed over them (a lane reading from a lane that
+//!   does not participate reads its own value) and they continue. The
+//!   `mask` argument is not consulted. `__syncwarp` advances the warp epoch
+//!   of its participants, separating their accesses for race detection.
+//! - Group barriers: when no thread of a group can run and some wait at a
+//!   group barrier, the group's threads must all wait at the same barrier
+//!   instance (same instruction, call path and occurrence count) or a grid
+//!   barrier, with none exited; anything else is barrier divergence. The
+//!   waiting threads are released either way (so that the replay can go on
+//!   and find more), and the group's epoch advances.
+//! - Grid barriers: when every group is finished or waiting at grid
+//!   barriers, the same check runs over the whole grid, then every thread is
+//!   released and the grid and group epochs advance.
+//!
+//! Threads stopped early (by `unreachable`, a failing `assume` or a budget)
+//! take no part in divergence checks, so that one violation does not cascade
+//! into reports of divergence.
+
+use std::collections::HashMap;
+
+use lockstep_kir::*;
+
+use crate::exec::{loc_key, Ctx, Status, Thread, Wait};
+use crate::memory::{Memory, ObjOrigin};
+use crate::options::{HavocOracle, Launch, ReplayOptions, SeededHavoc};
+use crate::races::Geometry;
+use crate::result::*;
+use crate::value::{mask, ObjId, Val};
+
+/// Replays `kernel` of `module` for every thread of `launch` with the given
+/// arguments (one per kernel parameter) and memory, drawing `havoc` values
+/// from the default seeded generator.
+pub fn replay(
+    module: &Module,
+    kernel: FuncId,
+    launch: &Launch,
+    args: &[Val],
+    memory: Memory,
+    options: &ReplayOptions,
+) -> Result<ReplayResult, ReplayError> {
+    let mut oracle = SeededHavoc {
+        seed: options.havoc_seed,
+    };
+    replay_with_oracle(module, kernel, launch, args, memory, options, &mut oracle)
+}
+
+/// `replay` with `havoc` values drawn from `oracle`.
+pub fn replay_with_oracle(
+    module: &Module,
+    kernel: FuncId,
+    launch: &Launch,
+    args: &[Val],
+    mut memory: Memory,
+    options: &ReplayOptions,
+    oracle: &mut dyn HavocOracle,
+) -> Result<ReplayResult, ReplayError> {
+    let func = module
+        .functions
+        .get(kernel)
+        .ok_or(ReplayError::NoSuchKernel(kernel))?;
+    if func.params.len() != args.len() {
+        return Err(ReplayError::ArgumentCount {
+            expected: func.params.len(),
+            found: args.len(),
+        });
+    }
+    if launch.group_size.contains(&0) || launch.num_groups.contains(&0) {
+        return Err(ReplayError::BadLaunch("a dimension is zero".into()));
+    }
+    let per_group = launch.threads_per_group();
+    let groups = launch.groups();
+    if per_group
+        .checked_mul(groups)
+        .filter(|&n| n <= u32::MAX as u64)
+        .is_none()
+    {
+        return Err(ReplayError::BadLaunch("more than 2^32 threads".into()));
+    }
+    if options.warp_size == Some(0) || options.warp_lanes == 0 {
+        return Err(ReplayError::BadLaunch("a warp of zero lanes".into()));
+    }
+
+    // Every module global gets its instances before any thread runs.
+    let mut global_objs: Vec<Vec<ObjId>> = Vec::with_capacity(module.globals.len());
+    for (g, obj) in module.globals.iter() {
+        if obj.space == MemSpace::Shared {
+            let size = obj.size.unwrap_or(options.dynamic_shared_size);
+            let mut init = vec![options.global_fill; size as usize];
+            if let Some(bytes) = &obj.init {
+                let n = bytes.len().min(init.len());
+                init[..n].copy_from_slice(&bytes[..n]);
+            }
+            let instances = (0..groups as u32)
+                .map(|group| {
+                    memory.alloc_object(
+                        obj.name.clone(),
+                        MemSpace::Shared,
+                        ObjOrigin::Shared { global: g, group },
+                        size,
+                        Some(&init),
+                    )
+                })
+                .collect();
+            global_objs.push(instances);
+        } else {
+            let id = memory.instantiate_global(
+                module,
+                g,
+                options.global_fill,
+                options.unsized_global_size,
+            );
+            global_objs.push(vec![id]);
+        }
+    }
+
+    let group_args = per_group_args(module, kernel, args, &mut memory, groups as u32);
+
+    let warp_lanes = options.warp_size.unwrap_or(options.warp_lanes);
+    let geometry = Geometry {
+        threads_per_group: per_group as u32,
+        warp_lanes,
+        warp_sync: options.warp_size.is_some(),
+        inter_group: options.check_inter_group_races,
+    };
+    let mut ctx = Ctx::new(
+        module,
+        *launch,
+        options,
+        oracle,
+        memory,
+        global_objs,
+        geometry,
+        groups as usize,
+    );
+    let mut sched = Scheduler {
+        kernel,
+        group_args,
+        groups: (0..groups).map(|_| GroupState::NotStarted).collect(),
+    };
+    sched.run(&mut ctx);
+
+    let completed = ctx.report.incomplete.is_empty() && !ctx.aborted;
+    Ok(ReplayResult {
+        violations: ctx.report.violations,
+        violations_truncated: ctx.report.truncated,
+        completed,
+        incomplete: ctx.report.incomplete,
+        infeasible: ctx.report.infeasible,
+        unsupported: ctx.report.unsupported,
+        steps: ctx.total_steps,
+        threads_exited: ctx.threads_exited,
+        memory: ctx.memory,
+    })
+}
+
+/// OpenCL kernels take `__local` buffers as pointer parameters; each group
+/// must get its own instance. For every parameter of a shared-space pointer
+/// type whose argument points into a caller's buffer of shared space, group
+/// 0 uses the buffer itself and every other group a copy, named after it
+/// with the group's index. Returns the arguments of each group (a single
+/// list when no parameter needs this).
+fn per_group_args(
+    module: &Module,
+    kernel: FuncId,
+    args: &[Val],
+    memory: &mut Memory,
+    groups: u32,
+) -> Vec<Vec<Val>> {
+    let func = &module.functions[kernel];
+    let mut lists = vec![args.to_vec()];
+    for (i, param) in func.params.iter().enumerate() {
+        let Type::Ptr(MemSpace::Shared) = param.ty else {
+            continue;
+        };
+        let p = args[i].as_ptr();
+        let Some(obj) = p.obj.filter(|o| (o.0 as usize) < memory.len()) else {
+            continue;
+        };
+        let object = memory.object(obj);
+        if object.space != MemSpace::Shared || object.origin != ObjOrigin::Buffer {
+            continue;
+        }
+        let (name, bytes) = (object.name.clone(), object.bytes.clone());
+        if lists.len() == 1 {
+            lists = vec![args.to_vec(); groups as usize];
+        }
+        for (g, list) in lists.iter_mut().enumerate().skip(1) {
+            let copy = memory.alloc_object(
+                format!("{name}[group {g}]"),
+                MemSpace::Shared,
+                ObjOrigin::Buffer,
+                bytes.len() as u64,
+                Some(&bytes),
+            );
+            list[i] = Val::Ptr(crate::value::Pointer {
+                obj: Some(copy),
+                offset: p.offset,
+            });
+        }
+    }
+    lists
+}
+
+enum GroupState {
+    NotStarted,
+    /// Started; every thread is exited, stopped or waiting at a grid barrier.
+    Waiting(Vec<Thread>),
+    /// Every thread exited or stopped. Keeps up to four exited threads and
+    /// the count, for grid-barrier divergence reports.
+    Done {
+        exited: Vec<ThreadId>,
+        count: usize,
+    },
+}
+
+struct Scheduler {
+    kernel: FuncId,
+    /// The kernel's arguments for each group (they differ only in
+    /// per-group buffers), or one list for all groups.
+    group_args: Vec<Vec<Val>>,
+    groups: Vec<GroupState>,
+}
+
+/// The identity of a barrier instance a thread waits at; `None` for a thread
+/// that exited.
+type Site = Option<(Loc, u64, u32)>;
+
+impl Scheduler {
+    fn run(&mut self, ctx: &mut Ctx) {
+        let per_group = ctx.launch.threads_per_group() as u32;
+        loop {
+            let mut any_waiting = false;
+            for g in 0..self.groups.len() {
+                if ctx.aborted && matches!(self.groups[g], GroupState::NotStarted) {
+                    // The budget is spent: groups that never started stay so.
+                    continue;
+                }
+                let mut threads =
+                    match std::mem::replace(&mut self.groups[g], GroupState::NotStarted) {
+                        GroupState::NotStarted => {
+                            let args = &self.group_args[g.min(self.group_args.len() - 1)];
+                            (0..per_group)
+                                .map(|i| {
+                                    ctx.new_thread(g as u32 * per_group + i, self.kernel, args)
+                                })
+                                .collect()
+                        }
+                        GroupState::Waiting(threads) => threads,
+                        done @ GroupState::Done { .. } => {
+                            self.groups[g] = done;
+                            continue;
+                        }
+                    };
+                run_group(ctx, g, &mut threads);
+                if threads
+                    .iter()
+                    .any(|t| matches!(t.status, Status::Barrier(_)))
+                {
+                    any_waiting = true;
+                    self.groups[g] = GroupState::Waiting(threads);
+                } else {
+                    let exited: Vec<ThreadId> = threads
+                        .iter()
+                        .filter(|t| matches!(t.status, Status::Exited))
+                        .map(|t| t.id)
+                        .collect();
+                    self.groups[g] = GroupState::Done {
+                        count: exited.len(),
+                        exited: exited.into_iter().take(4).collect(),
+                    };
+                }
+            }
+            if !any_waiting {
+                return;
+            }
+            if ctx.aborted {
+                self.abort(ctx);
+                return;
+            }
+            self.release_grid(ctx);
+        }
+    }
+
+    /// Every group is done or waits at a grid barrier: check that the grid
+    /// agrees on the barrier and release it.
+    fn release_grid(&mut self, ctx: &mut Ctx) {
+        let mut arrivals: Vec<(Site, Vec<ThreadId>, usize)> = Vec::new();
+        let mut add = |site: Site, thread: Option<ThreadId>, count: usize| {
+            let i = match arrivals.iter().position(|(s, _, _)| *s == site) {
+                Some(i) => i,
+                None => {
+                    arrivals.push((site, Vec::new(), 0));
+                    arrivals.len() - 1
+                }
+            };
+            let entry = &mut arrivals[i];
+            entry.2 += count;
+            if let Some(t) = thread {
+                if entry.1.len() < 4 {
+                    entry.1.push(t);
+                }
+            }
+        };
+        for state in &self.groups {
+            match state {
+                GroupState::Waiting(threads) => {
+                    for t in threads {
+                        match &t.status {
+                            Status::Barrier(w) => {
+                                add(Some((w.loc, w.path, w.occurrence)), Some(t.id), 1)
+                            }
+                            Status::Exited => add(None, Some(t.id), 1),
+                            _ => {}
+                        }
+                    }
+                }
+                GroupState::Done { exited, count } if *count > 0 => {
+                    for (i, &t) in exited.iter().enumerate() {
+                        add(None, Some(t), if i == 0 { *count } else { 0 });
+                    }
+                }
+                _ => {}
+            }
+        }
+        report_divergence(ctx, BarrierScope::Grid, arrivals);
+        ctx.grid_epoch += 1;
+        for e in ctx.group_epochs.iter_mut() {
+            *e += 1;
+        }
+        ctx.epoch_version += 1;
+        for state in &mut self.groups {
+            if let GroupState::Waiting(threads) = state {
+                for t in threads {
+                    if matches!(t.status, Status::Barrier(_)) {
+                        t.status = Status::Runnable;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The total budget ran out: stop every waiting thread.
+    fn abort(&mut self, ctx: &mut Ctx) {
+        for state in &mut self.groups {
+            if let GroupState::Waiting(threads) = state {
+                for t in threads.iter_mut() {
+                    if matches!(
+                        t.status,
+                        Status::Barrier(_) | Status::Warp(_) | Status::Runnable
+                    ) {
+                        ctx.stop(t, IncompleteReason::TotalStepBudget);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs group `g` until every thread has exited, stopped, or waits at a grid
+/// barrier, resolving warp intrinsics and group barriers on the way.
+fn run_group(ctx: &mut Ctx, g: usize, threads: &mut [Thread]) {
+    let lanes = ctx.geometry.warp_lanes as usize;
+    let quantum = if ctx.opts.warp_size.is_some() {
+        1
+    } else {
+        u64::MAX
+    };
+    loop {
+        for warp in threads.chunks_mut(lanes) {
+            loop {
+                loop {
+                    let mut ran = false;
+                    for t in warp.iter_mut() {
+                        if matches!(t.status, Status::Runnable) {
+                            ctx.run_thread(t, quantum);
+                            ran = true;
+                        }
+                    }
+                    if !ran || ctx.aborted {
+                        break;
+                    }
+                }
+                if ctx.aborted {
+                    for t in threads.iter_mut() {
+                        if !matches!(t.status, Status::Exited | Status::Stopped) {
+                            ctx.stop(t, IncompleteReason::TotalStepBudget);
+                        }
+                    }
+                    return;
+                }
+                if !resolve_warp_ops(ctx, warp) {
+                    break;
+                }
+            }
+        }
+        let group_waiters = threads
+            .iter()
+            .any(|t| matches!(&t.status, Status::Barrier(w) if w.scope == BarrierScope::Group));
+        if !group_waiters {
+            // Every thread exited, stopped, or waits at a grid barrier; the
+            // grid-level check judges the latter.
+            return;
+        }
+        let mut arrivals: Vec<(Site, Vec<ThreadId>, usize)> = Vec::new();
+        for t in threads.iter() {
+            let site = match &t.status {
+                Status::Barrier(w) => Some((w.loc, w.path, w.occurrence)),
+                Status::Exited => None,
+                _ => continue,
+            };
+            match arrivals.iter_mut().find(|(s, _, _)| *s == site) {
+                Some(entry) => {
+                    entry.2 += 1;
+                    if entry.1.len() < 4 {
+                        entry.1.push(t.id);
+                    }
+                }
+                None => arrivals.push((site, vec![t.id], 1)),
+            }
+        }
+        report_divergence(ctx, BarrierScope::Group, arrivals);
+        for t in threads.iter_mut() {
+            if matches!(&t.status, Status::Barrier(w) if w.scope == BarrierScope::Group) {
+                t.status = Status::Runnable;
+            }
+        }
+        ctx.group_epochs[g] += 1;
+        ctx.epoch_version += 1;
+    }
+}
+
+/// Reports a divergence when the threads stand at more than one place.
+fn report_divergence(
+    ctx: &mut Ctx,
+    scope: BarrierScope,
+    arrivals: Vec<(Site, Vec<ThreadId>, usize)>,
+) {
+    if arrivals.len() <= 1 {
+        return;
+    }
+    let arrivals: Vec<Arrival> = arrivals
+        .into_iter()
+        .map(|(site, threads, count)| Arrival {
+            barrier: site.map(|(loc, _, _)| loc),
+            occurrence: site.map_or(0, |(_, _, o)| o),
+            threads,
+            count,
+        })
+        .collect();
+    // One divergence usually repeats in later iterations and at later
+    // barriers, as the threads that went astray come back (a thread-dependent
+    // trip count shows at every iteration). Only the first report that names
+    // a barrier is kept.
+    let barriers: Vec<[u32; 3]> = arrivals
+        .iter()
+        .filter(|a| a.barrier.is_some())
+        .map(|a| loc_key(a.barrier))
+        .collect();
+    if barriers.iter().any(|b| ctx.report.diverged.contains(b)) {
+        return;
+    }
+    ctx.report.diverged.extend(barriers.iter().copied());
+    let mut keys: Vec<[u32; 3]> = arrivals.iter().map(|a| loc_key(a.barrier)).collect();
+    keys.sort();
+    keys.dedup();
+    let second = keys.get(1).copied().unwrap_or(keys[0]);
+    let key = (2, keys[0], second);
+    let first = &arrivals[0];
+    let loc = arrivals
+        .iter()
+        .find_map(|a| a.barrier)
+        .expect("some thread waits at a barrier");
+    let thread = arrivals
+        .iter()
+        .find(|a| a.barrier.is_some())
+        .map_or(first.threads[0], |a| a.threads[0]);
+    let describe = |a: &Arrival| match a.barrier {
+        Some(l) => format!(
+            "{} thread(s) at barrier {} (occurrence {}), e.g. {}",
+            a.count, l, a.occurrence, a.threads[0]
+        ),
+        None => format!("{} thread(s) exited, e.g. {}", a.count, a.threads[0]),
+    };
+    let message = format!(
+        "{} barrier divergence: {}",
+        scope.name(),
+        arrivals.iter().map(describe).collect::<Vec<_>>().join("; ")
+    );
+    ctx.report
+        .report(key, ctx.opts.max_violations, || ReplayViolation {
+            kind: ViolationKind::BarrierDivergence { scope, arrivals },
+            loc,
+            thread,
+            message,
+        });
+}
+
+/// Resolves the warp intrinsics the threads of one warp wait at; returns
+/// whether any thread was released.
+fn resolve_warp_ops(ctx: &Ctx, warp: &mut [Thread]) -> bool {
+    let mut sets: HashMap<(Loc, u64, u32), Vec<usize>> = HashMap::new();
+    let mut order = Vec::new();
+    for (i, t) in warp.iter().enumerate() {
+        if let Status::Warp(w) = &t.status {
+            let key = (w.loc, w.path, w.occurrence);
+            let set = sets.entry(key).or_default();
+            if set.is_empty() {
+                order.push(key);
+            }
+            set.push(i);
+        }
+    }
+    if order.is_empty() {
+        return false;
+    }
+    let lanes = ctx.geometry.warp_lanes;
+    for key in order {
+        let members = &sets[&key];
+        let waits: Vec<Wait> = members
+            .iter()
+            .map(|&i| match &warp[i].status {
+                Status::Warp(w) => w.clone(),
+                _ => unreachable!("members wait at a warp intrinsic"),
+            })
+            .collect();
+        let lane_ids: Vec<u32> = warp.iter().map(|t| t.lane % lanes).collect();
+        let lane_of = |i: usize| lane_ids[i];
+        let active: u128 = members
+            .iter()
+            .fold(0, |m, &i| m | (1u128 << lane_of(i).min(127)));
+        // The value each participating lane offers (a shuffle's operand).
+        let mut offered: HashMap<u32, Val> = HashMap::new();
+        for (&i, w) in members.iter().zip(&waits) {
+            if let Some(&v) = w.args.get(1) {
+                offered.insert(lane_of(i), v);
+            }
+        }
+        let pred = |w: &Wait| w.args.get(1).is_some_and(|v| v.bits() != 0);
+        for (&i, w) in members.iter().zip(&waits) {
+            let lane = lane_of(i);
+            let arg = |k: usize| w.args.get(k).map_or(0, |v| v.bits() as u64);
+            // The segment width of a shuffle: a power of two up to the warp.
+            let width = match w.args.get(3) {
+                Some(v) if v.bits() > 0 => {
+                    (v.bits() as u32).min(lanes).next_power_of_two().min(lanes)
+                }
+                _ => lanes,
+            };
+            let own = w.args.get(1).copied().unwrap_or_default();
+            let from = |src: Option<u32>| src.and_then(|s| offered.get(&s).copied()).unwrap_or(own);
+            let seg = lane - lane % width;
+            let value = match w.op {
+                None => {
+                    warp[i].warp_epoch += 1;
+                    None
+                }
+                Some(WarpOp::Shfl) => Some(from(Some(seg + (arg(2) as u32 % width)))),
+                Some(WarpOp::ShflUp) => {
+                    let delta = arg(2) as u32;
+                    Some(from((lane % width >= delta).then(|| lane - delta)))
+                }
+                Some(WarpOp::ShflDown) => {
+                    let delta = arg(2) as u32;
+                    Some(from(
+                        (lane % width)
+                            .checked_add(delta)
+                            .filter(|&d| d < width)
+                            .map(|_| lane + delta),
+                    ))
+                }
+                Some(WarpOp::ShflXor) => {
+                    let src = lane ^ arg(2) as u32;
+                    Some(from((src / width == lane / width).then_some(src)))
+                }
+                Some(WarpOp::Ballot) => {
+                    let bits = members
+                        .iter()
+                        .zip(&waits)
+                        .filter(|(_, w)| pred(w))
+                        .fold(0u128, |m, (&j, _)| m | (1u128 << lane_of(j).min(127)));
+                    Some(Val::Bits(bits))
+                }
+                Some(WarpOp::All) => Some(Val::Bits(waits.iter().all(pred) as u128)),
+                Some(WarpOp::Any) => Some(Val::Bits(waits.iter().any(pred) as u128)),
+                Some(WarpOp::ActiveMask) => Some(Val::Bits(active)),
+                Some(WarpOp::LaneId) => Some(Val::u32(lane)),
+            };
+            let t = &mut warp[i];
+            if let (Some((r, ty)), Some(v)) = (w.result, value) {
+                let v = match ty {
+                    Type::Int(bits) => Val::Bits(v.bits() & mask(bits as u32)),
+                    _ => v,
+                };
+                t.frames
+                    .last_mut()
+                    .expect("a waiting thread has a frame")
+                    .vals[r.index()] = v;
+            }
+            t.status = Status::Runnable;
+        }
+    }
+    true
+}

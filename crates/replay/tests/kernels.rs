@@ -1,0 +1,680 @@
+//! Replays of hand-written KIR kernels, one per behaviour the interpreter
+//! must get right: race-free code, each kind of race, barrier divergence,
+//! memory-safety violations, annotations, budgets, warp intrinsics, calls.
+
+use lockstep_kir::{parse_module, verify_module, AnnotKind, BarrierScope, MemSpace, Module, Type};
+use lockstep_replay::*;
+
+/// Parses and verifies a module; the text must be valid KIR.
+fn module(text: &str) -> Module {
+    let m = parse_module(text).unwrap_or_else(|e| panic!("parse error {e}\n{text}"));
+    if let Err(errors) = verify_module(&m) {
+        panic!("invalid KIR: {errors:?}\n{text}");
+    }
+    m
+}
+
+/// Replays the first kernel of `text` with a fresh `out` buffer of `words`
+/// i32s as its only argument.
+fn run_out(
+    text: &str,
+    launch: Launch,
+    words: usize,
+    opts: &ReplayOptions,
+) -> (ReplayResult, ObjId) {
+    let m = module(text);
+    let kernel = m.kernels().next().unwrap().0;
+    let mut memory = Memory::new();
+    let out = memory.alloc_named("out", MemSpace::Global, 4 * words as u64, None);
+    let result = replay(&m, kernel, &launch, &[out], memory, opts).unwrap();
+    let obj = result.memory.target(out).unwrap();
+    (result, obj)
+}
+
+fn kinds(r: &ReplayResult) -> Vec<&'static str> {
+    r.violations.iter().map(|v| v.kind.name()).collect()
+}
+
+/// Shared-memory exchange: each thread writes `s[t]`, then reads
+/// `s[(t + 1) % 8]`; `BARRIER` is replaced by the separating barrier (or
+/// nothing).
+const EXCHANGE: &str = r#"
+language cuda
+global0 = shared "s" size 32 align 4 elem_size 4
+kernel fn0 "exchange" link "exchange" (v0 "out": ptr.global) entry block0 {
+  v1: i64 = const 4
+  v2: ptr.shared = global_addr global0
+  v3: i32 = const 1
+  v4: i32 = const 7
+block0:
+  v10: i32 = builtin local_id x
+  v11: i64 = zext v10
+  v12: i64 = mul v11, v1
+  v13: ptr.shared = ptradd v2, v12
+  store v13, v10 align 4
+  BARRIER
+  v14: i32 = add v10, v3
+  v15: i32 = and v14, v4
+  v16: i64 = zext v15
+  v17: i64 = mul v16, v1
+  v18: ptr.shared = ptradd v2, v17
+  v19: i32 = load v18 align 4
+  v20: ptr.global = ptradd v0, v12
+  store v20, v19 align 4
+  return
+}
+"#;
+
+#[test]
+fn race_free_exchange_with_barrier() {
+    let text = EXCHANGE.replace("BARRIER", "barrier group shared");
+    let (r, out) = run_out(&text, Launch::linear(8, 2), 8, &ReplayOptions::default());
+    // Each group writes the same `out` words with the same values: an
+    // inter-group write-write race, but nothing on shared memory.
+    assert!(r.races().all(|v| matches!(
+        v.kind,
+        ViolationKind::DataRace {
+            inter_group: true,
+            ..
+        }
+    )));
+    let (r1, out1) = run_out(&text, Launch::linear(8, 1), 8, &ReplayOptions::default());
+    assert!(r1.violations.is_empty(), "{:?}", r1.violations);
+    assert!(r1.completed);
+    assert_eq!(r1.memory.read_i32s(out1), vec![1, 2, 3, 4, 5, 6, 7, 0]);
+    assert_eq!(r.memory.read_i32s(out), vec![1, 2, 3, 4, 5, 6, 7, 0]);
+    // Each group had its own instance of `s`.
+    let instances = r.memory.objects().iter().filter(|o| o.name == "s").count();
+    assert_eq!(instances, 2);
+}
+
+#[test]
+fn read_write_race_without_barrier() {
+    let text = EXCHANGE.replace("BARRIER", "");
+    let (r, _) = run_out(&text, Launch::linear(8, 1), 8, &ReplayOptions::default());
+    assert_eq!(kinds(&r), vec!["data-race"]);
+    let ViolationKind::DataRace {
+        first,
+        second,
+        inter_group,
+        space,
+    } = &r.violations[0].kind
+    else {
+        panic!()
+    };
+    assert!(!inter_group);
+    assert_eq!(*space, MemSpace::Shared);
+    assert_ne!(first.write, second.write, "one read and one write");
+    assert_ne!(first.thread, second.thread);
+    assert_eq!(r.memory.object(first.object).name, "s");
+    // The schedule runs thread 0 first: it reads s[1] before thread 1
+    // writes it, and the race is still found.
+    assert!(first.thread.local[0] == 0 || second.thread.local[0] == 0);
+}
+
+#[test]
+fn warp_barrier_separates_lanes_of_one_warp() {
+    let text = EXCHANGE.replace("BARRIER", "barrier warp shared");
+    let (r, _) = run_out(&text, Launch::linear(8, 1), 8, &ReplayOptions::default());
+    assert!(r.violations.is_empty(), "{:?}", r.violations);
+    // With warps of 4 lanes, thread 3 reads s[4] of the other warp.
+    let opts = ReplayOptions {
+        warp_lanes: 4,
+        ..ReplayOptions::default()
+    };
+    let (r, _) = run_out(&text, Launch::linear(8, 1), 8, &opts);
+    assert_eq!(kinds(&r), vec!["data-race"]);
+}
+
+/// Every thread stores its id to `out[0]`.
+const WRITE_ALL: &str = r#"
+language cuda
+kernel fn0 "ww" link "ww" (v0 "out": ptr.global) entry block0 {
+block0:
+  v1: i32 = builtin local_id x
+  store v0, v1 align 4
+  return
+}
+"#;
+
+#[test]
+fn write_write_race() {
+    let (r, out) = run_out(
+        WRITE_ALL,
+        Launch::linear(8, 1),
+        1,
+        &ReplayOptions::default(),
+    );
+    assert_eq!(kinds(&r), vec!["data-race"]);
+    let ViolationKind::DataRace { first, second, .. } = &r.violations[0].kind else {
+        panic!()
+    };
+    assert!(first.write && second.write);
+    assert_eq!(first.loc, second.loc, "the same store in two threads");
+    assert_eq!(first.offset, 0);
+    // The deterministic schedule leaves the last thread's value.
+    assert_eq!(r.memory.read_i32s(out), vec![7]);
+}
+
+#[test]
+fn warp_sync_suppresses_races_inside_a_warp() {
+    let opts = ReplayOptions {
+        warp_size: Some(8),
+        ..ReplayOptions::default()
+    };
+    let (r, _) = run_out(WRITE_ALL, Launch::linear(8, 1), 1, &opts);
+    assert!(r.violations.is_empty(), "{:?}", r.violations);
+    let opts = ReplayOptions {
+        warp_size: Some(4),
+        ..ReplayOptions::default()
+    };
+    let (r, _) = run_out(WRITE_ALL, Launch::linear(8, 1), 1, &opts);
+    assert_eq!(kinds(&r), vec!["data-race"]);
+}
+
+/// Group 0 writes `out[t]`; after `BARRIER`, every group reads it.
+const PUBLISH: &str = r#"
+language cuda
+kernel fn0 "publish" link "publish" (v0 "out": ptr.global) entry block0 {
+  v1: i64 = const 4
+  v2: i32 = const 0
+block0:
+  v3: i32 = builtin local_id x
+  v4: i32 = builtin group_id x
+  v5: i64 = zext v3
+  v6: i64 = mul v5, v1
+  v7: ptr.global = ptradd v0, v6
+  v8: i1 = icmp eq v4, v2
+  br v8, block1, block2
+block1:
+  store v7, v3 align 4
+  jump block2
+block2:
+  BARRIER
+  v9: i32 = load v7 align 4
+  return
+}
+"#;
+
+#[test]
+fn inter_group_race_on_global_memory() {
+    // A group barrier does not order groups.
+    let text = PUBLISH.replace("BARRIER", "barrier group global");
+    let (r, _) = run_out(&text, Launch::linear(4, 2), 4, &ReplayOptions::default());
+    assert_eq!(kinds(&r), vec!["data-race"]);
+    let ViolationKind::DataRace {
+        first,
+        second,
+        inter_group,
+        space,
+    } = &r.violations[0].kind
+    else {
+        panic!()
+    };
+    assert!(inter_group);
+    assert_eq!(*space, MemSpace::Global);
+    assert_eq!(first.thread.group, [0, 0, 0]);
+    assert_eq!(second.thread.group, [1, 0, 0]);
+    assert!(first.write && !second.write);
+    // Switching inter-group checks off hides it.
+    let opts = ReplayOptions {
+        check_inter_group_races: false,
+        ..ReplayOptions::default()
+    };
+    let (r, _) = run_out(&text, Launch::linear(4, 2), 4, &opts);
+    assert!(r.violations.is_empty());
+}
+
+#[test]
+fn grid_barrier_orders_groups() {
+    let text = PUBLISH.replace("BARRIER", "barrier grid global");
+    let (r, out) = run_out(&text, Launch::linear(4, 3), 4, &ReplayOptions::default());
+    assert!(r.violations.is_empty(), "{:?}", r.violations);
+    assert!(r.completed);
+    assert_eq!(r.memory.read_i32s(out), vec![0, 1, 2, 3]);
+}
+
+/// Every thread atomically adds 1 to `out[0]`; `EXTRA` may add a plain load.
+const ATOMICS: &str = r#"
+language cuda
+kernel fn0 "count" link "count" (v0 "out": ptr.global) entry block0 {
+  v1: i32 = const 1
+block0:
+  v2: i32 = atomic add v0, v1
+  EXTRA
+  return
+}
+"#;
+
+#[test]
+fn atomics_do_not_race_with_atomics() {
+    let text = ATOMICS.replace("EXTRA", "");
+    let (r, out) = run_out(&text, Launch::linear(32, 4), 1, &ReplayOptions::default());
+    assert!(r.violations.is_empty(), "{:?}", r.violations);
+    assert_eq!(r.memory.read_i32s(out), vec![128]);
+    let text = ATOMICS.replace("EXTRA", "v3: i32 = load v0 align 4");
+    let (r, _) = run_out(&text, Launch::linear(4, 1), 1, &ReplayOptions::default());
+    assert_eq!(kinds(&r), vec!["data-race"]);
+    let ViolationKind::DataRace { first, second, .. } = &r.violations[0].kind else {
+        panic!()
+    };
+    assert!(
+        first.atomic != second.atomic,
+        "an atomic against a plain access"
+    );
+}
+
+#[test]
+fn barrier_under_thread_dependent_branch_diverges() {
+    let text = r#"
+language cuda
+kernel fn0 "div" link "div" (v0 "out": ptr.global) entry block0 {
+  v1: i32 = const 2
+block0:
+  v2: i32 = builtin local_id x
+  v3: i1 = icmp ult v2, v1
+  br v3, block1, block2
+block1:
+  barrier group shared
+  jump block2
+block2:
+  return
+}
+"#;
+    let (r, _) = run_out(text, Launch::linear(8, 2), 1, &ReplayOptions::default());
+    assert_eq!(
+        kinds(&r),
+        vec!["barrier-divergence"],
+        "reported once for both groups"
+    );
+    let ViolationKind::BarrierDivergence { scope, arrivals } = &r.violations[0].kind else {
+        panic!()
+    };
+    assert_eq!(*scope, BarrierScope::Group);
+    assert_eq!(arrivals.len(), 2);
+    let at_barrier = arrivals.iter().find(|a| a.barrier.is_some()).unwrap();
+    let exited = arrivals.iter().find(|a| a.barrier.is_none()).unwrap();
+    assert_eq!((at_barrier.count, exited.count), (2, 6));
+    assert!(r.completed);
+}
+
+/// A loop of `i < BOUND` iterations with a barrier in its body.
+const LOOP_BARRIER: &str = r#"
+language cuda
+kernel fn0 "loop" link "loop" (v0 "out": ptr.global) entry block0 {
+  v1: i32 = const 0
+  v2: i32 = const 1
+  v3: i32 = const 3
+block0:
+  v4: i32 = builtin local_id x
+  jump block1(v1)
+block1(v5: i32):
+  v6: i1 = icmp ult v5, BOUND
+  br v6, block2, block3
+block2:
+  barrier group shared
+  v7: i32 = add v5, v2
+  jump block1(v7)
+block3:
+  barrier group shared
+  return
+}
+"#;
+
+#[test]
+fn barrier_in_loop_with_thread_dependent_trip_count_diverges() {
+    let (r, _) = run_out(
+        &LOOP_BARRIER.replace("BOUND", "v4"),
+        Launch::linear(4, 1),
+        1,
+        &ReplayOptions::default(),
+    );
+    assert_eq!(kinds(&r), vec!["barrier-divergence"]);
+    let ViolationKind::BarrierDivergence { arrivals, .. } = &r.violations[0].kind else {
+        panic!()
+    };
+    // Thread 0 skips the loop and waits at the barrier after it while the
+    // others wait at the barrier in the loop.
+    assert_eq!(arrivals.len(), 2);
+    assert!(arrivals.iter().all(|a| a.barrier.is_some()));
+    // A uniform trip count is fine.
+    let (r, _) = run_out(
+        &LOOP_BARRIER.replace("BOUND", "v3"),
+        Launch::linear(4, 1),
+        1,
+        &ReplayOptions::default(),
+    );
+    assert!(r.violations.is_empty(), "{:?}", r.violations);
+}
+
+#[test]
+fn out_of_bounds_on_shared_array() {
+    let text = r#"
+language cuda
+global0 = shared "small" size 16 align 4 elem_size 4
+kernel fn0 "oob" link "oob" (v0 "out": ptr.global) entry block0 {
+  v1: i64 = const 4
+  v2: ptr.shared = global_addr global0
+block0:
+  v3: i32 = builtin local_id x
+  v4: i64 = zext v3
+  v5: i64 = mul v4, v1
+  v6: ptr.shared = ptradd v2, v5
+  store v6, v3 align 4
+  return
+}
+"#;
+    let (r, _) = run_out(text, Launch::linear(8, 1), 1, &ReplayOptions::default());
+    assert_eq!(kinds(&r), vec!["out-of-bounds"]);
+    let v = &r.violations[0];
+    let ViolationKind::OutOfBounds {
+        object,
+        offset,
+        width,
+        size,
+        write,
+    } = v.kind
+    else {
+        panic!()
+    };
+    assert_eq!((offset, width, size, write), (16, 4, 16, true));
+    assert_eq!(r.memory.object(object).name, "small");
+    assert_eq!(v.thread.local, [4, 0, 0]);
+}
+
+#[test]
+fn null_dereference() {
+    let text = r#"
+language cuda
+kernel fn0 "null" link "null" (v0 "out": ptr.global) entry block0 {
+  v1: ptr.global = null
+  v2: i64 = const 8
+block0:
+  v3: ptr.global = ptradd v1, v2
+  v4: i32 = load v3 align 4
+  store v0, v4 align 4
+  return
+}
+"#;
+    let (r, _) = run_out(text, Launch::linear(1, 1), 1, &ReplayOptions::default());
+    assert_eq!(kinds(&r), vec!["null-pointer"]);
+    assert!(matches!(
+        r.violations[0].kind,
+        ViolationKind::NullDereference {
+            offset: 8,
+            write: false
+        }
+    ));
+}
+
+#[test]
+fn division_by_zero_and_overflow() {
+    let text = r#"
+language cuda
+kernel fn0 "div" link "div" (v0 "out": ptr.global) entry block0 {
+  v1: i32 = const 100
+  v2: i32 = const -2147483648
+  v3: i32 = const -1
+  v4: i32 = const 1
+block0:
+  v5: i32 = builtin local_id x
+  v6: i32 = udiv v1, v5
+  v7: i32 = sub v4, v5
+  v8: i32 = mul v7, v3
+  v9: i32 = add v8, v3
+  v10: i32 = sdiv v2, v9
+  return
+}
+"#;
+    // Thread 0 divides by zero; thread 0's second division is INT_MIN / -1
+    // (v9 = (1 - t) * -1 - 1 = t - 2, which is -1 for t = 1).
+    let (r, _) = run_out(text, Launch::linear(2, 1), 1, &ReplayOptions::default());
+    assert_eq!(kinds(&r), vec!["division-by-zero", "overflow"]);
+    assert_eq!(r.violations[0].thread.local, [0, 0, 0]);
+    assert_eq!(r.violations[1].thread.local, [1, 0, 0]);
+    assert!(r.completed);
+}
+
+#[test]
+fn failing_assertion_and_assumption() {
+    let text = r#"
+language cuda
+kernel fn0 "annot" link "annot" (v0 "out": ptr.global) entry block0 {
+  v1: i32 = const 3
+  v2: i32 = const 5
+block0:
+  v3: i32 = builtin local_id x
+  v4: i1 = icmp ne v3, v1
+  annot assert(v4)
+  v5: i1 = icmp ne v3, v2
+  annot assume(v5)
+  annot requires(v5)
+  return
+}
+"#;
+    let (r, _) = run_out(text, Launch::linear(8, 1), 1, &ReplayOptions::default());
+    assert_eq!(kinds(&r), vec!["assertion"]);
+    assert!(matches!(
+        r.violations[0].kind,
+        ViolationKind::AssertionFailed {
+            annot: AnnotKind::Assert
+        }
+    ));
+    assert_eq!(r.violations[0].thread.local, [3, 0, 0]);
+    // Thread 5 violates the assumption: the run is infeasible for it, and
+    // the `requires` after it is never checked.
+    assert!(!r.is_feasible());
+    assert_eq!(r.infeasible[0].thread.local, [5, 0, 0]);
+    assert_eq!(r.threads_exited, 7);
+}
+
+#[test]
+fn unsupported_annotation_values_are_flagged_not_reported() {
+    let text = r#"
+language cuda
+kernel fn0 "other" link "other" (v0 "out": ptr.global) entry block0 {
+block0:
+  v1: i32 = builtin local_id x
+  v2: i32 = annot_value other_int(v1)
+  v3: i1 = icmp eq v1, v2
+  v4: i1 = annot_value enabled()
+  annot assert(v4)
+  annot assert(v3)
+  return
+}
+"#;
+    let (r, _) = run_out(text, Launch::linear(4, 1), 1, &ReplayOptions::default());
+    assert!(r.violations.is_empty(), "{:?}", r.violations);
+    assert!(r
+        .unsupported
+        .iter()
+        .any(|(what, _)| what.contains("other_int")));
+    assert!(r
+        .unsupported
+        .iter()
+        .any(|(what, _)| what.contains("depends on")));
+}
+
+#[test]
+fn constant_write_and_unreachable() {
+    let text = r#"
+language cuda
+global0 = constant "k" size 4 align 4 init x"2a000000"
+kernel fn0 "cw" link "cw" (v0 "out": ptr.global) entry block0 {
+  v1: ptr.constant = global_addr global0
+  v2: i32 = const 1
+block0:
+  v3: i32 = builtin local_id x
+  v4: i32 = load v1 align 4
+  store v0, v4 align 4
+  store v1, v3 align 4
+  v5: i1 = icmp eq v3, v2
+  br v5, block1, block2
+block1:
+  unreachable
+block2:
+  return
+}
+"#;
+    let (r, out) = run_out(text, Launch::linear(1, 1), 1, &ReplayOptions::default());
+    assert_eq!(kinds(&r), vec!["constant-write"]);
+    assert_eq!(r.memory.read_i32s(out), vec![42]);
+    let k = r.memory.by_name("k").unwrap();
+    assert_eq!(r.memory.read_i32s(k), vec![42], "the write was dropped");
+    let (r, _) = run_out(text, Launch::linear(2, 1), 1, &ReplayOptions::default());
+    let unreachable = r
+        .violations
+        .iter()
+        .find(|v| matches!(v.kind, ViolationKind::Unreachable))
+        .unwrap();
+    assert_eq!(unreachable.loc.inst, None, "a terminator");
+    assert_eq!(unreachable.thread.local, [1, 0, 0]);
+}
+
+#[test]
+fn runaway_loop_is_incomplete() {
+    let text = r#"
+language cuda
+kernel fn0 "spin" link "spin" (v0 "out": ptr.global) entry block0 {
+  v1: i32 = const 1
+block0:
+  jump block1(v1)
+block1(v2: i32):
+  v3: i32 = add v2, v1
+  jump block1(v3)
+}
+"#;
+    let opts = ReplayOptions {
+        step_budget_per_thread: 10_000,
+        ..ReplayOptions::default()
+    };
+    let (r, _) = run_out(text, Launch::linear(4, 2), 1, &opts);
+    assert!(!r.completed);
+    assert!(matches!(r.incomplete[0].0, IncompleteReason::StepBudget));
+    assert!(r.steps <= 8 * 10_001);
+    let opts = ReplayOptions {
+        step_budget_total: 25_000,
+        ..ReplayOptions::default()
+    };
+    let (r, _) = run_out(text, Launch::linear(4, 2), 1, &opts);
+    assert!(!r.completed);
+    assert!(r
+        .incomplete
+        .iter()
+        .any(|(why, _)| *why == IncompleteReason::TotalStepBudget));
+    assert!(r.steps <= 25_001);
+}
+
+#[test]
+fn havoc_is_deterministic_or_from_the_oracle() {
+    let text = r#"
+language cuda
+kernel fn0 "h" link "h" (v0 "out": ptr.global) entry block0 {
+  v1: i64 = const 4
+block0:
+  v2: i32 = builtin local_id x
+  v3: i64 = zext v2
+  v4: i64 = mul v3, v1
+  v5: ptr.global = ptradd v0, v4
+  v6: i32 = havoc
+  store v5, v6 align 4
+  return
+}
+"#;
+    let (a, oa) = run_out(text, Launch::linear(4, 1), 4, &ReplayOptions::default());
+    let (b, ob) = run_out(text, Launch::linear(4, 1), 4, &ReplayOptions::default());
+    assert_eq!(a.memory.read_i32s(oa), b.memory.read_i32s(ob));
+    struct Fixed;
+    impl HavocOracle for Fixed {
+        fn havoc(&mut self, site: &HavocSite) -> u128 {
+            assert_eq!(site.ty, Type::I32);
+            100 + site.thread.local[0] as u128
+        }
+    }
+    let m = module(text);
+    let mut memory = Memory::new();
+    let out = memory.alloc(MemSpace::Global, 16, None);
+    let r = replay_with_oracle(
+        &m,
+        m.kernels().next().unwrap().0,
+        &Launch::linear(4, 1),
+        &[out],
+        memory,
+        &ReplayOptions::default(),
+        &mut Fixed,
+    )
+    .unwrap();
+    assert_eq!(
+        r.memory.read_i32s(r.memory.target(out).unwrap()),
+        vec![100, 101, 102, 103]
+    );
+}
+
+#[test]
+fn device_calls_with_private_arrays_and_returns() {
+    let text = r#"
+language cuda
+device fn1 "twice" link "twice" (v0 "x": i32) -> i32 entry block0 {
+  local0 = private "tmp" size 8 align 4
+  v1: ptr.private = local_addr local0
+  v2: i64 = const 4
+block0:
+  store v1, v0 align 4
+  v3: ptr.private = ptradd v1, v2
+  v4: i32 = load v1 align 4
+  v5: i32 = add v4, v0
+  store v3, v5 align 4
+  v6: i32 = load v3 align 4
+  return v6
+}
+kernel fn0 "k" link "k" (v0 "out": ptr.global) entry block0 {
+  v1: i64 = const 4
+block0:
+  v2: i32 = builtin local_id x
+  v3: i32 = call fn1(v2)
+  v4: i32 = call fn1(v3)
+  v5: i64 = zext v2
+  v6: i64 = mul v5, v1
+  v7: ptr.global = ptradd v0, v6
+  store v7, v4 align 4
+  return
+}
+"#;
+    let (r, out) = run_out(text, Launch::linear(4, 1), 4, &ReplayOptions::default());
+    assert!(r.violations.is_empty(), "{:?}", r.violations);
+    assert_eq!(r.memory.read_i32s(out), vec![0, 4, 8, 12]);
+    // Every call got its own private object, dead after the return.
+    let locals: Vec<_> = r
+        .memory
+        .objects()
+        .iter()
+        .filter(|o| o.name == "tmp")
+        .collect();
+    assert_eq!(locals.len(), 8);
+    assert!(locals.iter().all(|o| !o.live));
+}
+
+#[test]
+fn bad_inputs_are_errors() {
+    let m = module(WRITE_ALL);
+    let k = m.kernels().next().unwrap().0;
+    let opts = ReplayOptions::default();
+    let err = replay(&m, k, &Launch::linear(1, 1), &[], Memory::new(), &opts).unwrap_err();
+    assert_eq!(
+        err,
+        ReplayError::ArgumentCount {
+            expected: 1,
+            found: 0
+        }
+    );
+    let err = replay(
+        &m,
+        k,
+        &Launch::linear(0, 1),
+        &[Val::NULL],
+        Memory::new(),
+        &opts,
+    )
+    .unwrap_err();
+    assert!(matches!(err, ReplayError::BadLaunch(_)));
+}
