@@ -22,6 +22,7 @@
 
 pub mod cfg;
 pub mod dom;
+pub mod ghost;
 pub mod inline;
 pub mod loops;
 pub mod uniformity;

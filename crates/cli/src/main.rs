@@ -10,7 +10,7 @@ mod render;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use lockstep_diag::{Diagnostic, KernelReport, Report, Span, Verdict};
+use lockstep_diag::{Diagnostic, KernelReport, Report, Span};
 use lockstep_frontend::{CompileOptions, FrontError};
 use options::{CheckOptions, Format};
 
@@ -109,7 +109,7 @@ fn run_check(args: &[String]) -> i32 {
     if options.format == Format::Human && !report.errors.is_empty() {
         // Compiler-style errors go to stderr as well, where users look.
         for d in &report.errors {
-            eprintln!("{d}");
+            eprintln!("{}", render::relative_diag(d));
         }
     }
     emit(&report, options.format)
@@ -160,7 +160,16 @@ fn check(options: &CheckOptions) -> Report {
     report.timings.push(("clang".into(), loaded.clang_time.as_secs_f64() * 1000.0));
     report.timings.push(("lower".into(), loaded.lower_time.as_secs_f64() * 1000.0));
     report.notes.extend(loaded.warnings.iter().filter(|d| d.span.as_ref().is_some_and(|s| s.file == report.file)).cloned());
-    let module = &loaded.module;
+    let mut module = loaded.module;
+    lockstep_engine::annotations::apply(
+        &mut module,
+        lockstep_engine::annotations::AnnotationFlags {
+            no_annotations: options.no_annotations,
+            only_requires: options.only_requires,
+            invariants_as_candidates: options.invariants_as_candidates,
+        },
+    );
+    let module = &module;
 
     let mut selected: Vec<_> = module.kernels().collect();
     if !options.kernels.is_empty() {
@@ -184,26 +193,75 @@ fn check(options: &CheckOptions) -> Report {
         report.kernels.push(KernelReport::unknown("*", "the file defines no kernel (__global__ or __kernel function)", None));
         return report;
     }
-    for (_, kernel) in selected {
-        // No verification engine exists yet: say so rather than claim a
-        // result. The kernel did reach KIR, which is what this records.
-        let insts: usize = kernel.blocks.values().map(|b| b.insts.len()).sum();
-        report.kernels.push(KernelReport {
-            name: kernel.name.clone(),
-            verdict: Verdict::Unknown,
-            violations: vec![],
-            proved: vec![],
-            reason: Some((
-                format!(
-                    "no verification engine is implemented yet; the kernel was lowered to KIR ({} blocks, {} instructions)",
-                    kernel.blocks.len(),
-                    insts
-                ),
-                None,
-            )),
-        });
+    for (id, kernel) in selected {
+        let config = engine_config(options, kernel);
+        report.kernels.push(lockstep_engine::check_kernel(module, id, &config));
     }
     report
+}
+
+/// The engines' configuration for one kernel, from the command line.
+fn engine_config(options: &CheckOptions, kernel: &lockstep_kir::Function) -> lockstep_engine::CheckConfig {
+    let three = |d: &Option<options::Dims>| d.as_ref().map_or([None; 3], |d| d.three());
+    let mut config = lockstep_engine::CheckConfig {
+        group_size: three(&options.launch.group_size),
+        num_groups: three(&options.launch.num_groups),
+        global_offset: three(&options.launch.global_offset).map(|d| d.unwrap_or(0)),
+        mode: match options.mode {
+            options::Mode::Both => lockstep_engine::Mode::Both,
+            options::Mode::Prove => lockstep_engine::Mode::Prove,
+            options::Mode::Find => lockstep_engine::Mode::Find,
+        },
+        use_cvc5: options.solver == options::SolverKind::Cvc5,
+        only_divergence: options.only_divergence,
+        only_intra_group: options.only_intra_group,
+        check_array_bounds: options.check_array_bounds,
+        equality_abstraction: options.equality_abstraction,
+        warp_sync: options.warp_sync,
+        no_infer: options.no_infer,
+        loop_unwind: options.loop_unwind,
+        ..lockstep_engine::CheckConfig::default()
+    };
+    if let Some(secs) = options.timeout_secs {
+        config.query_timeout = config.query_timeout.min(std::time::Duration::from_secs(secs));
+    }
+    // GPUVerify's `--kernel-args=K,v1,...` gives the non-pointer arguments of
+    // kernel K in order (a by-value struct counts as one, given as its
+    // bytes); `--kernel-arrays=K,s1,...` the sizes of its pointer arguments.
+    for spec in &options.kernel_args {
+        let mut parts = spec.split(',');
+        if parts.next().map(str::trim) != Some(kernel.name.as_str()) {
+            continue;
+        }
+        let mut values = parts.map(parse_value);
+        config.scalar_args = kernel
+            .params
+            .iter()
+            .map(|p| match p.ty {
+                lockstep_kir::Type::Ptr(lockstep_kir::MemSpace::Private) | lockstep_kir::Type::Int(_) | lockstep_kir::Type::Float(_) => {
+                    values.next().flatten()
+                }
+                _ => None,
+            })
+            .collect();
+    }
+    for spec in &options.kernel_arrays {
+        let mut parts = spec.split(',');
+        if parts.next().map(str::trim) != Some(kernel.name.as_str()) {
+            continue;
+        }
+        config.array_sizes = parts.map(|s| parse_value(s).map(|v| v as u64)).collect();
+    }
+    config
+}
+
+/// A value of `--kernel-args`: decimal or `0x` hexadecimal; `*` is none.
+fn parse_value(text: &str) -> Option<u128> {
+    let t = text.trim();
+    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => u128::from_str_radix(hex, 16).ok(),
+        None => t.parse::<i128>().ok().map(|v| v as u128),
+    }
 }
 
 fn run_equiv(args: &[String]) -> i32 {

@@ -19,13 +19,6 @@ pub enum Dims {
 }
 
 impl Dims {
-    pub fn len(&self) -> usize {
-        match self {
-            Dims::Any => 0,
-            Dims::Sizes(v) => v.len(),
-        }
-    }
-
     /// The size in each of the three dimensions (missing ones are 1).
     pub fn three(&self) -> [Option<u64>; 3] {
         match self {
@@ -108,6 +101,9 @@ pub struct CheckOptions {
     pub kernel_args: Vec<String>,
     pub kernel_arrays: Vec<String>,
     pub no_inline: bool,
+    pub no_annotations: bool,
+    pub only_requires: bool,
+    pub invariants_as_candidates: bool,
     /// Flags accepted for compatibility that change nothing here.
     pub ignored: Vec<String>,
 }
@@ -131,7 +127,7 @@ fn err<T>(msg: impl Into<String>) -> Result<T, UsageError> {
 /// that existing scripts keep working, and reported in a note.
 const IGNORED_FLAGS: &[&str] = &[
     "--boogie-file", "--vcgen-op", "--vcgen-opt", "--boogie-opt", "--infer-info", "--only-log", "--debug",
-    "--invariants-as-candidates", "--only-requires", "--no-annotations", "--k-induction-depth", "--cruncher-opt",
+    "--k-induction-depth", "--cruncher-opt",
     "--time", "--time-as-csv", "--verbose", "--silent", "--stop-at-opt", "--stop-at-gbpl", "--stop-at-bpl",
     "--keep-temps", "--no-benign", "--no-barrier-access-checks", "--no-constant-write-checks", "--no-loop-predicate-invariants",
     "--no-smart-predication", "--no-source-loc-infer", "--no-uniformity-analysis", "--asymmetric-asserts",
@@ -277,6 +273,9 @@ pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
                 o.warp_sync = Some(parse_number(flag, &v)?);
             }
             "--no-infer" => o.no_infer = true,
+            "--no-annotations" => o.no_annotations = true,
+            "--only-requires" => o.only_requires = true,
+            "--invariants-as-candidates" => o.invariants_as_candidates = true,
             "--loop-unwind" => {
                 let v = take_value(flag, inline, &mut iter)?;
                 o.loop_unwind = Some(parse_number(flag, &v)?);

@@ -68,22 +68,38 @@ pub fn json(report: &Report) -> String {
     serde_json::to_string_pretty(&value).expect("a JSON value always serialises")
 }
 
+/// A path as the user would write it: relative to the working directory
+/// when it lies below it, like a compiler's messages.
+fn display_path(path: &str) -> String {
+    if let Ok(cwd) = std::env::current_dir() {
+        if let Ok(rest) = std::path::Path::new(path).strip_prefix(&cwd) {
+            return rest.display().to_string();
+        }
+    }
+    path.to_string()
+}
+
+fn relative(span: &Span) -> Span {
+    Span { file: display_path(&span.file), ..span.clone() }
+}
+
+pub fn relative_diag(d: &Diagnostic) -> Diagnostic {
+    Diagnostic { span: d.span.as_ref().map(relative), ..d.clone() }
+}
+
 /// Human-readable text: compiler-style diagnostics, then one line per
 /// kernel and the file's verdict.
 pub fn human(report: &Report) -> String {
     let mut out = String::new();
-    for d in &report.errors {
-        let _ = writeln!(out, "{d}");
-    }
-    for d in &report.notes {
-        let _ = writeln!(out, "{d}");
+    for d in report.errors.iter().chain(&report.notes) {
+        let _ = writeln!(out, "{}", relative_diag(d));
     }
     for k in &report.kernels {
         let _ = writeln!(out, "kernel `{}`: {}", k.name, k.verdict);
         if let Some((reason, span)) = &k.reason {
             match span {
                 Some(s) => {
-                    let _ = writeln!(out, "  {s}: {reason}");
+                    let _ = writeln!(out, "  {}: {reason}", relative(s));
                 }
                 None => {
                     let _ = writeln!(out, "  {reason}");
@@ -92,10 +108,10 @@ pub fn human(report: &Report) -> String {
         }
         for v in &k.violations {
             let confirmed = if v.confirmed { "confirmed" } else { "possible" };
-            let at = v.primary.as_ref().map(|s| format!("{s}: ")).unwrap_or_default();
+            let at = v.primary.as_ref().map(|s| format!("{}: ", relative(s))).unwrap_or_default();
             let _ = writeln!(out, "  {at}{confirmed} {}: {}", v.kind.name(), v.message);
             for r in &v.related {
-                let _ = writeln!(out, "    {}: {}", r.span, r.label);
+                let _ = writeln!(out, "    {}: {}", relative(&r.span), r.label);
             }
         }
         for p in &k.proved {

@@ -166,57 +166,63 @@ __attribute__((device)) double __lockstep_havoc_double(void);
 
 /* Advance a state: one read and one write of its first word. */
 #define __LS_CURAND_STEP(S, FIELD) ((S)->FIELD = (S)->FIELD + 1)
+/* Read a state without advancing it. */
+#define __LS_CURAND_READ(S, FIELD) ((void)(S)->FIELD)
 
-#define __LS_CURAND_GENERATORS(STATE, FIELD)                                           \
+#define __LS_CURAND_GENERATORS(STATE, FIELD, ADVANCE)                                           \
   __LS_CURAND_DEV unsigned int curand(STATE *s) {                                      \
-    __LS_CURAND_STEP(s, FIELD);                                                        \
+    ADVANCE(s, FIELD);                                                        \
     return __lockstep_havoc_uint();                                                    \
   }                                                                                    \
   __LS_CURAND_DEV float curand_uniform(STATE *s) {                                     \
-    __LS_CURAND_STEP(s, FIELD);                                                        \
+    ADVANCE(s, FIELD);                                                        \
     float r = __lockstep_havoc_float();                                                \
     __assume((r > 0.0f) & (r <= 1.0f));                                                \
     return r;                                                                          \
   }                                                                                    \
   __LS_CURAND_DEV double curand_uniform_double(STATE *s) {                             \
-    __LS_CURAND_STEP(s, FIELD);                                                        \
+    ADVANCE(s, FIELD);                                                        \
     double r = __lockstep_havoc_double();                                              \
     __assume((r > 0.0) & (r <= 1.0));                                                  \
     return r;                                                                          \
   }                                                                                    \
   __LS_CURAND_DEV float curand_normal(STATE *s) {                                      \
-    __LS_CURAND_STEP(s, FIELD);                                                        \
+    ADVANCE(s, FIELD);                                                        \
     return __lockstep_havoc_float();                                                   \
   }                                                                                    \
   __LS_CURAND_DEV double curand_normal_double(STATE *s) {                              \
-    __LS_CURAND_STEP(s, FIELD);                                                        \
+    ADVANCE(s, FIELD);                                                        \
     return __lockstep_havoc_double();                                                  \
   }                                                                                    \
   __LS_CURAND_DEV float curand_log_normal(STATE *s, float mean, float stddev) {        \
-    __LS_CURAND_STEP(s, FIELD);                                                        \
+    ADVANCE(s, FIELD);                                                        \
     return __lockstep_havoc_float();                                                   \
   }                                                                                    \
   __LS_CURAND_DEV double curand_log_normal_double(STATE *s, double mean, double stddev) { \
-    __LS_CURAND_STEP(s, FIELD);                                                        \
+    ADVANCE(s, FIELD);                                                        \
     return __lockstep_havoc_double();                                                  \
   }                                                                                    \
   __LS_CURAND_DEV unsigned int curand_poisson(STATE *s, double lambda) {               \
-    __LS_CURAND_STEP(s, FIELD);                                                        \
+    ADVANCE(s, FIELD);                                                        \
     return __lockstep_havoc_uint();                                                    \
   }                                                                                    \
   __LS_CURAND_DEV float2 curand_normal2(STATE *s) {                                    \
-    __LS_CURAND_STEP(s, FIELD);                                                        \
+    ADVANCE(s, FIELD);                                                        \
     return make_float2(__lockstep_havoc_float(), __lockstep_havoc_float());            \
   }                                                                                    \
   __LS_CURAND_DEV double2 curand_normal2_double(STATE *s) {                            \
-    __LS_CURAND_STEP(s, FIELD);                                                        \
+    ADVANCE(s, FIELD);                                                        \
     return make_double2(__lockstep_havoc_double(), __lockstep_havoc_double());         \
   }
-__LS_CURAND_GENERATORS(curandStateXORWOW_t, d)
-__LS_CURAND_GENERATORS(curandStatePhilox4_32_10_t, STATE)
-__LS_CURAND_GENERATORS(curandStateMRG32k3a_t, s1[0])
-__LS_CURAND_GENERATORS(curandStateSobol32_t, i)
-__LS_CURAND_GENERATORS(curandStateMtgp32_t, offset)
+__LS_CURAND_GENERATORS(curandStateXORWOW_t, d, __LS_CURAND_STEP)
+__LS_CURAND_GENERATORS(curandStatePhilox4_32_10_t, STATE, __LS_CURAND_STEP)
+__LS_CURAND_GENERATORS(curandStateMRG32k3a_t, s1[0], __LS_CURAND_STEP)
+__LS_CURAND_GENERATORS(curandStateSobol32_t, i, __LS_CURAND_STEP)
+/* An MTGP32 state belongs to a whole block: its generator is designed to be
+   called by the block's threads together (up to 256 of them), which the
+   library synchronises internally. So a call reads the state but does not
+   race on it. */
+__LS_CURAND_GENERATORS(curandStateMtgp32_t, offset, __LS_CURAND_READ)
 #undef __LS_CURAND_GENERATORS
 
 #define __LS_CURAND_INIT(STATE, FIELD)                                                 \

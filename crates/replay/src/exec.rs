@@ -48,6 +48,9 @@ pub(crate) struct FuncInfo {
     /// Values that hold the address of a private object: filled with the
     /// frame's own instance.
     local_addrs: Vec<(ValueId, LocalId)>,
+    /// Loads that only serve annotations: not accesses of the program, so
+    /// never logged for race detection.
+    specification_loads: std::collections::HashSet<InstId>,
 }
 
 pub(crate) struct Frame {
@@ -448,7 +451,10 @@ impl<'a> Ctx<'a> {
             InstKind::Load { ptr, .. } => {
                 let ty = result_ty.unwrap_or(Type::I32);
                 let p = val!(ptr).as_ptr();
-                Some(self.load(th, loc, p, ty, false))
+                let specification = loc.inst.is_some_and(|i| {
+                    self.infos[loc.func.index()].specification_loads.contains(&i)
+                });
+                Some(self.load(th, loc, p, ty, false, specification))
             }
             InstKind::Store { ptr, value, .. } => {
                 let p = val!(ptr).as_ptr();
@@ -460,7 +466,7 @@ impl<'a> Ctx<'a> {
                 let ty = ty_of(*value);
                 let p = val!(ptr).as_ptr();
                 let v = val!(value);
-                let old = self.load(th, loc, p, ty, true);
+                let old = self.load(th, loc, p, ty, true, false);
                 let new = atomic_op(*op, old, v, ty);
                 self.store(th, loc, p, new, ty, true);
                 Some(old)
@@ -468,7 +474,7 @@ impl<'a> Ctx<'a> {
             InstKind::CmpXchg { ptr, expected, new } => {
                 let ty = ty_of(*expected);
                 let p = val!(ptr).as_ptr();
-                let old = self.load(th, loc, p, ty, true);
+                let old = self.load(th, loc, p, ty, true, false);
                 let m = mask(ty.bits());
                 // The access is logged as an atomic write even when the
                 // comparison fails: another schedule could make it succeed.
@@ -912,11 +918,12 @@ impl<'a> Ctx<'a> {
             MemSpace::Private | MemSpace::Constant => return,
         };
         let size = object.size();
-        let access = Access {
+        let mut access = Access {
             thread: th.index,
             loc,
             write,
             atomic,
+            value: None,
             grid_epoch: self.grid_epoch,
             group_epoch: self.group_epochs[th.group as usize],
             warp_epoch: th.warp_epoch,
@@ -927,8 +934,12 @@ impl<'a> Ctx<'a> {
             version: self.epoch_version,
         };
         let mut races = std::mem::take(&mut self.race_scratch);
+        let tolerate_benign = self.opts.tolerate_benign_races;
         for byte in offset..offset + width {
             races.clear();
+            if write && !atomic && tolerate_benign {
+                access.value = Some(self.memory.bytes(obj)[byte as usize]);
+            }
             self.races.record(
                 obj,
                 per_group,
@@ -995,12 +1006,16 @@ impl<'a> Ctx<'a> {
         self.race_scratch = races;
     }
 
-    fn load(&mut self, th: &Thread, loc: Loc, p: Pointer, ty: Type, atomic: bool) -> Val {
+    /// Reads memory; a `specification` read (one that only feeds an
+    /// annotation) is checked for safety but not logged for races.
+    fn load(&mut self, th: &Thread, loc: Loc, p: Pointer, ty: Type, atomic: bool, specification: bool) -> Val {
         let width = ty.store_size();
         let Some((obj, off)) = self.check_access(th, loc, p, width, atomic) else {
             return convert(Val::Bits(0), ty);
         };
-        self.log_access(th, loc, obj, off, width, atomic, atomic);
+        if !specification {
+            self.log_access(th, loc, obj, off, width, atomic, atomic);
+        }
         let bytes = &self.memory.bytes(obj)[off as usize..(off + width) as usize];
         let mut buf = [0u8; 16];
         buf[..bytes.len()].copy_from_slice(bytes);
@@ -1013,11 +1028,13 @@ impl<'a> Ctx<'a> {
         let Some((obj, off)) = self.check_access(th, loc, p, width, true) else {
             return;
         };
-        self.log_access(th, loc, obj, off, width, true, atomic);
         let bits = v.bits() & mask(ty.bits());
         let bytes = bits.to_le_bytes();
         self.memory.object_mut(obj).bytes[off as usize..(off + width) as usize]
             .copy_from_slice(&bytes[..width as usize]);
+        // Logged after the write, so that the log can see the value written
+        // (two writes of one value are a benign race).
+        self.log_access(th, loc, obj, off, width, true, atomic);
     }
 
     fn memcopy(&mut self, th: &Thread, loc: Loc, dst: Pointer, src: Pointer, len: u64) {
@@ -1030,11 +1047,11 @@ impl<'a> Ctx<'a> {
             return;
         };
         self.log_access(th, loc, so, soff, len, false, false);
-        self.log_access(th, loc, dobj, doff, len, true, false);
         // Copying through a buffer gives `memmove` semantics for overlaps.
         let data = self.memory.bytes(so)[soff as usize..(soff + len) as usize].to_vec();
         self.memory.object_mut(dobj).bytes[doff as usize..(doff + len) as usize]
             .copy_from_slice(&data);
+        self.log_access(th, loc, dobj, doff, len, true, false);
     }
 
     fn memset(&mut self, th: &Thread, loc: Loc, dst: Pointer, byte: u8, len: u64) {
@@ -1044,8 +1061,8 @@ impl<'a> Ctx<'a> {
         let Some((obj, off)) = self.check_access(th, loc, dst, len, true) else {
             return;
         };
-        self.log_access(th, loc, obj, off, len, true, false);
         self.memory.object_mut(obj).bytes[off as usize..(off + len) as usize].fill(byte);
+        self.log_access(th, loc, obj, off, len, true, false);
     }
 }
 
@@ -1081,6 +1098,7 @@ fn func_info(module: &Module, func: &Function, global_objs: &[Vec<ObjId>]) -> Fu
         };
     }
     FuncInfo {
+        specification_loads: lockstep_analysis::ghost::specification_loads(func),
         template,
         shared_addrs,
         local_addrs,

@@ -101,6 +101,9 @@ pub struct ReplayOptions {
     pub check_races: bool,
     /// Whether to report races between threads of different groups.
     pub check_inter_group_races: bool,
+    /// Whether two plain writes of the same value to a byte are benign, not
+    /// a race (GPUVerify's default; its `--no-benign` turns this off).
+    pub tolerate_benign_races: bool,
 }
 
 impl Default for ReplayOptions {
@@ -118,6 +121,7 @@ impl Default for ReplayOptions {
             havoc_seed: 0x6c6f_636b_7374_6570,
             check_races: true,
             check_inter_group_races: true,
+            tolerate_benign_races: true,
         }
     }
 }

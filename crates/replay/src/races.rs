@@ -40,6 +40,9 @@ pub(crate) struct Access {
     pub loc: Loc,
     pub write: bool,
     pub atomic: bool,
+    /// The byte a plain write left, when benign races are tolerated: two
+    /// writes of the same value do not race (GPUVerify's default).
+    pub value: Option<u8>,
     pub grid_epoch: u32,
     pub group_epoch: u32,
     pub warp_epoch: u32,
@@ -83,6 +86,9 @@ impl Geometry {
         if a.thread == b.thread || !(a.write || b.write) || (a.atomic && b.atomic) {
             return false;
         }
+        if a.write && b.write && a.value.is_some() && a.value == b.value {
+            return false;
+        }
         if a.grid_epoch != b.grid_epoch {
             return false;
         }
@@ -111,6 +117,9 @@ struct ByteLog {
 }
 
 const PAGE: usize = 64;
+
+/// Most accesses of one kind (reads, writes) remembered per byte.
+const MAX_ENTRIES_PER_BYTE: usize = 6;
 
 #[derive(Default)]
 struct ObjectLog {
@@ -200,7 +209,22 @@ impl RaceLog {
         } else {
             &mut entry.reads
         };
-        if !list.last().is_some_and(|last| last.same_as(&access)) {
+        if list.last().is_some_and(|last| last.same_as(&access)) {
+            return;
+        }
+        // Bound the log, or thousands of threads touching one byte make
+        // every access scan thousands of entries. Keeping the latest access
+        // of each instruction still reports every racing instruction pair
+        // (up to a few instructions per byte), which is what reports name.
+        if list.len() >= MAX_ENTRIES_PER_BYTE {
+            match list.iter().position(|a| a.loc == access.loc) {
+                Some(i) => list[i] = access,
+                None => {
+                    list.remove(0);
+                    list.push(access);
+                }
+            }
+        } else {
             list.push(access);
         }
     }

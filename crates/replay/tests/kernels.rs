@@ -156,6 +156,34 @@ fn write_write_race() {
     assert_eq!(r.memory.read_i32s(out), vec![7]);
 }
 
+/// Every thread writes the same value to `out[0]`.
+const WRITE_SAME: &str = r#"
+language cuda
+kernel fn0 "same" link "same" (v0 "out": ptr.global) entry block0 {
+  v1: i32 = const 7
+block0:
+  store v0, v1 align 4
+  return
+}
+"#;
+
+#[test]
+fn writes_of_one_value_are_a_benign_race_unless_told_otherwise() {
+    let (r, _) = run_out(WRITE_SAME, Launch::linear(8, 2), 1, &ReplayOptions::default());
+    assert!(r.violations.is_empty(), "{:?}", r.violations);
+    let strict = ReplayOptions { tolerate_benign_races: false, ..ReplayOptions::default() };
+    let (r, _) = run_out(WRITE_SAME, Launch::linear(8, 2), 1, &strict);
+    assert_eq!(kinds(&r), vec!["data-race"]);
+}
+
+#[test]
+fn many_threads_on_one_byte_stay_cheap_and_are_reported() {
+    // 64 groups of 512 threads all write `out[0]`: the per-byte log stays
+    // bounded (unbounded, this took minutes), and the race is still found.
+    let (r, _) = run_out(WRITE_ALL, Launch::linear(512, 64), 1, &ReplayOptions::default());
+    assert_eq!(kinds(&r)[0], "data-race");
+}
+
 #[test]
 fn warp_sync_suppresses_races_inside_a_warp() {
     let opts = ReplayOptions {

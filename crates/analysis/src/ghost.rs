@@ -1,0 +1,188 @@
+//! Specification-only loads: memory reads that exist only to state an
+//! annotation, such as the reads of `A[__other_int(tid)]` inside a barrier
+//! invariant. They are not accesses of the program: GPUVerify never logs
+//! them for race checking, and neither may lockstep's engines.
+//!
+//! A load is specification-only when its value, followed through pure
+//! operations, reaches an annotation (`Annot`, `AnnotValue`) and nothing
+//! else. Any other use — a store, a branch, a block argument, a call, a
+//! return — makes it a real read, and so does having no use at all (a
+//! dead read is still a read of the program).
+
+use std::collections::HashSet;
+
+use lockstep_kir::{Function, InstId, InstKind, ValueDef, ValueId};
+
+/// The loads of `func` whose values serve only annotations.
+pub fn specification_loads(func: &Function) -> HashSet<InstId> {
+    // `real[v]`: the value `v` is used by the program, not only by
+    // annotations. Computed as a fixpoint from the uses that are plainly
+    // real, propagating backwards through pure operations and loads.
+    let mut real = vec![false; func.values.len()];
+    let mut work: Vec<ValueId> = Vec::new();
+    let mark = |v: ValueId, real: &mut Vec<bool>, work: &mut Vec<ValueId>| {
+        if !real[v.as_u32() as usize] {
+            real[v.as_u32() as usize] = true;
+            work.push(v);
+        }
+    };
+    for block in func.blocks.values() {
+        for &inst in &block.insts {
+            let data = &func.insts[inst];
+            let pure = is_pure(&data.kind);
+            // Operands of pure instructions become real only if the result
+            // does (the fixpoint below); annotations make nothing real.
+            if pure || matches!(data.kind, InstKind::Annot { .. } | InstKind::AnnotValue { .. }) {
+                continue;
+            }
+            data.kind.for_each_operand(|v| mark(v, &mut real, &mut work));
+        }
+        for v in block.term.operands() {
+            mark(v, &mut real, &mut work);
+        }
+    }
+    // Values that reach an annotation, through pure operations.
+    let mut for_spec = vec![false; func.values.len()];
+    let mut spec_work: Vec<ValueId> = Vec::new();
+    for data in func.insts.values() {
+        if matches!(data.kind, InstKind::Annot { .. } | InstKind::AnnotValue { .. }) {
+            data.kind.for_each_operand(|v| {
+                if !for_spec[v.as_u32() as usize] {
+                    for_spec[v.as_u32() as usize] = true;
+                    spec_work.push(v);
+                }
+            });
+        }
+    }
+    while let Some(v) = spec_work.pop() {
+        if let ValueDef::Inst(inst) = func.values[v].def {
+            if is_pure(&func.insts[inst].kind) {
+                func.insts[inst].kind.for_each_operand(|o| {
+                    if !for_spec[o.as_u32() as usize] {
+                        for_spec[o.as_u32() as usize] = true;
+                        spec_work.push(o);
+                    }
+                });
+            }
+        }
+    }
+    // A pure instruction whose result is real makes its operands real.
+    while let Some(v) = work.pop() {
+        if let ValueDef::Inst(inst) = func.values[v].def {
+            if is_pure(&func.insts[inst].kind) {
+                let mut operands = Vec::new();
+                func.insts[inst].kind.for_each_operand(|o| operands.push(o));
+                for o in operands {
+                    mark(o, &mut real, &mut work);
+                }
+            }
+        }
+    }
+    func.insts
+        .iter()
+        .filter(|(_, data)| matches!(data.kind, InstKind::Load { .. }))
+        .filter(|(_, data)| {
+            data.result.is_some_and(|r| for_spec[r.as_u32() as usize] && !real[r.as_u32() as usize])
+        })
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// Instructions whose only effect is their result, through which "used by
+/// an annotation" propagates. Loads count: the address of a specification
+/// load is itself only specification.
+fn is_pure(kind: &InstKind) -> bool {
+    matches!(
+        kind,
+        InstKind::Binary { .. }
+            | InstKind::Icmp { .. }
+            | InstKind::Select { .. }
+            | InstKind::Cast { .. }
+            | InstKind::Float { .. }
+            | InstKind::Fcmp { .. }
+            | InstKind::PtrAdd { .. }
+            | InstKind::Load { .. }
+            | InstKind::Builtin { .. }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep_kir::parse_module;
+
+    #[test]
+    fn reads_that_feed_only_annotations_are_specification() {
+        let m = parse_module(
+            r#"
+language opencl
+kernel fn0 "k" link "k" (v0 "A": ptr.shared, v1 "out": ptr.global) entry block0 {
+  v2: i64 = const 4
+block0:
+  v3: i32 = builtin local_id x
+  v4: i32 = annot_value other_int(v3)
+  v5: i64 = zext v4
+  v6: i64 = mul v5, v2
+  v7: ptr.shared = ptradd v0, v6
+  v8: i32 = load v7 align 4
+  v9: i64 = zext v3
+  v10: i64 = mul v9, v2
+  v11: ptr.shared = ptradd v0, v10
+  v12: i32 = load v11 align 4
+  v13: i1 = icmp ne v12, v8
+  annot assert(v13)
+  v14: i32 = load v11 align 4
+  store v1, v14 align 4
+  return
+}
+"#,
+        )
+        .unwrap();
+        let f = &m.functions[m.kernels().next().unwrap().0];
+        let spec = specification_loads(f);
+        let loads: Vec<InstId> =
+            f.insts.iter().filter(|(_, d)| matches!(d.kind, InstKind::Load { .. })).map(|(i, _)| i).collect();
+        assert_eq!(loads.len(), 3);
+        assert!(spec.contains(&loads[0]) && spec.contains(&loads[1]), "both reads in the assertion");
+        assert!(!spec.contains(&loads[2]), "the read that is stored is real");
+    }
+
+    #[test]
+    fn a_dead_read_is_real() {
+        let m = parse_module(
+            r#"
+language cuda
+kernel fn0 "k" link "k" (v0 "A": ptr.global) entry block0 {
+block0:
+  v1: i32 = load v0 align 4
+  return
+}
+"#,
+        )
+        .unwrap();
+        let f = &m.functions[m.kernels().next().unwrap().0];
+        assert!(specification_loads(f).is_empty());
+    }
+
+    #[test]
+    fn a_read_that_decides_a_branch_is_real() {
+        let m = parse_module(
+            r#"
+language cuda
+kernel fn0 "k" link "k" (v0 "A": ptr.global) entry block0 {
+  v1: i32 = const 0
+block0:
+  v2: i32 = load v0 align 4
+  v3: i1 = icmp eq v2, v1
+  annot assert(v3)
+  br v3, block1, block1
+block1:
+  return
+}
+"#,
+        )
+        .unwrap();
+        let f = &m.functions[m.kernels().next().unwrap().0];
+        assert!(specification_loads(f).is_empty());
+    }
+}

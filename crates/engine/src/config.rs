@@ -1,0 +1,72 @@
+//! What a check is asked to do: the launch and the engines' switches.
+//! Built by the CLI from the command line and passed down explicitly.
+
+use std::time::Duration;
+
+/// Which engines run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    #[default]
+    Both,
+    Prove,
+    Find,
+}
+
+#[derive(Clone, Debug)]
+pub struct CheckConfig {
+    /// Threads per group in each dimension; `None` is unconstrained (`*`).
+    pub group_size: [Option<u64>; 3],
+    /// Groups in each dimension; `None` is unconstrained.
+    pub num_groups: [Option<u64>; 3],
+    pub global_offset: [u64; 3],
+    pub mode: Mode,
+    /// Per-query solver time limit.
+    pub query_timeout: Duration,
+    pub use_cvc5: bool,
+    pub only_divergence: bool,
+    pub only_intra_group: bool,
+    pub check_array_bounds: bool,
+    pub equality_abstraction: bool,
+    pub warp_sync: Option<u32>,
+    pub no_infer: bool,
+    pub disabled_rules: Vec<String>,
+    pub loop_unwind: Option<u32>,
+    /// Scalar argument values (GPUVerify's `--kernel-args`), by position.
+    pub scalar_args: Vec<Option<u128>>,
+    /// Sizes in bytes of pointer arguments' buffers (`--kernel-arrays`), by
+    /// position among the pointer parameters.
+    pub array_sizes: Vec<Option<u64>>,
+    /// Bytes of dynamic `extern __shared__` memory.
+    pub dynamic_shared_bytes: Option<u64>,
+}
+
+impl Default for CheckConfig {
+    fn default() -> CheckConfig {
+        CheckConfig {
+            group_size: [None; 3],
+            num_groups: [None; 3],
+            global_offset: [0; 3],
+            mode: Mode::Both,
+            query_timeout: Duration::from_secs(20),
+            use_cvc5: false,
+            only_divergence: false,
+            only_intra_group: false,
+            check_array_bounds: false,
+            equality_abstraction: false,
+            warp_sync: None,
+            no_infer: false,
+            disabled_rules: Vec::new(),
+            loop_unwind: None,
+            scalar_args: Vec::new(),
+            array_sizes: Vec::new(),
+            dynamic_shared_bytes: None,
+        }
+    }
+}
+
+impl CheckConfig {
+    /// Whether every size of the launch is concrete.
+    pub fn launch_is_concrete(&self) -> bool {
+        self.group_size.iter().chain(&self.num_groups).all(Option::is_some)
+    }
+}

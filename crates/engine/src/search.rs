@@ -1,0 +1,308 @@
+//! Concrete search: run the kernel in the interpreter on the user's launch
+//! (or a small instance of a symbolic one) with simple inputs, and turn what
+//! the interpreter sees into confirmed violations with witnesses.
+//!
+//! Every violation reported here happened in a concrete execution, so it is
+//! a real defect for that launch and those inputs. Two filters keep it that
+//! way: runs whose inputs break the kernel's preconditions or assumptions
+//! are discarded (the inputs were not allowed), and out-of-bounds accesses to
+//! argument buffers whose size the user did not give are dropped (the buffer
+//! size was our invention, not the program's).
+
+use std::collections::HashSet;
+
+use lockstep_diag::{Related, Violation, ViolationKind as Kind, Witness, WitnessThread};
+use lockstep_kir::{AnnotKind, FuncId, MemSpace, Module, Type};
+use lockstep_replay::{
+    replay, Launch, Loc, Memory, ObjId, ObjOrigin, ReplayOptions, ReplayResult, ReplayViolation, ThreadId, Val,
+    ViolationKind as RKind,
+};
+
+use crate::config::CheckConfig;
+use crate::locate::span_at;
+
+/// Launches with more threads than this are not searched concretely: the
+/// interpreter runs every thread, and the search must stay within seconds.
+const MAX_THREADS: u64 = 1 << 16;
+/// Bytes of each argument buffer whose size the user did not give.
+const DEFAULT_BUFFER_BYTES: u64 = 1 << 16;
+
+pub struct SearchOutcome {
+    pub violations: Vec<Violation>,
+    /// Why the search did not run, or what limited it.
+    pub notes: Vec<String>,
+}
+
+/// The concrete launch to search: the user's sizes, with small ones in
+/// place of `*`.
+fn concrete_launch(config: &CheckConfig) -> Launch {
+    let pick = |v: Option<u64>, default: u64| v.unwrap_or(default).min(u32::MAX as u64) as u32;
+    Launch {
+        group_size: [pick(config.group_size[0], 32), pick(config.group_size[1], 1), pick(config.group_size[2], 1)],
+        num_groups: [pick(config.num_groups[0], 2), pick(config.num_groups[1], 1), pick(config.num_groups[2], 1)],
+        global_offset: config.global_offset.map(|o| o.min(u32::MAX as u64) as u32),
+    }
+}
+
+fn total_threads(launch: &Launch) -> u64 {
+    launch.group_size.iter().chain(&launch.num_groups).map(|&d| d as u64).product()
+}
+
+pub fn search(module: &Module, kernel: FuncId, config: &CheckConfig) -> SearchOutcome {
+    let launch = concrete_launch(config);
+    let threads = total_threads(&launch);
+    if threads > MAX_THREADS {
+        return SearchOutcome {
+            violations: Vec::new(),
+            notes: vec![format!("concrete search skipped: the launch has {threads} threads")],
+        };
+    }
+    let func = &module.functions[kernel];
+    // The natural size for a kernel's `n`: one element per thread in x.
+    let default_int = (launch.group_size[0] as u64 * launch.num_groups[0] as u64) as u128;
+    let mut memory = Memory::new();
+    let mut args = Vec::new();
+    let mut arg_witness = Vec::new();
+    let mut sized_buffers: HashSet<ObjId> = HashSet::new();
+    let mut pointer_index = 0usize;
+    for (i, p) in func.params.iter().enumerate() {
+        match p.ty {
+            // A by-value struct is a pointer to the thread's private copy;
+            // `--kernel-args` gives its bytes.
+            Type::Ptr(MemSpace::Private) => {
+                let value = config.scalar_args.get(i).copied().flatten().unwrap_or(0);
+                let bytes = value.to_le_bytes();
+                let v = memory.alloc_named(&p.name, MemSpace::Private, 256, Some(&bytes));
+                arg_witness.push((p.name.clone(), format!("bytes {value:#x}")));
+                args.push(v);
+            }
+            Type::Ptr(space) => {
+                let given = config.array_sizes.get(pointer_index).copied().flatten();
+                pointer_index += 1;
+                let space = match space {
+                    MemSpace::Generic => MemSpace::Global,
+                    s => s,
+                };
+                let size = given.unwrap_or(DEFAULT_BUFFER_BYTES);
+                let v = memory.alloc_named(&p.name, space, size, None);
+                if given.is_some() {
+                    if let Val::Ptr(ptr) = v {
+                        sized_buffers.extend(ptr.obj);
+                    }
+                }
+                arg_witness.push((p.name.clone(), format!("buffer of {size} bytes, zero-filled")));
+                args.push(v);
+            }
+            Type::Int(w) => {
+                let value = config.scalar_args.get(i).copied().flatten().unwrap_or(default_int);
+                let mask = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
+                arg_witness.push((p.name.clone(), (value & mask).to_string()));
+                args.push(Val::Bits(value & mask));
+            }
+            Type::Float(w) => {
+                let bits = if w == 64 { 1.0f64.to_bits() as u128 } else { 1.0f32.to_bits() as u128 };
+                arg_witness.push((p.name.clone(), "1.0".into()));
+                args.push(Val::Bits(bits));
+            }
+        }
+    }
+    let options = ReplayOptions {
+        warp_size: config.warp_sync,
+        max_violations: 64,
+        dynamic_shared_size: config.dynamic_shared_bytes.unwrap_or(DEFAULT_BUFFER_BYTES),
+        check_inter_group_races: !config.only_intra_group,
+        step_budget_total: 50_000_000,
+        ..ReplayOptions::default()
+    };
+    let result = match replay(module, kernel, &launch, &args, memory, &options) {
+        Ok(r) => r,
+        Err(e) => return SearchOutcome { violations: Vec::new(), notes: vec![format!("concrete search failed: {e}")] },
+    };
+    let mut notes = Vec::new();
+    if !result.infeasible.is_empty() || breaks_precondition(&result) {
+        notes.push("concrete search discarded: its inputs break the kernel's preconditions".into());
+        return SearchOutcome { violations: Vec::new(), notes };
+    }
+    if !result.completed {
+        notes.push("concrete search stopped early (step budget)".into());
+    } else {
+        notes.push(format!("concrete search ran {threads} threads"));
+    }
+    let witness = Witness {
+        block_dim: Some(launch.group_size.map(u64::from)),
+        grid_dim: Some(launch.num_groups.map(u64::from)),
+        threads: Vec::new(),
+        args: arg_witness,
+        memory: Vec::new(),
+    };
+    // Pointers read from the zero-filled inputs are null only because of
+    // the inputs we chose; a program would pass real pointers.
+    let null_from_inputs = reads_pointers_from_inputs(module);
+    let mut seen = HashSet::new();
+    let mut violations = Vec::new();
+    for v in &result.violations {
+        if config.only_divergence && !matches!(v.kind, RKind::BarrierDivergence { .. }) {
+            continue;
+        }
+        if null_from_inputs && matches!(v.kind, RKind::NullDereference { .. }) {
+            continue;
+        }
+        if let Some(converted) = convert(module, &result, v, &sized_buffers, &witness) {
+            let key = (converted.kind, converted.primary.clone(), converted.related.first().map(|r| r.span.clone()));
+            if seen.insert(key) {
+                violations.push(converted);
+            }
+        }
+    }
+    SearchOutcome { violations, notes }
+}
+
+/// Whether the kernel may use a pointer that comes from its inputs rather
+/// than from a parameter or a variable: a by-value struct argument, or a
+/// pointer loaded from memory.
+fn reads_pointers_from_inputs(module: &Module) -> bool {
+    module.functions.values().any(|f| {
+        f.params.iter().any(|p| p.ty == Type::Ptr(MemSpace::Private))
+            || f.insts.values().any(|i| {
+                matches!(i.kind, lockstep_kir::InstKind::Load { .. })
+                    && i.result.is_some_and(|r| f.value_type(r).is_ptr())
+            })
+    })
+}
+
+/// A precondition that fails in the run means the chosen inputs are not
+/// allowed, not that the kernel is wrong.
+fn breaks_precondition(result: &ReplayResult) -> bool {
+    result.violations.iter().any(|v| {
+        matches!(v.kind, RKind::AssertionFailed { annot: AnnotKind::Requires | AnnotKind::GlobalRequires | AnnotKind::Assume })
+    })
+}
+
+fn thread_of(t: &ThreadId) -> WitnessThread {
+    WitnessThread { local_id: t.local.map(u64::from), group_id: t.group.map(u64::from) }
+}
+
+fn describe(t: &ThreadId) -> String {
+    let [x, y, z] = t.local;
+    let [gx, gy, gz] = t.group;
+    let dims = |a: u32, b: u32, c: u32| if b == 0 && c == 0 { format!("{a}") } else { format!("({a},{b},{c})") };
+    format!("thread {} of block {}", dims(x, y, z), dims(gx, gy, gz))
+}
+
+fn object_name(result: &ReplayResult, obj: ObjId) -> String {
+    result.memory.object(obj).name.clone()
+}
+
+fn span(module: &Module, loc: &Loc) -> Option<lockstep_diag::Span> {
+    span_at(module, loc.func, loc.block, loc.inst)
+}
+
+fn convert(
+    module: &Module,
+    result: &ReplayResult,
+    v: &ReplayViolation,
+    sized_buffers: &HashSet<ObjId>,
+    witness: &Witness,
+) -> Option<Violation> {
+    let mut witness = witness.clone();
+    let mut related = Vec::new();
+    let (kind, message, primary) = match &v.kind {
+        RKind::DataRace { first, second, inter_group, .. } => {
+            let access = |w: bool| if w { "write" } else { "read" };
+            let name = object_name(result, first.object);
+            witness.threads = vec![thread_of(&first.thread), thread_of(&second.thread)];
+            witness.memory.push((format!("{name} byte {}", second.offset), "accessed by both threads".into()));
+            let message = format!(
+                "{}-{} race on `{}` at byte offset {}: {} and {}{}",
+                access(first.write),
+                access(second.write),
+                name,
+                second.offset,
+                describe(&first.thread),
+                describe(&second.thread),
+                if *inter_group { " (different blocks)" } else { "" }
+            );
+            if let Some(s) = span(module, &first.loc) {
+                related.push(Related { span: s, label: format!("{} by {}", access(first.write), describe(&first.thread)) });
+            }
+            (Kind::DataRace, message, span(module, &second.loc))
+        }
+        RKind::BarrierDivergence { arrivals, .. } => {
+            let mut parts = Vec::new();
+            for a in arrivals {
+                let who = a.threads.first().map(describe).unwrap_or_default();
+                let place = match &a.barrier {
+                    Some(loc) => {
+                        if let Some(s) = span(module, loc) {
+                            related.push(Related { span: s, label: format!("{} thread(s) wait here, e.g. {who}", a.count) });
+                        }
+                        "wait at a barrier"
+                    }
+                    None => "have exited",
+                };
+                parts.push(format!("{} thread(s) {place} (e.g. {who})", a.count));
+                witness.threads.extend(a.threads.first().map(thread_of));
+            }
+            (Kind::BarrierDivergence, format!("barrier divergence: {}", parts.join(", while ")), span(module, &v.loc))
+        }
+        RKind::OutOfBounds { object, offset, width, size, write } => {
+            let obj = result.memory.object(*object);
+            // An argument buffer's size was our choice unless the user gave it.
+            if matches!(obj.origin, ObjOrigin::Buffer) && !sized_buffers.contains(object) {
+                return None;
+            }
+            witness.threads = vec![thread_of(&v.thread)];
+            let message = format!(
+                "out-of-bounds {} of {width} bytes at offset {offset} of `{}` ({size} bytes), by {}",
+                if *write { "write" } else { "read" },
+                obj.name,
+                describe(&v.thread)
+            );
+            (Kind::OutOfBounds, message, span(module, &v.loc))
+        }
+        RKind::DeadObject { object, write } => {
+            witness.threads = vec![thread_of(&v.thread)];
+            let message = format!(
+                "{} of `{}` after its function returned, by {}",
+                if *write { "write" } else { "read" },
+                object_name(result, *object),
+                describe(&v.thread)
+            );
+            (Kind::OutOfBounds, message, span(module, &v.loc))
+        }
+        RKind::NullDereference { write, .. } => {
+            witness.threads = vec![thread_of(&v.thread)];
+            let message = format!("null pointer {} by {}", if *write { "write" } else { "read" }, describe(&v.thread));
+            (Kind::NullPointer, message, span(module, &v.loc))
+        }
+        RKind::ConstantWrite { object, .. } => {
+            witness.threads = vec![thread_of(&v.thread)];
+            let message = format!("write to constant memory `{}` by {}", object_name(result, *object), describe(&v.thread));
+            (Kind::ConstantWrite, message, span(module, &v.loc))
+        }
+        RKind::DivisionByZero => {
+            witness.threads = vec![thread_of(&v.thread)];
+            (Kind::DivisionByZero, format!("division by zero by {}", describe(&v.thread)), span(module, &v.loc))
+        }
+        RKind::DivisionOverflow => {
+            witness.threads = vec![thread_of(&v.thread)];
+            (Kind::Overflow, format!("signed division overflow (INT_MIN / -1) by {}", describe(&v.thread)), span(module, &v.loc))
+        }
+        RKind::AssertionFailed { annot } => {
+            witness.threads = vec![thread_of(&v.thread)];
+            let (kind, what) = match annot {
+                AnnotKind::Ensures | AnnotKind::GlobalEnsures => (Kind::Postcondition, "postcondition"),
+                AnnotKind::Invariant | AnnotKind::GlobalInvariant | AnnotKind::FunctionWideInvariant => {
+                    (Kind::Invariant, "loop invariant")
+                }
+                _ => (Kind::Assertion, "assertion"),
+            };
+            (kind, format!("{what} fails for {}", describe(&v.thread)), span(module, &v.loc))
+        }
+        RKind::Unreachable => {
+            witness.threads = vec![thread_of(&v.thread)];
+            (Kind::Assertion, format!("unreachable code reached by {}", describe(&v.thread)), span(module, &v.loc))
+        }
+    };
+    Some(Violation { kind, confirmed: true, message, primary, related, witness: Some(witness) })
+}
