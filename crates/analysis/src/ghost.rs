@@ -1,3 +1,5 @@
+//! Which accesses count, and how, for race checking.
+//!
 //! Specification-only loads: memory reads that exist only to state an
 //! annotation, such as the reads of `A[__other_int(tid)]` inside a barrier
 //! invariant. They are not accesses of the program: GPUVerify never logs
@@ -148,6 +150,33 @@ block0:
     }
 
     #[test]
+    fn only_writes_of_memory_independent_values_may_be_benign() {
+        let m = parse_module(
+            r#"
+language cuda
+kernel fn0 "k" link "k" (v0 "A": ptr.global, v1 "n": i32) entry block0 {
+  v2: i32 = const 64
+block0:
+  v3: i32 = builtin local_id x
+  v4: i32 = udiv v3, v2
+  store v0, v4 align 4
+  v5: i32 = load v0 align 4
+  v6: i32 = add v5, v1
+  store v0, v6 align 4
+  return
+}
+"#,
+        )
+        .unwrap();
+        let f = &m.functions[m.kernels().next().unwrap().0];
+        let stores: Vec<InstId> =
+            f.insts.iter().filter(|(_, d)| matches!(d.kind, InstKind::Store { .. })).map(|(i, _)| i).collect();
+        let independent = input_independent_stores(f);
+        assert!(independent.contains(&stores[0]), "tid / 64 depends on no memory");
+        assert!(!independent.contains(&stores[1]), "a value read from memory");
+    }
+
+    #[test]
     fn a_dead_read_is_real() {
         let m = parse_module(
             r#"
@@ -185,4 +214,60 @@ block1:
         let f = &m.functions[m.kernels().next().unwrap().0];
         assert!(specification_loads(f).is_empty());
     }
+}
+
+/// Stores whose value is computed from constants, parameters and thread
+/// geometry only, never from a memory read, an atomic, a call or a merge of
+/// control flow. Only such a write can be part of a benign race: GPUVerify's
+/// (adversarial) semantics lets two threads read different values from
+/// memory, so equal values derived from memory are equal only by accident.
+pub fn input_independent_stores(func: &Function) -> HashSet<InstId> {
+    let mut memo: Vec<Option<bool>> = vec![None; func.values.len()];
+    func.insts
+        .iter()
+        .filter_map(|(id, data)| match data.kind {
+            InstKind::Store { value, .. } => independent(func, value, &mut memo, 0).then_some(id),
+            InstKind::MemSet { byte, .. } => independent(func, byte, &mut memo, 0).then_some(id),
+            _ => None,
+        })
+        .collect()
+}
+
+fn independent(func: &Function, v: ValueId, memo: &mut Vec<Option<bool>>, depth: u32) -> bool {
+    if let Some(known) = memo[v.as_u32() as usize] {
+        return known;
+    }
+    // Deep expression chains are rare; giving up is the safe answer.
+    if depth > 64 {
+        return false;
+    }
+    let result = match &func.values[v].def {
+        ValueDef::Param(_) | ValueDef::Const(_) | ValueDef::Null | ValueDef::GlobalAddr(_) | ValueDef::LocalAddr(_) => {
+            true
+        }
+        ValueDef::Undef | ValueDef::BlockParam(..) => false,
+        ValueDef::Inst(inst) => {
+            let kind = &func.insts[*inst].kind;
+            let arithmetic = matches!(
+                kind,
+                InstKind::Binary { .. }
+                    | InstKind::Icmp { .. }
+                    | InstKind::Select { .. }
+                    | InstKind::Cast { .. }
+                    | InstKind::Float { .. }
+                    | InstKind::Fcmp { .. }
+                    | InstKind::PtrAdd { .. }
+                    | InstKind::Builtin { .. }
+            );
+            if arithmetic {
+                let mut operands = Vec::new();
+                kind.for_each_operand(|o| operands.push(o));
+                operands.into_iter().all(|o| independent(func, o, memo, depth + 1))
+            } else {
+                false
+            }
+        }
+    };
+    memo[v.as_u32() as usize] = Some(result);
+    result
 }

@@ -57,6 +57,11 @@ pub fn search(module: &Module, kernel: FuncId, config: &CheckConfig) -> SearchOu
             notes: vec![format!("concrete search skipped: the launch has {threads} threads")],
         };
     }
+    run(module, kernel, config, &launch)
+}
+
+fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launch) -> SearchOutcome {
+    let threads = total_threads(launch);
     let func = &module.functions[kernel];
     // The natural size for a kernel's `n`: one element per thread in x.
     let default_int = (launch.group_size[0] as u64 * launch.num_groups[0] as u64) as u128;
@@ -111,10 +116,11 @@ pub fn search(module: &Module, kernel: FuncId, config: &CheckConfig) -> SearchOu
         max_violations: 64,
         dynamic_shared_size: config.dynamic_shared_bytes.unwrap_or(DEFAULT_BUFFER_BYTES),
         check_inter_group_races: !config.only_intra_group,
+        benign_writes_from_memory: config.equality_abstraction,
         step_budget_total: 50_000_000,
         ..ReplayOptions::default()
     };
-    let result = match replay(module, kernel, &launch, &args, memory, &options) {
+    let result = match replay(module, kernel, launch, &args, memory, &options) {
         Ok(r) => r,
         Err(e) => return SearchOutcome { violations: Vec::new(), notes: vec![format!("concrete search failed: {e}")] },
     };

@@ -51,6 +51,9 @@ pub(crate) struct FuncInfo {
     /// Loads that only serve annotations: not accesses of the program, so
     /// never logged for race detection.
     specification_loads: std::collections::HashSet<InstId>,
+    /// Writes whose value depends on no memory read: only these can be
+    /// benign races (see `lockstep_analysis::ghost`).
+    benign_candidates: std::collections::HashSet<InstId>,
 }
 
 pub(crate) struct Frame {
@@ -934,7 +937,12 @@ impl<'a> Ctx<'a> {
             version: self.epoch_version,
         };
         let mut races = std::mem::take(&mut self.race_scratch);
-        let tolerate_benign = self.opts.tolerate_benign_races;
+        let tolerate_benign = self.opts.tolerate_benign_races
+            && (self.opts.benign_writes_from_memory
+                || loc.inst.is_some_and(|i| self.infos[loc.func.index()].benign_candidates.contains(&i)));
+        // A wide access races with the same earlier instruction on each of
+        // its bytes; one report per earlier instruction is enough.
+        let mut handled: Vec<Loc> = Vec::new();
         for byte in offset..offset + width {
             races.clear();
             if write && !atomic && tolerate_benign {
@@ -951,6 +959,10 @@ impl<'a> Ctx<'a> {
                 &mut races,
             );
             for earlier in races.drain(..) {
+                if handled.contains(&earlier.loc) {
+                    continue;
+                }
+                handled.push(earlier.loc);
                 let first = RaceAccess {
                     loc: earlier.loc,
                     thread: self.launch.thread_id(earlier.thread),
@@ -970,36 +982,35 @@ impl<'a> Ctx<'a> {
                 let (ka, kb) = (loc_key(Some(first.loc)), loc_key(Some(loc)));
                 let key = (1, ka.min(kb), ka.max(kb));
                 let inter_group = self.geometry.group_of(earlier.thread) != th.group;
-                let name = &self.memory.object(obj).name;
                 let space = self.memory.object(obj).space;
                 let rw = |w: bool| if w { "write" } else { "read" };
-                let message = format!(
-                    "{}{} race on `{}` byte {}: {} by {} at {} and {} by {} at {}",
-                    if inter_group { "inter-group " } else { "" },
-                    match (first.write, write) {
-                        (true, true) => "write-write",
-                        _ => "read-write",
-                    },
-                    name,
-                    byte,
-                    rw(first.write),
-                    first.thread,
-                    first.loc,
-                    rw(write),
-                    th.id,
-                    loc
-                );
+                // Most racing accesses repeat a reported pair: build the
+                // message only for a new one.
+                let name = &self.memory.object(obj).name;
                 self.report
-                    .report(key, self.opts.max_violations, || ReplayViolation {
-                        kind: ViolationKind::DataRace {
-                            first,
-                            second,
-                            inter_group,
-                            space,
-                        },
-                        loc,
-                        thread: th.id,
-                        message,
+                    .report(key, self.opts.max_violations, || {
+                        let message = format!(
+                            "{}{} race on `{}` byte {}: {} by {} at {} and {} by {} at {}",
+                            if inter_group { "inter-group " } else { "" },
+                            match (first.write, write) {
+                                (true, true) => "write-write",
+                                _ => "read-write",
+                            },
+                            name,
+                            byte,
+                            rw(first.write),
+                            first.thread,
+                            first.loc,
+                            rw(write),
+                            th.id,
+                            loc
+                        );
+                        ReplayViolation {
+                            kind: ViolationKind::DataRace { first, second, inter_group, space },
+                            loc,
+                            thread: th.id,
+                            message,
+                        }
                     });
             }
         }
@@ -1099,6 +1110,7 @@ fn func_info(module: &Module, func: &Function, global_objs: &[Vec<ObjId>]) -> Fu
     }
     FuncInfo {
         specification_loads: lockstep_analysis::ghost::specification_loads(func),
+        benign_candidates: lockstep_analysis::ghost::input_independent_stores(func),
         template,
         shared_addrs,
         local_addrs,

@@ -104,6 +104,11 @@ pub struct ReplayOptions {
     /// Whether two plain writes of the same value to a byte are benign, not
     /// a race (GPUVerify's default; its `--no-benign` turns this off).
     pub tolerate_benign_races: bool,
+    /// Whether a write of a value read from memory can be benign too. Off
+    /// by default (GPUVerify's adversarial abstraction lets two threads read
+    /// different values); on under `--equality-abstraction`, where threads
+    /// reading one location in an interval see one value.
+    pub benign_writes_from_memory: bool,
 }
 
 impl Default for ReplayOptions {
@@ -122,6 +127,7 @@ impl Default for ReplayOptions {
             check_races: true,
             check_inter_group_races: true,
             tolerate_benign_races: true,
+            benign_writes_from_memory: false,
         }
     }
 }
