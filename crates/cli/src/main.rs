@@ -77,7 +77,11 @@ fn requested_format(args: &[String]) -> Format {
 fn emit(report: &Report, format: Format) -> i32 {
     let text = match format {
         Format::Json => render::json(report),
-        Format::Human => render::human(report),
+        Format::Human => {
+            use std::io::IsTerminal;
+            let styled = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            render::human(report, styled)
+        }
     };
     let mut stdout = std::io::stdout().lock();
     let _ = writeln!(stdout, "{}", text.trim_end());

@@ -29,6 +29,7 @@ fn violation_json(v: &Violation) -> Value {
         "confirmed": v.confirmed,
         "message": v.message,
         "primary": span_json(&v.primary),
+        "primary_label": v.primary_label,
         "related": v.related.iter().map(|r| json!({"file": r.span.file, "line": r.span.line, "column": r.span.column, "message": r.label})).collect::<Vec<_>>(),
         "witness": v.witness.as_ref().map(witness_json),
     })
@@ -87,10 +88,13 @@ pub fn relative_diag(d: &Diagnostic) -> Diagnostic {
     Diagnostic { span: d.span.as_ref().map(relative), ..d.clone() }
 }
 
-/// Human-readable text: compiler-style diagnostics, then one line per
-/// kernel and the file's verdict.
-pub fn human(report: &Report) -> String {
+/// Human-readable text: compiler-style diagnostics; per kernel its verdict,
+/// each violation as a source snippet with both locations annotated (as
+/// rustc renders errors) and its witness as a table; then the file's
+/// verdict.
+pub fn human(report: &Report, styled: bool) -> String {
     let mut out = String::new();
+    let mut sources = Sources::default();
     for d in report.errors.iter().chain(&report.notes) {
         let _ = writeln!(out, "{}", relative_diag(d));
     }
@@ -107,12 +111,11 @@ pub fn human(report: &Report) -> String {
             }
         }
         for v in &k.violations {
-            let confirmed = if v.confirmed { "confirmed" } else { "possible" };
-            let at = v.primary.as_ref().map(|s| format!("{}: ", relative(s))).unwrap_or_default();
-            let _ = writeln!(out, "  {at}{confirmed} {}: {}", v.kind.name(), v.message);
-            for r in &v.related {
-                let _ = writeln!(out, "    {}: {}", relative(&r.span), r.label);
+            out.push_str(&violation_snippet(v, &mut sources, styled));
+            if let Some(w) = &v.witness {
+                out.push_str(&witness_table(w));
             }
+            out.push('\n');
         }
         for p in &k.proved {
             let _ = writeln!(out, "  proved: {p}");
@@ -124,6 +127,111 @@ pub fn human(report: &Report) -> String {
             let _ = writeln!(out, "  - {a}");
         }
     }
-    let _ = writeln!(out, "{}: {} ({} ms)", report.file, report.verdict(), report.elapsed_ms);
+    let _ = writeln!(out, "{}: {} ({} ms)", display_path(&report.file), report.verdict(), report.elapsed_ms);
+    out
+}
+
+/// Source files read once per report, for snippets.
+#[derive(Default)]
+struct Sources {
+    files: std::collections::HashMap<String, Option<String>>,
+}
+
+impl Sources {
+    fn get(&mut self, path: &str) -> Option<&str> {
+        self.files.entry(path.to_string()).or_insert_with(|| std::fs::read_to_string(path).ok()).as_deref()
+    }
+}
+
+/// The byte range a span points at: from its column to the end of the
+/// identifier or number there (at least one character).
+fn span_range(source: &str, span: &Span) -> Option<std::ops::Range<usize>> {
+    let line_start: usize = source.split_inclusive('\n').take(span.line.saturating_sub(1) as usize).map(str::len).sum();
+    let line = source[line_start..].lines().next()?;
+    let col = (span.column.max(1) - 1) as usize;
+    if col > line.len() {
+        return None;
+    }
+    let rest = &line[col..];
+    // An identifier or number, or else a run of operator characters (`+=`).
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let operator = |c: char| "+-*/%&|^!<>=~".contains(c);
+    let len = match rest.chars().next() {
+        Some(c) if word(c) => rest.find(|c: char| !word(c)).unwrap_or(rest.len()),
+        Some(c) if operator(c) => rest.find(|c: char| !operator(c)).unwrap_or(rest.len()),
+        _ => 1,
+    }
+    .max(1);
+    let start = line_start + col;
+    Some(start..(start + len).min(source.len()))
+}
+
+fn violation_snippet(v: &Violation, sources: &mut Sources, styled: bool) -> String {
+    use annotate_snippets::{Level, Renderer, Snippet};
+    let level = if v.confirmed { Level::Error } else { Level::Warning };
+    let title = format!("{}{}", if v.confirmed { "" } else { "possible " }, v.message);
+    let id = v.kind.name();
+    let renderer = if styled { Renderer::styled() } else { Renderer::plain() };
+    let Some(primary) = &v.primary else {
+        return format!("{}\n", renderer.render(level.title(&title).id(id)));
+    };
+    let path = display_path(&primary.file);
+    let source = sources.get(&primary.file).map(str::to_string);
+    let related_labels: Vec<(Span, String)> = v.related.iter().map(|r| (r.span.clone(), r.label.clone())).collect();
+    let mut footers = Vec::new();
+    let rendered = match source.as_deref().and_then(|src| span_range(src, primary).map(|r| (src, r))) {
+        Some((src, range)) => {
+            let primary_annotation = match &v.primary_label {
+                Some(label) => level.span(range).label(label),
+                None => level.span(range),
+            };
+            let mut snippet = Snippet::source(src).origin(&path).fold(true).annotation(primary_annotation);
+            for (span, label) in &related_labels {
+                match (span.file == primary.file).then(|| span_range(src, span)).flatten() {
+                    Some(r) => snippet = snippet.annotation(Level::Info.span(r).label(label)),
+                    None => footers.push(format!("{}: {label}", relative(span))),
+                }
+            }
+            let footer_messages: Vec<_> = footers.iter().map(|f| Level::Note.title(f)).collect();
+            renderer.render(level.title(&title).id(id).snippet(snippet).footers(footer_messages)).to_string()
+        }
+        None => {
+            let mut text = format!("{}: {}", relative(primary), renderer.render(level.title(&title).id(id)));
+            for (span, label) in &related_labels {
+                text.push_str(&format!("\n  {}: {label}", relative(span)));
+            }
+            text
+        }
+    };
+    format!("{rendered}\n")
+}
+
+fn dims(d: [u64; 3]) -> String {
+    format!("({},{},{})", d[0], d[1], d[2])
+}
+
+/// The witness as a small table under the snippet.
+fn witness_table(w: &Witness) -> String {
+    let mut rows: Vec<(String, String)> = Vec::new();
+    if let (Some(b), Some(g)) = (w.block_dim, w.grid_dim) {
+        rows.push(("launch".into(), format!("blockDim {}, gridDim {}", dims(b), dims(g))));
+    }
+    for (i, t) in w.threads.iter().enumerate() {
+        rows.push((format!("thread {}", i + 1), format!("threadIdx {}, blockIdx {}", dims(t.local_id), dims(t.group_id))));
+    }
+    for (name, value) in &w.args {
+        rows.push((format!("arg {name}"), value.clone()));
+    }
+    for (cell, value) in &w.memory {
+        rows.push((cell.clone(), value.clone()));
+    }
+    if rows.is_empty() {
+        return String::new();
+    }
+    let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+    let mut out = String::from("   = witness:\n");
+    for (k, v) in rows {
+        let _ = writeln!(out, "       {k:<width$}  {v}");
+    }
     out
 }

@@ -139,6 +139,8 @@ pub struct Violation {
     pub confirmed: bool,
     pub message: String,
     pub primary: Option<Span>,
+    /// What happens at the primary location, e.g. "write by thread 1".
+    pub primary_label: Option<String>,
     pub related: Vec<Related>,
     pub witness: Option<Witness>,
 }

@@ -212,6 +212,7 @@ fn convert(
 ) -> Option<Violation> {
     let mut witness = witness.clone();
     let mut related = Vec::new();
+    let mut primary_label = None;
     let (kind, message, primary) = match &v.kind {
         RKind::DataRace { first, second, inter_group, .. } => {
             let access = |w: bool| if w { "write" } else { "read" };
@@ -231,16 +232,21 @@ fn convert(
             if let Some(s) = span(module, &first.loc) {
                 related.push(Related { span: s, label: format!("{} by {}", access(first.write), describe(&first.thread)) });
             }
+            primary_label = Some(format!("{} by {}", access(second.write), describe(&second.thread)));
             (Kind::DataRace, message, span(module, &second.loc))
         }
         RKind::BarrierDivergence { arrivals, .. } => {
             let mut parts = Vec::new();
+            let primary = span(module, &v.loc);
             for a in arrivals {
                 let who = a.threads.first().map(describe).unwrap_or_default();
                 let place = match &a.barrier {
                     Some(loc) => {
-                        if let Some(s) = span(module, loc) {
-                            related.push(Related { span: s, label: format!("{} thread(s) wait here, e.g. {who}", a.count) });
+                        let label = format!("{} thread(s) wait here, e.g. {who}", a.count);
+                        match span(module, loc) {
+                            Some(s) if Some(&s) == primary.as_ref() && primary_label.is_none() => primary_label = Some(label),
+                            Some(s) => related.push(Related { span: s, label }),
+                            None => {}
                         }
                         "wait at a barrier"
                     }
@@ -249,7 +255,7 @@ fn convert(
                 parts.push(format!("{} thread(s) {place} (e.g. {who})", a.count));
                 witness.threads.extend(a.threads.first().map(thread_of));
             }
-            (Kind::BarrierDivergence, format!("barrier divergence: {}", parts.join(", while ")), span(module, &v.loc))
+            (Kind::BarrierDivergence, format!("barrier divergence: {}", parts.join(", while ")), primary)
         }
         RKind::OutOfBounds { object, offset, width, size, write } => {
             let obj = result.memory.object(*object);
@@ -310,5 +316,5 @@ fn convert(
             (Kind::Assertion, format!("unreachable code reached by {}", describe(&v.thread)), span(module, &v.loc))
         }
     };
-    Some(Violation { kind, confirmed: true, message, primary, related, witness: Some(witness) })
+    Some(Violation { kind, confirmed: true, message, primary, primary_label, related, witness: Some(witness) })
 }

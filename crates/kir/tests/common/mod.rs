@@ -251,7 +251,11 @@ pub fn everything() -> Module {
     for kind in AnnotKind::ALL {
         let args = match kind {
             AnnotKind::BarrierInvariant | AnnotKind::BarrierInvariantBinary => vec![cond, tid, c7],
-            AnnotKind::NoRead | AnnotKind::NoWrite | AnnotKind::FreshArray => vec![a],
+            AnnotKind::NoRead
+            | AnnotKind::NoWrite
+            | AnnotKind::FreshArray
+            | AnnotKind::WritesTo
+            | AnnotKind::ReadsFrom => vec![a],
             _ => vec![cond],
         };
         stmt(&mut f, b0, InstKind::Annot { kind: *kind, args });
@@ -271,6 +275,7 @@ pub fn everything() -> Module {
             AnnotFn::ReturnVal => continue,
             AnnotFn::Old => (vec![n], Type::I32),
             AnnotFn::SameGroup => (vec![], Type::BOOL),
+            AnnotFn::AtomicHasTakenValue => (vec![a, wide, n], Type::BOOL),
         };
         val(&mut f, b0, InstKind::AnnotValue { func: *func, args }, ty);
     }
