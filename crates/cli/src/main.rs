@@ -199,7 +199,15 @@ fn check(options: &CheckOptions) -> Report {
     }
     for (id, kernel) in selected {
         let config = engine_config(options, kernel);
-        report.kernels.push(lockstep_engine::check_kernel(module, id, &config));
+        let started = std::time::Instant::now();
+        let kernel_report = lockstep_engine::check_kernel(module, id, &config);
+        report.timings.push((format!("check {}", kernel.name), started.elapsed().as_secs_f64() * 1000.0));
+        for a in &kernel_report.assumptions {
+            if !report.assumptions.contains(a) {
+                report.assumptions.push(a.clone());
+            }
+        }
+        report.kernels.push(kernel_report);
     }
     report
 }

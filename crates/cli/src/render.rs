@@ -169,7 +169,8 @@ fn span_range(source: &str, span: &Span) -> Option<std::ops::Range<usize>> {
 fn violation_snippet(v: &Violation, sources: &mut Sources, styled: bool) -> String {
     use annotate_snippets::{Level, Renderer, Snippet};
     let level = if v.confirmed { Level::Error } else { Level::Warning };
-    let title = format!("{}{}", if v.confirmed { "" } else { "possible " }, v.message);
+    let possible = !v.confirmed && !v.message.starts_with("possible");
+    let title = format!("{}{}", if possible { "possible " } else { "" }, v.message);
     let id = v.kind.name();
     let renderer = if styled { Renderer::styled() } else { Renderer::plain() };
     let Some(primary) = &v.primary else {

@@ -38,6 +38,12 @@ pub struct CheckConfig {
     pub array_sizes: Vec<Option<u64>>,
     /// Bytes of dynamic `extern __shared__` memory.
     pub dynamic_shared_bytes: Option<u64>,
+    /// Where to log every solver query, for replay.
+    pub replay_log: Option<std::path::PathBuf>,
+    /// Wall-clock budget for the prover on one kernel.
+    pub prove_budget: Option<Duration>,
+    /// Wall-clock budget for the bounded finder on one kernel.
+    pub find_budget: Duration,
 }
 
 impl Default for CheckConfig {
@@ -60,6 +66,9 @@ impl Default for CheckConfig {
             scalar_args: Vec::new(),
             array_sizes: Vec::new(),
             dynamic_shared_bytes: None,
+            replay_log: None,
+            prove_budget: None,
+            find_budget: Duration::from_secs(20),
         }
     }
 }

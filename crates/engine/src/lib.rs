@@ -12,8 +12,10 @@
 //! always makes the kernel `errors`, whatever another engine claims.
 
 pub mod annotations;
+pub mod confirm;
 pub mod config;
 pub mod locate;
+pub mod prove;
 pub mod search;
 
 pub use config::{CheckConfig, Mode};
@@ -31,15 +33,89 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
         let outcome = search::search(module, kernel, config);
         confirmed.extend(outcome.violations);
         notes.extend(outcome.notes);
+        notes.extend(find_and_confirm(module, kernel, config, &mut confirmed));
     }
+    let proof = (config.mode != Mode::Find).then(|| prove::prove(module, kernel, config));
 
-    if !confirmed.is_empty() {
-        return KernelReport { name, verdict: Verdict::Errors, violations: confirmed, proved: Vec::new(), reason: None };
-    }
-    let reason = if notes.is_empty() {
-        "no engine could decide this kernel: the prover is not available yet".to_string()
-    } else {
-        format!("no violation found by concrete search ({}), and no proof was attempted", notes.join("; "))
+    let mut report = KernelReport {
+        name,
+        verdict: Verdict::Unknown,
+        violations: Vec::new(),
+        proved: Vec::new(),
+        assumptions: Vec::new(),
+        reason: None,
     };
-    KernelReport::unknown(name, reason, None)
+    match proof {
+        // A confirmed violation wins over any proof: it happened.
+        _ if !confirmed.is_empty() => {
+            report.verdict = Verdict::Errors;
+            if let Some(prove::Proof::Alarms(alarms)) = proof {
+                report.violations = confirmed;
+                for alarm in alarms {
+                    if !report.violations.iter().any(|v| same_finding(v, &alarm)) {
+                        report.violations.push(alarm);
+                    }
+                }
+            } else {
+                report.violations = confirmed;
+            }
+        }
+        Some(prove::Proof::Verified { proved, assumptions }) => {
+            report.verdict = Verdict::Verified;
+            report.proved = proved;
+            report.assumptions = assumptions;
+        }
+        Some(prove::Proof::Alarms(alarms)) => {
+            report.verdict = Verdict::PossibleErrors;
+            report.violations = alarms;
+        }
+        Some(prove::Proof::Unknown { reason, span }) => {
+            let searched = if notes.is_empty() { String::new() } else { format!(" ({})", notes.join("; ")) };
+            report.reason = Some((format!("{reason}; no violation found by concrete search{searched}"), span));
+        }
+        None => {
+            let searched = if notes.is_empty() { "no engine ran".to_string() } else { notes.join("; ") };
+            report.reason = Some((format!("no violation found by concrete search ({searched}), and no proof was attempted (--mode=find)"), None));
+        }
+    }
+    report
+}
+
+/// Whether a prover alarm describes a violation already confirmed.
+fn same_finding(confirmed: &Violation, alarm: &Violation) -> bool {
+    confirmed.kind == alarm.kind && (confirmed.primary == alarm.primary || confirmed.related.iter().any(|r| Some(&r.span) == alarm.primary.as_ref()))
+}
+
+/// Runs the bounded symbolic finder and adds each finding that a replay of
+/// its witness confirms; returns notes on what was not confirmed.
+fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, confirmed: &mut Vec<Violation>) -> Vec<String> {
+    let find_config = lockstep_find::FindConfig {
+        group_size: config.group_size,
+        num_groups: config.num_groups,
+        loop_unwind: config.loop_unwind.unwrap_or(4),
+        solver: if config.use_cvc5 { lockstep_find::SolverKind::Cvc5 } else { lockstep_find::SolverKind::Z3 },
+        query_timeout: config.query_timeout.min(std::time::Duration::from_secs(10)),
+        total_timeout: config.find_budget,
+        warp_size: config.warp_sync,
+        only_intra_group: config.only_intra_group,
+        only_divergence: config.only_divergence,
+        ..lockstep_find::FindConfig::default()
+    };
+    let outcome = lockstep_find::find_bugs(module, kernel, &find_config);
+    let mut unconfirmed = 0;
+    for found in &outcome.violations {
+        match confirm::confirm(module, kernel, config, found) {
+            Some(v) => {
+                if !confirmed.iter().any(|c| c.kind == v.kind && c.primary == v.primary) {
+                    confirmed.push(v);
+                }
+            }
+            None => unconfirmed += 1,
+        }
+    }
+    let mut notes = Vec::new();
+    if unconfirmed > 0 {
+        notes.push(format!("{unconfirmed} finding(s) of the bounded search not confirmed by replay"));
+    }
+    notes
 }

@@ -57,10 +57,23 @@ pub fn search(module: &Module, kernel: FuncId, config: &CheckConfig) -> SearchOu
             notes: vec![format!("concrete search skipped: the launch has {threads} threads")],
         };
     }
-    run(module, kernel, config, &launch)
+    run(module, kernel, config, &launch, &Inputs::default())
 }
 
-fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launch) -> SearchOutcome {
+/// Inputs that override the search's defaults: a witness to replay.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    /// Values of scalar (and by-value struct) parameters, by index.
+    pub scalars: Vec<(usize, u128)>,
+    /// Bytes of pointer parameters' buffers: (parameter, offset, byte).
+    pub bytes: Vec<(usize, u64, u8)>,
+    /// Run only these groups (linear indices).
+    pub only_groups: Option<Vec<u32>>,
+}
+
+/// Runs the kernel once on `launch` with default inputs overridden by
+/// `inputs`, and converts what the interpreter saw.
+pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launch, inputs: &Inputs) -> SearchOutcome {
     let threads = total_threads(launch);
     let func = &module.functions[kernel];
     // The natural size for a kernel's `n`: one element per thread in x.
@@ -70,12 +83,15 @@ fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launch) -
     let mut arg_witness = Vec::new();
     let mut sized_buffers: HashSet<ObjId> = HashSet::new();
     let mut pointer_index = 0usize;
+    let scalar = |i: usize| {
+        inputs.scalars.iter().find(|(p, _)| *p == i).map(|(_, v)| *v).or_else(|| config.scalar_args.get(i).copied().flatten())
+    };
     for (i, p) in func.params.iter().enumerate() {
         match p.ty {
             // A by-value struct is a pointer to the thread's private copy;
             // `--kernel-args` gives its bytes.
             Type::Ptr(MemSpace::Private) => {
-                let value = config.scalar_args.get(i).copied().flatten().unwrap_or(0);
+                let value = scalar(i).unwrap_or(0);
                 let bytes = value.to_le_bytes();
                 let v = memory.alloc_named(&p.name, MemSpace::Private, 256, Some(&bytes));
                 arg_witness.push((p.name.clone(), format!("bytes {value:#x}")));
@@ -89,17 +105,30 @@ fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launch) -
                     s => s,
                 };
                 let size = given.unwrap_or(DEFAULT_BUFFER_BYTES);
-                let v = memory.alloc_named(&p.name, space, size, None);
+                let mut contents = vec![0u8; size as usize];
+                let mut set = Vec::new();
+                for &(_, offset, byte) in inputs.bytes.iter().filter(|(param, ..)| *param == i) {
+                    if let Some(b) = contents.get_mut(offset as usize) {
+                        *b = byte;
+                        set.push(format!("[{offset}] = {byte}"));
+                    }
+                }
+                let v = memory.alloc_named(&p.name, space, size, Some(&contents));
                 if given.is_some() {
                     if let Val::Ptr(ptr) = v {
                         sized_buffers.extend(ptr.obj);
                     }
                 }
-                arg_witness.push((p.name.clone(), format!("buffer of {size} bytes, zero-filled")));
+                let described = if set.is_empty() {
+                    format!("buffer of {size} bytes, zero-filled")
+                } else {
+                    format!("buffer of {size} bytes, zero but bytes {}", set.join(", "))
+                };
+                arg_witness.push((p.name.clone(), described));
                 args.push(v);
             }
             Type::Int(w) => {
-                let value = config.scalar_args.get(i).copied().flatten().unwrap_or(default_int);
+                let value = scalar(i).unwrap_or(default_int);
                 let mask = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
                 arg_witness.push((p.name.clone(), (value & mask).to_string()));
                 args.push(Val::Bits(value & mask));
@@ -118,6 +147,7 @@ fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launch) -
         check_inter_group_races: !config.only_intra_group,
         benign_writes_from_memory: config.equality_abstraction,
         step_budget_total: 50_000_000,
+        only_groups: inputs.only_groups.clone(),
         ..ReplayOptions::default()
     };
     let result = match replay(module, kernel, launch, &args, memory, &options) {
@@ -132,7 +162,8 @@ fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launch) -
     if !result.completed {
         notes.push("concrete search stopped early (step budget)".into());
     } else {
-        notes.push(format!("concrete search ran {threads} threads"));
+        let ran = inputs.only_groups.as_ref().map_or(threads, |g| g.len() as u64 * launch.threads_per_group());
+        notes.push(format!("concrete search ran {ran} threads"));
     }
     let witness = Witness {
         block_dim: Some(launch.group_size.map(u64::from)),

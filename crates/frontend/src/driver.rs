@@ -145,11 +145,11 @@ pub fn compile(file: &Path, options: &CompileOptions) -> Result<Compiled, Compil
         None => return Err(CompileError::Environment("clang-19 not found; install it (see README.md) or set LOCKSTEP_CLANG".into())),
     };
     let prelude = prelude_dir().map_err(CompileError::Environment)?;
-    let out_dir = std::env::temp_dir().join(format!("lockstep-{}", std::process::id()));
-    std::fs::create_dir_all(&out_dir).map_err(|e| CompileError::Environment(format!("cannot create {}: {e}", out_dir.display())))?;
+    // One scratch file per compilation (process id and a counter), so that
+    // concurrent compilations, in threads or processes, never share one.
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let out = out_dir.join(format!("k{n}.bc"));
+    let out = std::env::temp_dir().join(format!("lockstep-{}-{n}.bc", std::process::id()));
 
     let mut cmd = Command::new(&clang);
     cmd.args(language_args(language));
@@ -181,7 +181,6 @@ pub fn compile(file: &Path, options: &CompileOptions) -> Result<Compiled, Compil
     }
     let bitcode = std::fs::read(&out).map_err(|e| CompileError::Environment(format!("cannot read clang's output: {e}")));
     let _ = std::fs::remove_file(&out);
-    let _ = std::fs::remove_dir(&out_dir);
     Ok(Compiled { language, bitcode: bitcode?, warnings: diags.into_iter().filter(|d| d.severity != Severity::Error).collect() })
 }
 

@@ -109,6 +109,10 @@ pub struct ReplayOptions {
     /// different values); on under `--equality-abstraction`, where threads
     /// reading one location in an interval see one value.
     pub benign_writes_from_memory: bool,
+    /// Run only these groups (by linear group index); the others do not
+    /// execute. Confirming a witness needs only the groups of its threads, so
+    /// its cost does not grow with the grid. `None` runs every group.
+    pub only_groups: Option<Vec<u32>>,
 }
 
 impl Default for ReplayOptions {
@@ -128,6 +132,7 @@ impl Default for ReplayOptions {
             check_inter_group_races: true,
             tolerate_benign_races: true,
             benign_writes_from_memory: false,
+            only_groups: None,
         }
     }
 }

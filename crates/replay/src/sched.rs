@@ -105,15 +105,27 @@ pub fn replay_with_oracle(
                 let n = bytes.len().min(init.len());
                 init[..n].copy_from_slice(&bytes[..n]);
             }
+            // Groups that will not run share one placeholder instance.
+            let mut placeholder: Option<ObjId> = None;
             let instances = (0..groups as u32)
                 .map(|group| {
-                    memory.alloc_object(
+                    let runs = options.only_groups.as_ref().map_or(true, |only| only.contains(&group));
+                    if !runs {
+                        if let Some(p) = placeholder {
+                            return p;
+                        }
+                    }
+                    let id = memory.alloc_object(
                         obj.name.clone(),
                         MemSpace::Shared,
                         ObjOrigin::Shared { global: g, group },
                         size,
                         Some(&init),
-                    )
+                    );
+                    if !runs {
+                        placeholder = Some(id);
+                    }
+                    id
                 })
                 .collect();
             global_objs.push(instances);
@@ -128,7 +140,7 @@ pub fn replay_with_oracle(
         }
     }
 
-    let group_args = per_group_args(module, kernel, args, &mut memory, groups as u32);
+    let group_args = per_group_args(module, kernel, args, &mut memory, groups as u32, options.only_groups.as_ref());
 
     let warp_lanes = options.warp_size.unwrap_or(options.warp_lanes);
     let geometry = Geometry {
@@ -180,6 +192,7 @@ fn per_group_args(
     args: &[Val],
     memory: &mut Memory,
     groups: u32,
+    only_groups: Option<&Vec<u32>>,
 ) -> Vec<Vec<Val>> {
     let func = &module.functions[kernel];
     let mut lists = vec![args.to_vec()];
@@ -200,6 +213,10 @@ fn per_group_args(
             lists = vec![args.to_vec(); groups as usize];
         }
         for (g, list) in lists.iter_mut().enumerate().skip(1) {
+            // Groups that will not run need no buffer of their own.
+            if only_groups.is_some_and(|only| !only.contains(&(g as u32))) {
+                continue;
+            }
             let copy = memory.alloc_object(
                 format!("{name}[group {g}]"),
                 MemSpace::Shared,
@@ -246,6 +263,11 @@ impl Scheduler {
         loop {
             let mut any_waiting = false;
             for g in 0..self.groups.len() {
+                let excluded = ctx.opts.only_groups.as_ref().is_some_and(|only| !only.contains(&(g as u32)));
+                if excluded && matches!(self.groups[g], GroupState::NotStarted) {
+                    self.groups[g] = GroupState::Done { count: 0, exited: Vec::new() };
+                    continue;
+                }
                 if ctx.aborted && matches!(self.groups[g], GroupState::NotStarted) {
                     // The budget is spent: groups that never started stay so.
                     continue;

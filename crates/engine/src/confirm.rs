@@ -1,0 +1,65 @@
+//! Confirmation of the bounded finder's witnesses by concrete replay.
+//!
+//! The finder reasons about two symbolic threads with approximations
+//! (memory other threads write is arbitrary after a barrier), so a witness
+//! is only a candidate until the interpreter, running the real launch with
+//! the witness's inputs, sees the same violation at the same place. Only
+//! the groups of the witness's threads run, so confirming a bug in a launch
+//! of millions of threads costs a few groups.
+
+use lockstep_diag::{Span, Violation};
+use lockstep_find::{Found, MemRef};
+use lockstep_kir::{FuncId, Module};
+use lockstep_replay::Launch;
+
+use crate::config::CheckConfig;
+use crate::locate::span_of;
+use crate::search::{run, Inputs};
+
+/// Threads one confirming replay may run (the witness's groups only).
+const MAX_CONFIRM_THREADS: u64 = 1 << 16;
+
+/// Replays `found`'s witness; returns the interpreter's violation when it
+/// reproduces the finding (same kind, at one of the finding's locations).
+pub fn confirm(module: &Module, kernel: FuncId, config: &CheckConfig, found: &Found) -> Option<Violation> {
+    let w = &found.witness;
+    let to_u32 = |d: [u64; 3]| d.map(|x| x.min(u32::MAX as u64) as u32);
+    let launch = Launch {
+        group_size: to_u32(w.group_size),
+        num_groups: to_u32(w.num_groups),
+        global_offset: config.global_offset.map(|o| o.min(u32::MAX as u64) as u32),
+    };
+    let mut groups: Vec<u32> = w
+        .threads
+        .iter()
+        .map(|(_, g)| {
+            let [gx, gy, gz] = to_u32(*g);
+            gx + gy * launch.num_groups[0] + gz * launch.num_groups[0] * launch.num_groups[1]
+        })
+        .collect();
+    groups.sort();
+    groups.dedup();
+    if groups.len() as u64 * launch.threads_per_group() > MAX_CONFIRM_THREADS {
+        return None;
+    }
+    let inputs = Inputs {
+        scalars: w.scalar_args.clone(),
+        bytes: w
+            .memory
+            .iter()
+            .filter_map(|(at, offset, byte)| match at {
+                MemRef::Param(i) => Some((*i, *offset, *byte)),
+                _ => None,
+            })
+            .collect(),
+        only_groups: Some(groups),
+    };
+    let outcome = run(module, kernel, config, &launch, &inputs);
+    let places: Vec<Span> = found.locs.iter().flatten().map(|l| span_of(module, *l)).collect();
+    outcome.violations.into_iter().find(|v| {
+        v.kind == found.kind
+            && (places.is_empty()
+                || v.primary.as_ref().is_some_and(|p| places.contains(p))
+                || v.related.iter().any(|r| places.contains(&r.span)))
+    })
+}

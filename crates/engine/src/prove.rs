@@ -1,0 +1,49 @@
+//! The prover's part of a check: runs `lockstep_prove` and turns its
+//! outcome into report material.
+
+use lockstep_diag::{Span, Violation};
+use lockstep_kir::{FuncId, Module};
+use lockstep_prove::{prove_kernel, ProveConfig, ProveOutcome, SolverKind};
+
+use crate::config::CheckConfig;
+use crate::locate::span_of;
+
+pub enum Proof {
+    Verified { proved: Vec<String>, assumptions: Vec<String> },
+    /// Failed checks: possible errors until a replay confirms them.
+    Alarms(Vec<Violation>),
+    Unknown { reason: String, span: Option<Span> },
+}
+
+pub fn prove(module: &Module, kernel: FuncId, config: &CheckConfig) -> Proof {
+    let prove_config = ProveConfig {
+        group_size: config.group_size,
+        num_groups: config.num_groups,
+        dims: 3,
+        solver: if config.use_cvc5 { SolverKind::Cvc5 } else { SolverKind::Z3 },
+        query_timeout: config.query_timeout,
+        only_divergence: config.only_divergence,
+        only_intra_group: config.only_intra_group,
+        no_infer: config.no_infer,
+        disabled_rules: config.disabled_rules.clone(),
+        equality_abstraction: config.equality_abstraction,
+        replay_log: config.replay_log.clone(),
+        check_array_bounds: config.check_array_bounds,
+        time_budget: config.prove_budget,
+    };
+    match prove_kernel(module, kernel, &prove_config) {
+        ProveOutcome::Verified { mut proved, assumptions, invariants } => {
+            if !invariants.is_empty() {
+                let mut rules: Vec<&str> = invariants.iter().map(|(rule, _)| rule.as_str()).collect();
+                rules.sort();
+                rules.dedup();
+                proved.push(format!("with {} inferred loop invariants (rules: {})", invariants.len(), rules.join(", ")));
+            }
+            Proof::Verified { proved, assumptions }
+        }
+        ProveOutcome::Failed { violations } => {
+            Proof::Alarms(violations.iter().map(|check| lockstep_prove::report::violation(module, check)).collect())
+        }
+        ProveOutcome::Unknown { reason, at } => Proof::Unknown { reason, span: at.map(|s| span_of(module, s)) },
+    }
+}
