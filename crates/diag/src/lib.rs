@@ -153,6 +153,8 @@ pub struct KernelReport {
     pub violations: Vec<Violation>,
     /// For `verified`: the properties proved.
     pub proved: Vec<String>,
+    /// For `verified`: what the proof assumed (no aliasing, termination...).
+    pub assumptions: Vec<String>,
     /// For `unknown`: why, and where when a construct is to blame.
     pub reason: Option<(String, Option<Span>)>,
 }
@@ -164,6 +166,7 @@ impl KernelReport {
             verdict: Verdict::Unknown,
             violations: Vec::new(),
             proved: Vec::new(),
+            assumptions: Vec::new(),
             reason: Some((reason.into(), span)),
         }
     }

@@ -1,0 +1,458 @@
+//! Candidate loop invariants for Houdini, each produced by a tagged rule.
+//!
+//! Candidates are terms over the loop's havocked state (header parameters
+//! and predicates of both threads, race logs and their ghosts) and over
+//! values that are constant for the loop; the encoder instantiates them on
+//! the entry, back-edge and post-loop states by substitution. A candidate is
+//! only a guess: Houdini drops every one that is not inductive, so a wrong
+//! rule costs precision, never soundness.
+//!
+//! Rules (GPUVerify's, section 4.3 of the seed chapter, adapted):
+//!
+//! | tag | candidate |
+//! | --- | --- |
+//! | `init-bound` | `x >= init`, `x <= init` (signed and unsigned) |
+//! | `guard-bound` | `a <= b`, `a >= b` for loop conditions `a < b` etc. |
+//! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c` |
+//! | `pow2` | `x == 0 \|\| (x & (x - 1)) == 0` for `x *= 2`, `x /= 2`, shifts by one |
+//! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2` |
+//! | `pred-eq` | `q1 == q2`, `same_group => q1 == q2` (barriers in loops) |
+//! | `no-access` | `!READ_HAS_OCCURRED_M` etc. |
+//! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)`, `HAS => SITE in {...}` |
+//!
+//! The rules `init-bound`, `guard-bound`, `stride` and `pow2` are also
+//! applied to the ghost copies of the loop counters in each log (guarded by
+//! the log's `HAS`), under the same tag.
+
+use std::collections::HashMap;
+
+use lockstep_kir::{BinOp, InstKind, Terminator, ValueDef, ValueId};
+use lockstep_smt::TermId;
+
+use crate::encode::{Enc, LoopState, Sym};
+use crate::race::AccessKind;
+
+/// Every rule tag, for `--disable-rule` style options and reports.
+pub const RULES: &[&str] =
+    &["init-bound", "guard-bound", "stride", "pow2", "uniform", "pred-eq", "no-access", "access-offset"];
+
+/// A per-thread candidate about loop counters: `t[i]` is thread `i+1`'s
+/// instance, over that thread's header parameters.
+#[derive(Clone, Debug)]
+pub struct ParamCand {
+    pub tag: &'static str,
+    pub text: String,
+    pub t: [TermId; 2],
+}
+
+impl Enc<'_> {
+    fn rule_on(&self, tag: &str) -> bool {
+        !self.config.no_infer && !self.config.disabled_rules.iter().any(|d| d == tag)
+    }
+
+    fn sym_term(s: Sym) -> TermId {
+        match s {
+            Sym::Bool(x) | Sym::Bv(x) => x,
+            Sym::Ptr { off, .. } => off,
+        }
+    }
+
+    /// The value of `v` if it is constant for loop `l` (defined outside it).
+    fn loop_constant(&mut self, l: usize, v: ValueId, t: usize) -> Option<TermId> {
+        if let ValueDef::Inst(i) = &self.func.values[v].def {
+            // Thread-geometry builtins are the same wherever they are read.
+            if let InstKind::Builtin { var, dim } = self.func.insts[*i].kind {
+                let d = (dim as usize).min(2);
+                let x = match var {
+                    lockstep_kir::BuiltinVar::LocalId => self.lid[t][d],
+                    lockstep_kir::BuiltinVar::GroupId => self.gid[t][d],
+                    lockstep_kir::BuiltinVar::LocalSize => self.gs[d],
+                    lockstep_kir::BuiltinVar::NumGroups => self.ng[d],
+                    lockstep_kir::BuiltinVar::GlobalOffset => self.st.bv_const(32, 0),
+                };
+                let w = self.func.value_type(v).bits();
+                let w0 = self.st.sort_of(x).bv_width().unwrap_or(32);
+                return Some(if w == w0 { x } else if w > w0 { self.st.zero_extend(w - w0, x) } else { self.st.extract(w - 1, 0, x) });
+            }
+        }
+        let outside = match &self.func.values[v].def {
+            ValueDef::Inst(i) => {
+                let b = self.func.blocks.iter().find(|(_, blk)| blk.insts.contains(i)).map(|(b, _)| b)?;
+                !self.loops.loops[l].blocks.contains(&b)
+            }
+            ValueDef::BlockParam(b, _) => !self.loops.loops[l].blocks.contains(b),
+            _ => true,
+        };
+        if !outside {
+            // Pure arithmetic on loop constants is a loop constant (say,
+            // `(int) get_local_size(0)` computed inside the loop).
+            let ValueDef::Inst(i) = self.func.values[v].def else { return None };
+            let sym = |_: &mut Self, x: TermId, ty: lockstep_kir::Type| {
+                if ty == lockstep_kir::Type::BOOL {
+                    Sym::Bool(x)
+                } else {
+                    Sym::Bv(x)
+                }
+            };
+            return match self.func.insts[i].kind.clone() {
+                InstKind::Cast { op, arg } => {
+                    let from = self.func.value_type(arg);
+                    if from.is_ptr() || from.is_float() {
+                        return None;
+                    }
+                    let a = self.loop_constant(l, arg, t)?;
+                    let a = sym(self, a, from);
+                    let r = self.cast(op, a, from, self.func.value_type(v));
+                    Some(Self::sym_term(r))
+                }
+                InstKind::Binary { op, lhs, rhs } => {
+                    let ty = self.func.value_type(lhs);
+                    let a = self.loop_constant(l, lhs, t)?;
+                    let b = self.loop_constant(l, rhs, t)?;
+                    let (a, b) = (sym(self, a, ty), sym(self, b, ty));
+                    let r = self.binary(op, a, b);
+                    Some(Self::sym_term(r))
+                }
+                _ => None,
+            };
+        }
+        let s = self.val(t, v).ok()?;
+        Some(Self::sym_term(s))
+    }
+
+    /// Candidates about the header parameters of loop `l` that depend only
+    /// on the loop's shape (computed when the loop state is created).
+    pub(crate) fn param_candidates(&mut self, l: usize) -> Vec<ParamCand> {
+        let mut out = Vec::new();
+        let header = self.loops.loops[l].header;
+        let state = self.loop_data[l].state.clone().expect("loop state");
+        let entry = self.loop_data[l].entry.clone().expect("loop entry");
+        let params = self.func.blocks[header].params.clone();
+        // The back-edge arguments of each parameter.
+        let mut updates: Vec<Vec<ValueId>> = vec![Vec::new(); params.len()];
+        for &b in &self.loops.loops[l].blocks.clone() {
+            for call in self.func.blocks[b].term.block_calls() {
+                if call.block == header {
+                    for (k, &a) in call.args.iter().enumerate() {
+                        updates[k].push(a);
+                    }
+                }
+            }
+        }
+        for (k, &p) in params.iter().enumerate() {
+            let Sym::Bv(_) = state.hp[0][k] else { continue };
+            let x = [Self::sym_term(state.hp[0][k]), Self::sym_term(state.hp[1][k])];
+            let init = [Self::sym_term(entry.hp[0][k]), Self::sym_term(entry.hp[1][k])];
+            let name = self.func.values[p].name.clone().unwrap_or_else(|| format!("{p}"));
+            if self.rule_on("init-bound") {
+                type Cmp = fn(&mut lockstep_smt::TermStore, TermId, TermId) -> TermId;
+                let cmps: [(&str, Cmp); 4] = [
+                    (">=u", |s, a, b| s.bvuge(a, b)),
+                    ("<=u", |s, a, b| s.bvule(a, b)),
+                    (">=s", |s, a, b| s.bvsge(a, b)),
+                    ("<=s", |s, a, b| s.bvsle(a, b)),
+                ];
+                for (txt, f) in cmps {
+                    let t = [f(&mut self.st, x[0], init[0]), f(&mut self.st, x[1], init[1])];
+                    out.push(ParamCand { tag: "init-bound", text: format!("{name} {txt} its initial value"), t });
+                }
+            }
+            for &u in &updates[k] {
+                let ValueDef::Inst(i) = self.func.values[u].def else { continue };
+                let InstKind::Binary { op, lhs, rhs } = self.func.insts[i].kind else { continue };
+                let other = if lhs == p {
+                    rhs
+                } else if rhs == p && matches!(op, BinOp::Add | BinOp::Mul) {
+                    lhs
+                } else {
+                    continue;
+                };
+                let c = [self.loop_constant(l, other, 0), self.loop_constant(l, other, 1)];
+                let (Some(c0), Some(c1)) = (c[0], c[1]) else { continue };
+                let cst = self.st.as_bv(c0).and_then(|v| v.to_u128());
+                match op {
+                    BinOp::Add | BinOp::Sub if self.rule_on("stride") => {
+                        let mut t = [c0; 2];
+                        for (th, ci) in [(0, c0), (1, c1)] {
+                            let d = self.st.bvsub(x[th], init[th]);
+                            let r = self.st.bvurem(d, ci);
+                            let w = self.st.sort_of(r).bv_width().unwrap_or(32);
+                            let z = self.st.bv_const(w, 0);
+                            t[th] = self.st.eq(r, z);
+                        }
+                        out.push(ParamCand { tag: "stride", text: format!("({name} - initial) % stride == 0"), t });
+                    }
+                    BinOp::Mul | BinOp::UDiv | BinOp::SDiv if cst == Some(2) && self.rule_on("pow2") => {
+                        out.push(self.pow2(&name, x));
+                    }
+                    BinOp::Shl | BinOp::LShr | BinOp::AShr if cst == Some(1) && self.rule_on("pow2") => {
+                        out.push(self.pow2(&name, x));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    fn pow2(&mut self, name: &str, x: [TermId; 2]) -> ParamCand {
+        let mut t = x;
+        for th in 0..2 {
+            let w = self.st.sort_of(x[th]).bv_width().unwrap_or(32);
+            let z = self.st.bv_const(w, 0);
+            let one = self.st.bv_const(w, 1);
+            let m = self.st.bvsub(x[th], one);
+            let a = self.st.bvand(x[th], m);
+            let e1 = self.st.eq(x[th], z);
+            let e2 = self.st.eq(a, z);
+            t[th] = self.st.or(&[e1, e2]);
+        }
+        ParamCand { tag: "pow2", text: format!("{name} is zero or a power of two"), t }
+    }
+
+    /// Stride candidates found from the encoded back-edge values: the step
+    /// of `x` is `f(0)` when the update is `x := f(x)` (Houdini checks that
+    /// the guess is right). This sees through casts the KIR patterns of
+    /// `param_candidates` miss, like `(int)((long) i + get_local_size(0))`.
+    fn stride_from_terms(
+        &mut self,
+        l: usize,
+        state: &LoopState,
+        entry: &LoopState,
+        back_args: &[[Vec<Sym>; 2]],
+    ) -> Vec<ParamCand> {
+        let mut out = Vec::new();
+        if !self.rule_on("stride") {
+            return out;
+        }
+        let mark = self.loop_data[l].mark;
+        let header = self.loops.loops[l].header;
+        for (k, &p) in self.func.blocks[header].params.clone().iter().enumerate() {
+            let (Sym::Bv(x0), Sym::Bv(x1)) = (state.hp[0][k], state.hp[1][k]) else { continue };
+            let name = self.func.values[p].name.clone().unwrap_or_else(|| format!("{p}"));
+            for args in back_args {
+                let mut t = [x0; 2];
+                let mut ok = true;
+                for (th, x) in [(0, x0), (1, x1)] {
+                    let Sym::Bv(f) = args[th][k] else {
+                        ok = false;
+                        break;
+                    };
+                    let w = self.st.sort_of(x).bv_width().unwrap_or(32);
+                    let zero = self.st.bv_const(w, 0);
+                    let map = HashMap::from([(x, zero)]);
+                    let d = self.subst(f, &map);
+                    if !self.allowed(d, mark) || self.st.as_bv(d).is_some_and(|v| v.is_zero()) || d == f {
+                        ok = false;
+                        break;
+                    }
+                    let init = Self::sym_term(entry.hp[th][k]);
+                    let diff = self.st.bvsub(x, init);
+                    let r = self.st.bvurem(diff, d);
+                    t[th] = self.st.eq(r, zero);
+                }
+                if ok {
+                    out.push(ParamCand { tag: "stride", text: format!("({name} - initial) % step == 0"), t });
+                }
+            }
+        }
+        out
+    }
+
+    /// Candidates from the loop conditions (after the body is encoded).
+    fn guard_candidates(&mut self, l: usize) -> Vec<ParamCand> {
+        let mut out = Vec::new();
+        if !self.rule_on("guard-bound") {
+            return out;
+        }
+        let mark = self.loop_data[l].mark;
+        let state = self.loop_data[l].state.clone().expect("loop state");
+        let state_syms: Vec<TermId> = state.hp.iter().flatten().map(|&s| Self::sym_term(s)).collect();
+        for &b in &self.loops.loops[l].blocks.clone() {
+            let Terminator::Branch { cond, .. } = self.func.blocks[b].term else { continue };
+            let ValueDef::Inst(i) = self.func.values[cond].def else { continue };
+            let InstKind::Icmp { lhs, rhs, .. } = self.func.insts[i].kind else { continue };
+            let (Some(a0), Some(b0), Some(a1), Some(b1)) = (
+                self.vals[0].get(&lhs).copied(),
+                self.vals[0].get(&rhs).copied(),
+                self.vals[1].get(&lhs).copied(),
+                self.vals[1].get(&rhs).copied(),
+            ) else {
+                continue;
+            };
+            let (Sym::Bv(a0), Sym::Bv(b0), Sym::Bv(a1), Sym::Bv(b1)) = (a0, b0, a1, b1) else { continue };
+            let terms = [a0, b0, a1, b1];
+            if !terms.iter().all(|&t| self.allowed(t, mark)) {
+                continue;
+            }
+            let fs = self.st.free_symbols(&[a0, b0]);
+            let depends = state_syms.iter().any(|s| match self.st.kind(*s) {
+                lockstep_smt::TermKind::Const(f) => fs.funs.contains(f),
+                _ => false,
+            });
+            if !depends {
+                continue;
+            }
+            let name = self.loc_text(*self.func.inst_locs.get(i));
+            // The condition itself: rarely inductive for the counter, but it
+            // holds for the ghost copy of an access made inside the loop.
+            if let (Some(Sym::Bool(c0)), Some(Sym::Bool(c1))) =
+                (self.vals[0].get(&cond).copied(), self.vals[1].get(&cond).copied())
+            {
+                if self.allowed(c0, mark) && self.allowed(c1, mark) {
+                    out.push(ParamCand { tag: "guard-bound", text: format!("the condition at {name} holds"), t: [c0, c1] });
+                    let n = [self.st.not(c0), self.st.not(c1)];
+                    out.push(ParamCand { tag: "guard-bound", text: format!("the condition at {name} fails"), t: n });
+                }
+            }
+            type Cmp = fn(&mut lockstep_smt::TermStore, TermId, TermId) -> TermId;
+            let cmps: [(&str, Cmp); 4] = [
+                ("<=u", |s, a, b| s.bvule(a, b)),
+                (">=u", |s, a, b| s.bvuge(a, b)),
+                ("<=s", |s, a, b| s.bvsle(a, b)),
+                (">=s", |s, a, b| s.bvsge(a, b)),
+            ];
+            for (txt, f) in cmps {
+                let t = [f(&mut self.st, a0, b0), f(&mut self.st, a1, b1)];
+                out.push(ParamCand { tag: "guard-bound", text: format!("operands of the condition at {name}: lhs {txt} rhs"), t });
+            }
+        }
+        out
+    }
+
+    /// All candidates of loop `l`, as (tag, text, term over `state`).
+    pub(crate) fn loop_candidates(
+        &mut self,
+        l: usize,
+        state: &LoopState,
+        entry: &LoopState,
+        back_args: &[[Vec<Sym>; 2]],
+    ) -> Vec<(&'static str, String, TermId)> {
+        let mut out: Vec<(&'static str, String, TermId)> = Vec::new();
+        if self.config.no_infer {
+            return out;
+        }
+        let mark = self.loop_data[l].mark;
+        let guards = self.guard_candidates(l);
+        let mut own = self.loop_data[l].param_cands.clone();
+        own.extend(guards);
+        own.extend(self.stride_from_terms(l, state, entry, back_args));
+        for pc in &own {
+            let t = self.st.and(&[pc.t[0], pc.t[1]]);
+            out.push((pc.tag, pc.text.clone(), t));
+        }
+        // Two-thread candidates.
+        let q = state.q;
+        if self.rule_on("pred-eq") {
+            let e = self.st.eq(q[0], q[1]);
+            out.push(("pred-eq", "both threads are in the loop or neither is".into(), e));
+            let g = self.st.implies(self.same_group, e);
+            out.push(("pred-eq", "threads of one group are in the loop together".into(), g));
+        }
+        if self.rule_on("uniform") {
+            let header = self.loops.loops[l].header;
+            let params = self.func.blocks[header].params.clone();
+            for (k, &p) in params.iter().enumerate() {
+                let name = self.func.values[p].name.clone().unwrap_or_else(|| format!("{p}"));
+                let e = self.eq_sym(state.hp[0][k], state.hp[1][k]);
+                out.push(("uniform", format!("{name} is uniform"), e));
+                let g = self.st.implies(self.same_group, e);
+                out.push(("uniform", format!("{name} is uniform in a group"), g));
+                let both = self.st.and(&[q[0], q[1]]);
+                let g = self.st.implies(both, e);
+                out.push(("uniform", format!("{name} is uniform while both threads loop"), g));
+            }
+        }
+        // Race-log candidates.
+        let nobj = state.logs.objs.len();
+        if self.rule_on("no-access") {
+            for m in 0..nobj {
+                for k in AccessKind::ALL {
+                    let n = self.st.not(state.logs.objs[m][k.index()].has);
+                    let name = self.tracked_name(m);
+                    out.push(("no-access", format!("no {} of `{name}` logged", k.name()), n));
+                }
+            }
+        }
+        let mut chain = vec![l];
+        let mut cur = self.loops.loops[l].parent;
+        while let Some(p) = cur {
+            chain.push(p);
+            cur = self.loops.loops[p].parent;
+        }
+        let sites = self.sites.clone();
+        for m in 0..nobj {
+            for k in AccessKind::ALL {
+                let my_sites: Vec<_> = sites.iter().filter(|s| s.tracked == m && s.kind == k).cloned().collect();
+                if my_sites.is_empty() {
+                    continue;
+                }
+                let log = state.logs.objs[m][k.index()].clone();
+                let oname = self.tracked_name(m);
+                // Map thread 1's header parameters of a loop to this log's ghosts.
+                let ghost_map = |enc: &Enc, loops: &[usize]| -> HashMap<TermId, TermId> {
+                    let mut map = HashMap::new();
+                    for &lp in loops {
+                        let Some(st) = &enc.loop_data[lp].state else { continue };
+                        for (j, s) in st.hp[0].iter().enumerate() {
+                            if let Some(&slot) = enc.ghost_slot.get(&(lp, j)) {
+                                map.insert(Self::sym_term(*s), log.ghosts[slot]);
+                            }
+                        }
+                    }
+                    map
+                };
+                if self.rule_on("access-offset") {
+                    let mut in_set = Vec::new();
+                    let mut seen = Vec::new();
+                    for s in &my_sites {
+                        let site = self.st.bv_const(32, s.inst.as_u32() as u128);
+                        if !seen.contains(&s.inst) {
+                            seen.push(s.inst);
+                            in_set.push(self.st.eq(log.site, site));
+                        }
+                        let map = ghost_map(self, &s.loops);
+                        let f = self.subst(s.off1, &map);
+                        let w = self.subst(s.width1, &map);
+                        if !self.allowed(f, mark) || !self.allowed(w, mark) {
+                            continue;
+                        }
+                        let is_site = self.st.eq(log.site, site);
+                        let pre = self.st.and(&[log.has, is_site]);
+                        let e1 = self.st.eq(log.off, f);
+                        let e2 = self.st.eq(log.width, w);
+                        let e = self.st.and(&[e1, e2]);
+                        let c = self.st.implies(pre, e);
+                        let at = self.loc_text(*self.func.inst_locs.get(s.inst));
+                        out.push(("access-offset", format!("a logged {} of `{oname}` at {at} has its offset", k.name()), c));
+                    }
+                    let any = self.st.or(&in_set);
+                    let c = self.st.implies(log.has, any);
+                    out.push(("access-offset", format!("a logged {} of `{oname}` comes from a known site", k.name()), c));
+                }
+                // Ghosted counter candidates of this loop and the loops around it.
+                for &lp in &chain {
+                    if !my_sites.iter().any(|s| s.loops.contains(&lp)) {
+                        continue;
+                    }
+                    let pcs = if lp == l { own.clone() } else { self.loop_data[lp].param_cands.clone() };
+                    let map = ghost_map(self, &[lp]);
+                    for pc in pcs {
+                        let g = self.subst(pc.t[0], &map);
+                        if g == pc.t[0] || !self.allowed(g, mark) {
+                            continue;
+                        }
+                        let c = self.st.implies(log.has, g);
+                        out.push((pc.tag, format!("for the logged {} of `{oname}`: {}", k.name(), pc.text), c));
+                    }
+                }
+            }
+        }
+        out.retain(|(_, _, t)| self.st.as_bool(*t) != Some(true));
+        out
+    }
+
+    fn tracked_name(&self, m: usize) -> String {
+        self.objects.iter().find(|o| o.tracked == Some(m)).map(|o| o.name.clone()).unwrap_or_default()
+    }
+}

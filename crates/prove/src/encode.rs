@@ -1,0 +1,2163 @@
+//! The predicated lockstep product of two threads, built directly as SMT
+//! terms (GPUVerify's two-thread reduction, adapted to SSA KIR).
+//!
+//! Both threads traverse the CFG once, in reverse postorder: every block has
+//! one predicate per thread (is this thread executing it), block parameters
+//! are merged per thread over the incoming edges, and every effect (memory
+//! access, barrier, annotation) is guarded by the predicate. Values are
+//! computed unconditionally; SSA dominance makes the junk values of a thread
+//! that did not execute a block irrelevant, because every use is guarded by a
+//! predicate that implies the definition's.
+//!
+//! Loops are cut at their headers (see `encode_loop`): invariants are checked
+//! on entry, the loop state (header parameters and predicates of both
+//! threads, race logs) is havocked and the invariants assumed, one iteration
+//! of the body is encoded, and the invariants are checked on the back-edge
+//! state, where a thread that does not take a back edge keeps (freezes) its
+//! values. After the loop, a fresh state satisfying the invariants with both
+//! threads out of the loop continues.
+//!
+//! The result is a [`Problem`]: global definitions, a tree of assumptions
+//! (each obligation is checked under the assumptions on its path only, never
+//! under those made later or in another loop's body), proof obligations and
+//! Houdini candidates.
+
+use std::collections::{HashMap, HashSet};
+
+use lockstep_diag::ViolationKind;
+use lockstep_kir::{
+    AnnotFn, AnnotKind, BarrierScope, BinOp, BlockId, CastOp, FuncId, Function, InstId, InstKind, IntCC,
+    MemSpace, Module, SrcLoc, Terminator, Type, ValueDef, ValueId,
+};
+use lockstep_smt::{FunId, Sort, TermId, TermKind, TermStore};
+
+use crate::cfg::{Cfg, Loops};
+use crate::inline::Inlined;
+use crate::race::{overlap, AccessKind, Log, LogState};
+use crate::ProveConfig;
+
+/// Why a kernel cannot be encoded (it becomes `Unknown`).
+#[derive(Debug)]
+pub struct EncodeError {
+    pub reason: String,
+    pub at: Option<SrcLoc>,
+}
+
+type Res<T> = Result<T, EncodeError>;
+
+/// The symbolic value of a KIR value in one thread.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Sym {
+    /// `Int(1)` values.
+    Bool(TermId),
+    /// Other integers and floats (floats as their bit patterns).
+    Bv(TermId),
+    /// A pointer: object id (bv16, 0 is null) and byte offset (bv64).
+    Ptr { base: TermId, off: TermId },
+}
+
+/// Width of object ids.
+pub const BASE_BITS: u32 = 16;
+
+/// A memory object pointers may point to.
+#[derive(Clone, Debug)]
+pub struct Object {
+    pub name: String,
+    pub space: MemSpace,
+    /// Index into the log state, for objects whose races are tracked.
+    pub tracked: Option<usize>,
+}
+
+/// What a failed obligation means.
+#[derive(Clone, Debug)]
+pub enum ObKind {
+    /// Thread 2's access of kind `k2` at the obligation's instruction races
+    /// with thread 1's logged access of kind `k1` on object `obj` (index into
+    /// `Problem::objects`).
+    Race { obj: usize, k1: AccessKind, k2: AccessKind, off1: TermId, off2: TermId, site1: TermId },
+    Divergence,
+    Annotation(ViolationKind),
+    /// A loop invariant's entry (`entry`) or preservation check.
+    Invariant { entry: bool },
+}
+
+/// A property to prove: `cond` holds under the assumptions of `ctx`.
+#[derive(Clone, Debug)]
+pub struct Obligation {
+    pub cond: TermId,
+    pub ctx: Option<usize>,
+    pub kind: ObKind,
+    /// The instruction of the inlined kernel (for invariants: the
+    /// annotation, if a user invariant).
+    pub inst: Option<InstId>,
+    pub message: String,
+    /// The Houdini candidate this obligation belongs to.
+    pub cand: Option<usize>,
+}
+
+/// A candidate invariant, assumed when its guard literal is.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub tag: String,
+    pub text: String,
+    pub guard: TermId,
+}
+
+/// Everything the solver stage needs.
+pub struct Problem {
+    pub st: TermStore,
+    /// Definitions of fresh names: always asserted.
+    pub defs: Vec<TermId>,
+    /// Assumption tree nodes: (literal, assumption, parent). The solver
+    /// asserts `literal => (assumption and parent literal)`.
+    pub nodes: Vec<(TermId, TermId, Option<usize>)>,
+    pub obligations: Vec<Obligation>,
+    pub candidates: Vec<Candidate>,
+    pub lid: [[TermId; 3]; 2],
+    pub gid: [[TermId; 3]; 2],
+    pub group_size: [TermId; 3],
+    pub num_groups: [TermId; 3],
+    pub objects: Vec<Object>,
+    pub func: Function,
+    pub kernel: FuncId,
+    pub origin: HashMap<InstId, (FuncId, InstId)>,
+    /// Assumptions the encoding made, for the report.
+    pub assumptions: Vec<String>,
+}
+
+/// A recorded thread-1 access, for access-pattern candidates.
+#[derive(Clone, Debug)]
+pub(crate) struct Site {
+    pub inst: InstId,
+    pub tracked: usize,
+    pub kind: AccessKind,
+    pub off1: TermId,
+    pub width1: TermId,
+    pub loops: Vec<usize>,
+}
+
+/// One state of a loop: header parameters and predicates of both threads,
+/// and the race logs.
+#[derive(Clone, Debug)]
+pub(crate) struct LoopState {
+    pub hp: [Vec<Sym>; 2],
+    pub q: [TermId; 2],
+    pub logs: LogState,
+}
+
+impl LoopState {
+    pub fn terms(&self) -> Vec<TermId> {
+        let mut out = Vec::new();
+        for t in 0..2 {
+            for s in &self.hp[t] {
+                match *s {
+                    Sym::Bool(x) | Sym::Bv(x) => out.push(x),
+                    Sym::Ptr { base, off } => out.extend([base, off]),
+                }
+            }
+            out.push(self.q[t]);
+        }
+        out.extend(self.logs.terms());
+        out
+    }
+}
+
+/// Facts about a loop gathered while encoding it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LoopData {
+    /// The havocked state of the body pass.
+    pub state: Option<LoopState>,
+    /// The entry state.
+    pub entry: Option<LoopState>,
+    /// Symbols numbered below this are constants for the loop body (they
+    /// include the havocked state).
+    pub mark: usize,
+    /// Per-parameter candidates over thread 1 and thread 2 (for ghosting).
+    pub param_cands: Vec<crate::candidates::ParamCand>,
+    /// User invariants: (is candidate, text, term over the state, inst).
+    pub user: Vec<(bool, String, TermId, InstId)>,
+    /// Entry predicates of both threads.
+    pub pe: Option<[TermId; 2]>,
+}
+
+#[derive(Clone, Debug)]
+struct Edge {
+    act: [TermId; 2],
+    args: [Vec<Sym>; 2],
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Mode {
+    /// Effects are encoded.
+    Normal,
+    /// Re-evaluation of a loop header after the loop: values only.
+    Pure,
+}
+
+pub(crate) struct Enc<'a> {
+    pub module: &'a Module,
+    pub kernel: FuncId,
+    pub func: &'a Function,
+    pub origin: &'a HashMap<InstId, (FuncId, InstId)>,
+    pub config: &'a ProveConfig,
+    pub cfg: Cfg,
+    pub loops: Loops,
+    pub st: TermStore,
+    pub defs: Vec<TermId>,
+    pub nodes: Vec<(TermId, TermId, Option<usize>)>,
+    pub cur: Option<usize>,
+    pub obligations: Vec<Obligation>,
+    pub candidates: Vec<Candidate>,
+    pub seq: HashMap<FunId, usize>,
+    pub seq_counter: usize,
+    pub vals: [HashMap<ValueId, Sym>; 2],
+    pub preds: HashMap<BlockId, [TermId; 2]>,
+    incoming: HashMap<BlockId, Vec<Edge>>,
+    back: HashMap<usize, Vec<Edge>>,
+    region_stack: Vec<usize>,
+    pub objects: Vec<Object>,
+    pub param_obj: HashMap<u32, usize>,
+    pub global_obj: HashMap<lockstep_kir::GlobalId, usize>,
+    pub local_obj: HashMap<lockstep_kir::LocalId, usize>,
+    pub logs: LogState,
+    /// Ghost slot of (loop, header parameter index).
+    pub ghost_slot: HashMap<(usize, usize), usize>,
+    pub sites: Vec<Site>,
+    pub loop_data: Vec<LoopData>,
+    pub lid: [[TermId; 3]; 2],
+    pub gid: [[TermId; 3]; 2],
+    pub gs: [TermId; 3],
+    pub ng: [TermId; 3],
+    pub same_group: TermId,
+    inst_block: HashMap<InstId, BlockId>,
+    /// Instructions whose value depends on the race logs (annotations that
+    /// use them are instantiated for thread 1 only).
+    log_dependent: HashSet<ValueId>,
+    params_shared: HashMap<u32, Sym>,
+    pub assumptions: Vec<String>,
+    /// The objects standing for memory reached through loaded pointers.
+    pub unknown_objs: std::ops::Range<usize>,
+    /// By-value (private) kernel arguments the kernel never writes.
+    pub readonly_args: Vec<u32>,
+}
+
+/// Builds the proof problem of a kernel.
+pub fn encode(module: &Module, kernel: FuncId, inlined: &Inlined, config: &ProveConfig) -> Res<Problem> {
+    let func = &inlined.func;
+    let cfg = Cfg::compute(func);
+    let loops = cfg.loops(func).map_err(|(from, _)| EncodeError {
+        reason: "irreducible control flow".into(),
+        at: *func.term_locs.get(from),
+    })?;
+    let mut enc = Enc::new(module, kernel, func, &inlined.origin, config, cfg, loops)?;
+    enc.encode_region(None)?;
+    Ok(Problem {
+        st: enc.st,
+        defs: enc.defs,
+        nodes: enc.nodes,
+        obligations: enc.obligations,
+        candidates: enc.candidates,
+        lid: enc.lid,
+        gid: enc.gid,
+        group_size: enc.gs,
+        num_groups: enc.ng,
+        objects: enc.objects,
+        func: func.clone(),
+        kernel,
+        origin: inlined.origin.clone(),
+        assumptions: enc.assumptions,
+    })
+}
+
+fn err<T>(reason: impl Into<String>, at: Option<SrcLoc>) -> Res<T> {
+    Err(EncodeError { reason: reason.into(), at })
+}
+
+impl<'a> Enc<'a> {
+    fn new(
+        module: &'a Module,
+        kernel: FuncId,
+        func: &'a Function,
+        origin: &'a HashMap<InstId, (FuncId, InstId)>,
+        config: &'a ProveConfig,
+        cfg: Cfg,
+        loops: Loops,
+    ) -> Res<Enc<'a>> {
+        let mut st = TermStore::new();
+        let zero = st.bv_const(32, 0);
+        let mut enc = Enc {
+            module,
+            kernel,
+            func,
+            origin,
+            config,
+            cfg,
+            loop_data: vec![LoopData::default(); loops.loops.len()],
+            loops,
+            st,
+            defs: Vec::new(),
+            nodes: Vec::new(),
+            cur: None,
+            obligations: Vec::new(),
+            candidates: Vec::new(),
+            seq: HashMap::new(),
+            seq_counter: 0,
+            vals: [HashMap::new(), HashMap::new()],
+            preds: HashMap::new(),
+            incoming: HashMap::new(),
+            back: HashMap::new(),
+            region_stack: Vec::new(),
+            objects: Vec::new(),
+            param_obj: HashMap::new(),
+            global_obj: HashMap::new(),
+            local_obj: HashMap::new(),
+            logs: LogState { objs: Vec::new() },
+            ghost_slot: HashMap::new(),
+            sites: Vec::new(),
+            lid: [[zero; 3]; 2],
+            gid: [[zero; 3]; 2],
+            gs: [zero; 3],
+            ng: [zero; 3],
+            same_group: zero,
+            inst_block: HashMap::new(),
+            log_dependent: HashSet::new(),
+            params_shared: HashMap::new(),
+            assumptions: Vec::new(),
+            unknown_objs: 0..0,
+            readonly_args: Vec::new(),
+        };
+        for (b, block) in func.blocks.iter() {
+            for &i in &block.insts {
+                enc.inst_block.insert(i, b);
+            }
+        }
+        enc.check_supported()?;
+        enc.readonly_args = enc.find_readonly_args();
+        enc.setup_objects();
+        enc.setup_threads();
+        enc.compute_log_dependent();
+        Ok(enc)
+    }
+
+    // ----- small helpers ---------------------------------------------------
+
+    /// A fresh constant, numbered so that loop candidates can tell body-local
+    /// symbols from loop constants.
+    pub fn fresh(&mut self, prefix: &str, sort: Sort) -> TermId {
+        let t = self.st.fresh_const(prefix, sort);
+        if let TermKind::Const(f) = self.st.kind(t) {
+            self.seq.insert(*f, self.seq_counter);
+        }
+        self.seq_counter += 1;
+        t
+    }
+
+    /// Names a term by a fresh constant (defined globally) so that printed
+    /// queries stay small; leaves and literals are returned as they are.
+    pub fn name(&mut self, t: TermId) -> TermId {
+        match self.st.kind(t) {
+            TermKind::Bool(_) | TermKind::BitVec(_) | TermKind::Const(_) => t,
+            _ => {
+                let sort = self.st.sort_of(t).clone();
+                let x = self.fresh("n", sort);
+                let d = self.st.eq(x, t);
+                self.defs.push(d);
+                x
+            }
+        }
+    }
+
+    pub fn name_sym(&mut self, s: Sym) -> Sym {
+        match s {
+            Sym::Bool(t) => Sym::Bool(self.name(t)),
+            Sym::Bv(t) => Sym::Bv(self.name(t)),
+            Sym::Ptr { base, off } => Sym::Ptr { base: self.name(base), off: self.name(off) },
+        }
+    }
+
+    /// Adds an assumption on the current path.
+    pub fn assume(&mut self, t: TermId) {
+        if self.st.as_bool(t) == Some(true) {
+            return;
+        }
+        let lit = self.st.fresh_const("ctx", Sort::Bool);
+        self.nodes.push((lit, t, self.cur));
+        self.cur = Some(self.nodes.len() - 1);
+    }
+
+    pub fn oblige(&mut self, cond: TermId, kind: ObKind, inst: Option<InstId>, message: String, cand: Option<usize>) {
+        self.obligations.push(Obligation { cond, ctx: self.cur, kind, inst, message, cand });
+    }
+
+    fn loc(&self, inst: InstId) -> Option<SrcLoc> {
+        *self.func.inst_locs.get(inst)
+    }
+
+    pub fn loc_text(&self, loc: Option<SrcLoc>) -> String {
+        match loc {
+            Some(l) => {
+                let file = self.module.files.get(l.file).map(|s| s.as_str()).unwrap_or("?");
+                let file = file.rsplit('/').next().unwrap_or(file);
+                if l.col > 0 {
+                    format!("{file}:{}:{}", l.line, l.col)
+                } else {
+                    format!("{file}:{}", l.line)
+                }
+            }
+            None => "unknown location".into(),
+        }
+    }
+
+    pub fn sort_of_type(ty: Type) -> Sort {
+        match ty {
+            Type::Int(1) => Sort::Bool,
+            Type::Int(w) | Type::Float(w) => Sort::bv(w as u32),
+            Type::Ptr(_) => Sort::bv(64),
+        }
+    }
+
+    pub fn as_bool(&mut self, s: Sym) -> TermId {
+        match s {
+            Sym::Bool(t) => t,
+            Sym::Bv(t) => {
+                let w = self.st.sort_of(t).bv_width().unwrap_or(1);
+                let z = self.st.bv_const(w, 0);
+                let e = self.st.eq(t, z);
+                self.st.not(e)
+            }
+            Sym::Ptr { base, .. } => {
+                let z = self.st.bv_const(BASE_BITS, 0);
+                let e = self.st.eq(base, z);
+                self.st.not(e)
+            }
+        }
+    }
+
+    pub fn as_bv(&mut self, s: Sym) -> TermId {
+        match s {
+            Sym::Bv(t) => t,
+            Sym::Bool(b) => {
+                let one = self.st.bv_const(1, 1);
+                let zero = self.st.bv_const(1, 0);
+                self.st.ite(b, one, zero)
+            }
+            Sym::Ptr { off, .. } => off,
+        }
+    }
+
+    pub fn ite_sym(&mut self, c: TermId, a: Sym, b: Sym) -> Sym {
+        match (a, b) {
+            (Sym::Bool(x), Sym::Bool(y)) => Sym::Bool(self.st.ite(c, x, y)),
+            (Sym::Ptr { base: b1, off: o1 }, Sym::Ptr { base: b2, off: o2 }) => {
+                Sym::Ptr { base: self.st.ite(c, b1, b2), off: self.st.ite(c, o1, o2) }
+            }
+            (x, y) => {
+                let x = self.as_bv(x);
+                let y = self.as_bv(y);
+                Sym::Bv(self.st.ite(c, x, y))
+            }
+        }
+    }
+
+    pub fn eq_sym(&mut self, a: Sym, b: Sym) -> TermId {
+        match (a, b) {
+            (Sym::Bool(x), Sym::Bool(y)) => self.st.eq(x, y),
+            (Sym::Ptr { base: b1, off: o1 }, Sym::Ptr { base: b2, off: o2 }) => {
+                let e1 = self.st.eq(b1, b2);
+                let e2 = self.st.eq(o1, o2);
+                self.st.and(&[e1, e2])
+            }
+            (x, y) => {
+                let x = self.as_bv(x);
+                let y = self.as_bv(y);
+                self.st.eq(x, y)
+            }
+        }
+    }
+
+    /// A fresh value of type `ty` for one thread; pointers point to some
+    /// object of a compatible space (or are null).
+    fn fresh_sym(&mut self, ty: Type, prefix: &str) -> Sym {
+        self.fresh_sym_null(ty, prefix, true)
+    }
+
+    /// A fresh value; pointers may be null only if `may_be_null`.
+    fn fresh_sym_null(&mut self, ty: Type, prefix: &str, may_be_null: bool) -> Sym {
+        match ty {
+            Type::Int(1) => Sym::Bool(self.fresh(prefix, Sort::Bool)),
+            Type::Int(w) | Type::Float(w) => Sym::Bv(self.fresh(prefix, Sort::bv(w as u32))),
+            Type::Ptr(space) => {
+                let base = self.fresh(prefix, Sort::bv(BASE_BITS));
+                let off = self.fresh(prefix, Sort::bv(64));
+                let mut options = vec![];
+                if may_be_null {
+                    let z = self.st.bv_const(BASE_BITS, 0);
+                    options.push(self.st.eq(base, z));
+                }
+                for (i, o) in self.objects.clone().iter().enumerate() {
+                    if space_compatible(space, o.space) {
+                        let id = self.st.bv_const(BASE_BITS, i as u128 + 1);
+                        options.push(self.st.eq(base, id));
+                    }
+                }
+                let c = self.st.or(&options);
+                self.assume(c);
+                Sym::Ptr { base, off }
+            }
+        }
+    }
+
+    // ----- set-up ------------------------------------------------------------
+
+    /// Rejects (as `Unknown`) what the encoding does not model.
+    fn check_supported(&self) -> Res<()> {
+        for b in self.cfg.rpo.iter() {
+            for &i in &self.func.blocks[*b].insts {
+                let at = self.loc(i);
+                match &self.func.insts[i].kind {
+                    InstKind::Call { .. } => return err("call left after inlining", at),
+                    InstKind::CallExternal { name, args } => {
+                        if args.iter().any(|&a| self.func.value_type(a).is_ptr())
+                            || self.func.insts[i].result.is_some_and(|r| self.func.value_type(r).is_ptr())
+                        {
+                            return err(format!("call of `{name}` (without a body) with pointers"), at);
+                        }
+                    }
+                    InstKind::Annot { .. } | InstKind::AnnotValue { .. } if self.config.no_annotations => {}
+                    InstKind::Annot { kind, .. } => match kind {
+                        AnnotKind::Assert
+                        | AnnotKind::Assume
+                        | AnnotKind::Requires
+                        | AnnotKind::Invariant
+                        | AnnotKind::CandidateInvariant
+                        | AnnotKind::NoRead
+                        | AnnotKind::NoWrite
+                        | AnnotKind::GlobalRequires
+                        | AnnotKind::FreshArray => {}
+                        other => return err(format!("annotation `{}` not supported yet", other.name()), at),
+                    },
+                    InstKind::AnnotValue { func, .. } => match func {
+                        AnnotFn::ReturnVal | AnnotFn::Old => {
+                            return err(format!("annotation `{}` not supported yet", func.name()), at)
+                        }
+                        _ => {}
+                    },
+                    InstKind::Builtin { dim, .. } if *dim > 2 => return err("builtin with dimension > 2", at),
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The private pointer parameters (by-value structs) that no write of
+    /// the kernel may reach. A write may reach one unless its pointer is
+    /// built (by pointer arithmetic and casts) from a private local's
+    /// address or from a non-private pointer.
+    fn find_readonly_args(&self) -> Vec<u32> {
+        let private_params: Vec<u32> = self
+            .func
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.ty == Type::Ptr(MemSpace::Private))
+            .map(|(k, _)| k as u32)
+            .collect();
+        if private_params.is_empty() {
+            return private_params;
+        }
+        // Where a pointer comes from, following pointer arithmetic and casts.
+        #[derive(PartialEq)]
+        enum Root {
+            Addr,
+            Param(u32),
+            Loaded,
+            Unknown,
+        }
+        let root = |mut v: ValueId| -> Root {
+            for _ in 0..64 {
+                match &self.func.values[v].def {
+                    ValueDef::LocalAddr(_) | ValueDef::GlobalAddr(_) => return Root::Addr,
+                    ValueDef::Param(k) => return Root::Param(*k),
+                    ValueDef::Inst(i) => match &self.func.insts[*i].kind {
+                        InstKind::PtrAdd { base, .. } => v = *base,
+                        InstKind::Cast { op: CastOp::Bitcast | CastOp::AddrSpaceCast, arg } => v = *arg,
+                        InstKind::Load { .. } => return Root::Loaded,
+                        _ => return Root::Unknown,
+                    },
+                    _ => return Root::Unknown,
+                }
+            }
+            Root::Unknown
+        };
+        let mut keep: Vec<u32> = private_params;
+        // A parameter whose address escapes (is stored, or goes somewhere
+        // this check does not follow) may be written through any pointer.
+        for b in &self.cfg.rpo {
+            for &i in &self.func.blocks[*b].insts {
+                for v in self.func.insts[i].kind.operands() {
+                    if !self.func.value_type(v).is_ptr() {
+                        continue;
+                    }
+                    let escapes = match &self.func.insts[i].kind {
+                        InstKind::Store { value, .. } => *value == v,
+                        InstKind::PtrAdd { .. } | InstKind::Load { .. } => false,
+                        InstKind::Atomic { value, .. } => *value == v,
+                        InstKind::CmpXchg { expected, new, .. } => *expected == v || *new == v,
+                        InstKind::MemCopy { .. } | InstKind::MemSet { .. } | InstKind::Icmp { .. } => false,
+                        InstKind::Cast { op: CastOp::Bitcast | CastOp::AddrSpaceCast, .. } => false,
+                        InstKind::Annot { .. } | InstKind::AnnotValue { .. } => false,
+                        _ => true,
+                    };
+                    if escapes {
+                        match root(v) {
+                            Root::Param(k) => keep.retain(|&x| x != k),
+                            Root::Addr | Root::Loaded => {}
+                            Root::Unknown => return Vec::new(),
+                        }
+                    }
+                }
+            }
+            let term_ops = self.func.blocks[*b].term.operands();
+            if term_ops.iter().any(|&v| self.func.value_type(v).is_ptr()) {
+                // Pointers passed between blocks are not followed.
+                for &v in &term_ops {
+                    if self.func.value_type(v).is_ptr() {
+                        match root(v) {
+                            Root::Param(k) => keep.retain(|&x| x != k),
+                            Root::Addr | Root::Loaded => {}
+                            Root::Unknown => return Vec::new(),
+                        }
+                    }
+                }
+            }
+        }
+        for b in &self.cfg.rpo {
+            for &i in &self.func.blocks[*b].insts {
+                let ptr = match &self.func.insts[i].kind {
+                    InstKind::Store { ptr, .. } | InstKind::Atomic { ptr, .. } | InstKind::CmpXchg { ptr, .. } => *ptr,
+                    InstKind::MemCopy { dst, .. } | InstKind::MemSet { dst, .. } => *dst,
+                    _ => continue,
+                };
+                match root(ptr) {
+                    Root::Param(k) => keep.retain(|&x| x != k),
+                    // Loaded pointers cannot point to a parameter whose
+                    // address never escapes.
+                    Root::Addr | Root::Loaded => {}
+                    Root::Unknown => return Vec::new(),
+                }
+            }
+        }
+        keep
+    }
+
+    fn setup_objects(&mut self) {
+        let add = |enc: &mut Enc, name: String, space: MemSpace| -> usize {
+            let tracked = if matches!(space, MemSpace::Private) {
+                None
+            } else {
+                Some(enc.logs.objs.len())
+            };
+            if tracked.is_some() {
+                enc.logs.objs.push(std::array::from_fn(|_| Log {
+                    has: enc.st.false_(),
+                    off: enc.st.bv_const(64, 0),
+                    width: enc.st.bv_const(64, 0),
+                    site: enc.st.bv_const(32, 0),
+                    ghosts: Vec::new(),
+                }));
+            }
+            enc.objects.push(Object { name, space, tracked });
+            enc.objects.len() - 1
+        };
+        for (g, obj) in self.module.globals.iter() {
+            let i = add(self, obj.name.clone(), obj.space);
+            self.global_obj.insert(g, i);
+        }
+        for (k, p) in self.func.params.iter().enumerate() {
+            if let Type::Ptr(space) = p.ty {
+                let space = if space == MemSpace::Generic { MemSpace::Global } else { space };
+                let i = add(self, p.name.clone(), space);
+                self.param_obj.insert(k as u32, i);
+            }
+        }
+        // Memory the kernel reaches only through pointers it loads from
+        // memory or makes from integers (say, buffers whose addresses are
+        // stored in a struct parameter): one object per space, so that
+        // accesses through such pointers are still checked for races.
+        add(self, "memory reached through a loaded pointer".into(), MemSpace::Global);
+        add(self, "shared memory reached through a loaded pointer".into(), MemSpace::Shared);
+        self.unknown_objs = self.objects.len() - 2..self.objects.len();
+        for (l, obj) in self.func.locals.iter() {
+            let i = add(self, obj.name.clone(), MemSpace::Private);
+            self.local_obj.insert(l, i);
+        }
+        // Ghost slots: one per non-pointer header parameter of every loop.
+        let mut slots = Vec::new();
+        for (li, l) in self.loops.loops.iter().enumerate() {
+            for (j, &p) in self.func.blocks[l.header].params.iter().enumerate() {
+                let ty = self.func.value_type(p);
+                if !ty.is_ptr() {
+                    self.ghost_slot.insert((li, j), slots.len());
+                    slots.push(Self::sort_of_type(ty));
+                }
+            }
+        }
+        for logs in self.logs.objs.iter_mut() {
+            for log in logs.iter_mut() {
+                log.ghosts = slots
+                    .iter()
+                    .map(|s| match s {
+                        Sort::Bool => self.st.false_(),
+                        s => self.st.bv_const(s.bv_width().unwrap_or(1), 0),
+                    })
+                    .collect();
+            }
+        }
+        self.assumptions.push("pointer parameters do not alias each other or any global".into());
+        self.assumptions.push("pointers loaded from memory are not null".into());
+        self.assumptions.push("pointers stored in by-value kernel arguments point to some object of their memory space".into());
+    }
+
+    fn setup_threads(&mut self) {
+        let c = self.config;
+        let dims = c.dims.clamp(1, 3) as usize;
+        let mut symbolic = false;
+        for d in 0..3 {
+            for (sizes, out, name) in [(&c.group_size, 0, "group_size"), (&c.num_groups, 1, "num_groups")] {
+                let t = if d >= dims {
+                    self.st.bv_const(32, 1)
+                } else {
+                    match sizes[d] {
+                        Some(n) => self.st.bv_const(32, n as u128),
+                        None => {
+                            symbolic = true;
+                            let t = self.fresh(&format!("{name}_{d}"), Sort::bv(32));
+                            let z = self.st.bv_const(32, 0);
+                            let pos = self.st.bvugt(t, z);
+                            self.assume(pos);
+                            t
+                        }
+                    }
+                };
+                if out == 0 {
+                    self.gs[d] = t;
+                } else {
+                    self.ng[d] = t;
+                }
+            }
+        }
+        if symbolic {
+            // The number of threads of a group, and of the grid in each
+            // dimension, fits in 32 bits. Stating this with multiplications
+            // makes every query non-linear and slow, so only its consequences
+            // that proofs need are assumed: each size and global id is below
+            // 2^32 (true of 32-bit values) and the global-id lemma below.
+            self.assumptions.push("symbolic launch sizes are positive and the thread counts fit in 32 bits".into());
+        }
+        for t in 0..2 {
+            for d in 0..3 {
+                let l = self.fresh(&format!("lid{}_{d}", t + 1), Sort::bv(32));
+                let g = self.fresh(&format!("gid{}_{d}", t + 1), Sort::bv(32));
+                let lb = self.st.bvult(l, self.gs[d]);
+                let gb = self.st.bvult(g, self.ng[d]);
+                self.assume(lb);
+                self.assume(gb);
+                self.lid[t][d] = l;
+                self.gid[t][d] = g;
+            }
+        }
+        // Lemma (true under the launch constraints, which rule out
+        // overflow): the global id `group * size + local` determines the
+        // pair (group, local). Solvers struggle to derive it from
+        // non-linear bit-vector arithmetic; stating it for both operand
+        // orders lets them match the kernel's own terms.
+        for d in 0..3 {
+            if c.group_size[d].is_some() && c.num_groups[d].is_some() {
+                continue;
+            }
+            let mut ids = [Vec::new(), Vec::new()];
+            for t in 0..2 {
+                let m = self.mul(self.gid[t][d], self.gs[d]);
+                ids[t].push(self.st.bvadd(m, self.lid[t][d]));
+                ids[t].push(self.st.bvadd(self.lid[t][d], m));
+            }
+            let same = {
+                let a = self.st.eq(self.gid[0][d], self.gid[1][d]);
+                let b = self.st.eq(self.lid[0][d], self.lid[1][d]);
+                self.st.and(&[a, b])
+            };
+            for k in 0..ids[0].len() {
+                let e = self.st.eq(ids[0][k], ids[1][k]);
+                let lemma = self.st.implies(e, same);
+                self.assume(lemma);
+            }
+        }
+        let mut same_l = Vec::new();
+        let mut same_g = Vec::new();
+        for d in 0..3 {
+            same_l.push(self.st.eq(self.lid[0][d], self.lid[1][d]));
+            same_g.push(self.st.eq(self.gid[0][d], self.gid[1][d]));
+        }
+        let sg = self.st.and(&same_g);
+        self.same_group = self.name(sg);
+        let sl = self.st.and(&same_l);
+        let same_thread = self.st.and(&[sl, self.same_group]);
+        let distinct = self.st.not(same_thread);
+        self.assume(distinct);
+        if c.only_intra_group {
+            self.assume(self.same_group);
+            self.assumptions.push("only threads of the same group are considered (--only-intra-group)".into());
+        }
+        let fmt = |s: &[Option<u64>; 3]| {
+            s[..dims].iter().map(|x| x.map_or("*".to_string(), |n| n.to_string())).collect::<Vec<_>>().join(",")
+        };
+        self.assumptions.push(format!(
+            "launch configuration: group size [{}], number of groups [{}]",
+            fmt(&c.group_size),
+            fmt(&c.num_groups)
+        ));
+        self.assumptions.push("every loop terminates (partial correctness)".into());
+        self.assumptions
+            .push("values read from memory are arbitrary (adversarial abstraction of memory contents)".into());
+        if c.equality_abstraction {
+            self.assumptions.push(
+                "equality abstraction was requested but is not implemented: loads stay adversarial (sound, less precise)"
+                    .into(),
+            );
+        }
+    }
+
+    fn compute_log_dependent(&mut self) {
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (i, data) in self.func.insts.iter() {
+                let Some(r) = data.result else { continue };
+                if self.log_dependent.contains(&r) {
+                    continue;
+                }
+                let direct = matches!(
+                    data.kind,
+                    InstKind::AnnotValue {
+                        func: AnnotFn::Read | AnnotFn::Write | AnnotFn::ReadOffset | AnnotFn::WriteOffset,
+                        ..
+                    }
+                );
+                let _ = i;
+                if direct || data.kind.operands().iter().any(|v| self.log_dependent.contains(v)) {
+                    self.log_dependent.insert(r);
+                    changed = true;
+                }
+            }
+        }
+    }
+
+    // ----- values ------------------------------------------------------------
+
+    pub fn val(&mut self, t: usize, v: ValueId) -> Res<Sym> {
+        if let Some(s) = self.vals[t].get(&v) {
+            return Ok(*s);
+        }
+        let data = &self.func.values[v];
+        let ty = data.ty;
+        let s = match &data.def {
+            ValueDef::Param(i) => {
+                if let Some(s) = self.params_shared.get(i) {
+                    *s
+                } else {
+                    let s = match ty {
+                        Type::Ptr(_) => {
+                            let id = self.param_obj[i] as u128 + 1;
+                            Sym::Ptr { base: self.st.bv_const(BASE_BITS, id), off: self.st.bv_const(64, 0) }
+                        }
+                        Type::Int(1) => Sym::Bool(self.fresh(&format!("arg{i}"), Sort::Bool)),
+                        Type::Int(w) | Type::Float(w) => Sym::Bv(self.fresh(&format!("arg{i}"), Sort::bv(w as u32))),
+                    };
+                    self.params_shared.insert(*i, s);
+                    s
+                }
+            }
+            ValueDef::Const(bits) => match ty {
+                Type::Int(1) => Sym::Bool(self.st.bool_const(bits & 1 == 1)),
+                Type::Int(w) | Type::Float(w) => Sym::Bv(self.st.bv_const(w as u32, *bits)),
+                Type::Ptr(_) => Sym::Ptr { base: self.st.bv_const(BASE_BITS, 0), off: self.st.bv_const(64, *bits) },
+            },
+            ValueDef::Undef => self.fresh_sym(ty, "undef"),
+            ValueDef::GlobalAddr(g) => {
+                let id = self.global_obj[g] as u128 + 1;
+                Sym::Ptr { base: self.st.bv_const(BASE_BITS, id), off: self.st.bv_const(64, 0) }
+            }
+            ValueDef::LocalAddr(l) => {
+                let id = self.local_obj[l] as u128 + 1;
+                Sym::Ptr { base: self.st.bv_const(BASE_BITS, id), off: self.st.bv_const(64, 0) }
+            }
+            ValueDef::Null => Sym::Ptr { base: self.st.bv_const(BASE_BITS, 0), off: self.st.bv_const(64, 0) },
+            ValueDef::Inst(_) | ValueDef::BlockParam(..) => {
+                return err(format!("internal: value {v} used before its definition was encoded"), None)
+            }
+        };
+        self.vals[t].insert(v, s);
+        Ok(s)
+    }
+
+    fn val_bv(&mut self, t: usize, v: ValueId) -> Res<TermId> {
+        let s = self.val(t, v)?;
+        Ok(self.as_bv(s))
+    }
+
+    fn val_bool(&mut self, t: usize, v: ValueId) -> Res<TermId> {
+        let s = self.val(t, v)?;
+        Ok(self.as_bool(s))
+    }
+
+    /// An uninterpreted function of bit-vectors (floats, math library).
+    fn uf(&mut self, name: &str, args: &[TermId], ret: Sort) -> TermId {
+        let sorts: Vec<Sort> = args.iter().map(|&a| self.st.sort_of(a).clone()).collect();
+        let mut full = name.to_string();
+        for s in &sorts {
+            full.push('_');
+            full.push_str(&s.to_string().replace(['(', ')', ' '], ""));
+        }
+        full.push_str("__");
+        full.push_str(&ret.to_string().replace(['(', ')', ' '], ""));
+        let f = match self.st.lookup_fun(&full) {
+            Some(f) => f,
+            None => self.st.declare_fun(&full, &sorts, ret),
+        };
+        self.st.apply(f, args)
+    }
+
+    fn resize(&mut self, t: TermId, to: u32, signed: bool) -> TermId {
+        let w = self.st.sort_of(t).bv_width().unwrap_or(1);
+        if w == to {
+            t
+        } else if w < to {
+            if signed {
+                self.st.sign_extend(to - w, t)
+            } else {
+                self.st.zero_extend(to - w, t)
+            }
+        } else {
+            self.st.extract(to - 1, 0, t)
+        }
+    }
+
+    // ----- regions and loops -------------------------------------------------
+
+    /// The region a block is encoded in: for a loop header, the loop around
+    /// its loop; for other blocks, their innermost loop.
+    fn region_of(&self, b: BlockId) -> Option<usize> {
+        match self.loops.by_header.get(&b) {
+            Some(&l) => self.loops.loops[l].parent,
+            None => self.loops.innermost(b),
+        }
+    }
+
+    fn encode_region(&mut self, region: Option<usize>) -> Res<()> {
+        let mut blocks: Vec<BlockId> = Vec::new();
+        if let Some(l) = region {
+            blocks.push(self.loops.loops[l].header);
+        }
+        for &b in &self.cfg.rpo {
+            if self.region_of(b) == region {
+                blocks.push(b);
+            }
+        }
+        for b in blocks {
+            let header_of = self.loops.by_header.get(&b).copied();
+            if header_of.is_some() && header_of != region {
+                self.encode_loop(header_of.unwrap())?;
+                continue;
+            }
+            if header_of.is_none() {
+                if b == self.func.entry {
+                    let t = self.st.true_();
+                    self.preds.insert(b, [t, t]);
+                } else {
+                    self.merge_incoming(b)?;
+                }
+            }
+            self.encode_insts(b, Mode::Normal)?;
+            self.encode_term(b)?;
+        }
+        Ok(())
+    }
+
+    /// Merges the recorded incoming edges of `b`: its predicates and
+    /// parameters.
+    fn merge_incoming(&mut self, b: BlockId) -> Res<[TermId; 2]> {
+        let edges = self.incoming.remove(&b).unwrap_or_default();
+        let params = self.func.blocks[b].params.clone();
+        let mut preds = [self.st.false_(); 2];
+        for t in 0..2 {
+            let acts: Vec<TermId> = edges.iter().map(|e| e.act[t]).collect();
+            let p = self.st.or(&acts);
+            preds[t] = self.name(p);
+            for (k, &pv) in params.iter().enumerate() {
+                let mut acc: Option<Sym> = None;
+                for e in edges.iter().rev() {
+                    acc = Some(match acc {
+                        None => e.args[t][k],
+                        Some(rest) => self.ite_sym(e.act[t], e.args[t][k], rest),
+                    });
+                }
+                let s = match acc {
+                    Some(s) => self.name_sym(s),
+                    None => self.fresh_sym(self.func.value_type(pv), "dead"),
+                };
+                self.vals[t].insert(pv, s);
+            }
+        }
+        self.preds.insert(b, preds);
+        Ok(preds)
+    }
+
+    fn add_edge(&mut self, from: BlockId, to: BlockId, edge: Edge) {
+        if let Some(&l) = self.loops.by_header.get(&to) {
+            if self.loops.loops[l].blocks.contains(&from) {
+                self.back.entry(l).or_default().push(edge);
+                return;
+            }
+        }
+        if let Some(&r) = self.region_stack.last() {
+            if !self.loops.loops[r].blocks.contains(&to) {
+                // An exit of the loop being encoded: its post-loop state
+                // provides the exit values (see `encode_loop`).
+                return;
+            }
+        }
+        self.incoming.entry(to).or_default().push(edge);
+    }
+
+    fn encode_term(&mut self, b: BlockId) -> Res<()> {
+        let p = self.preds[&b];
+        match self.func.blocks[b].term.clone() {
+            Terminator::Jump(c) => {
+                let args = self.call_args(&c.args)?;
+                self.add_edge(b, c.block, Edge { act: p, args });
+            }
+            Terminator::Branch { cond, then_dest, else_dest } => {
+                let c = [self.val_bool(0, cond)?, self.val_bool(1, cond)?];
+                let mut then_act = [p[0]; 2];
+                let mut else_act = [p[0]; 2];
+                for t in 0..2 {
+                    then_act[t] = self.st.and(&[p[t], c[t]]);
+                    let nc = self.st.not(c[t]);
+                    else_act[t] = self.st.and(&[p[t], nc]);
+                }
+                let a1 = self.call_args(&then_dest.args)?;
+                let a2 = self.call_args(&else_dest.args)?;
+                self.add_edge(b, then_dest.block, Edge { act: then_act, args: a1 });
+                self.add_edge(b, else_dest.block, Edge { act: else_act, args: a2 });
+            }
+            Terminator::Return(_) => {}
+            Terminator::Unreachable => {
+                // No thread gets here: assume so.
+                for t in 0..2 {
+                    let n = self.st.not(p[t]);
+                    self.assume(n);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn call_args(&mut self, args: &[ValueId]) -> Res<[Vec<Sym>; 2]> {
+        let mut out = [Vec::new(), Vec::new()];
+        for t in 0..2 {
+            for &a in args {
+                let s = self.val(t, a)?;
+                out[t].push(s);
+            }
+        }
+        Ok(out)
+    }
+
+    fn havoc_state(&mut self, shape_hp: &[ValueId], logs: &LogState, prefix: &str) -> LoopState {
+        let mut hp = [Vec::new(), Vec::new()];
+        for t in 0..2 {
+            for &p in shape_hp {
+                let ty = self.func.value_type(p);
+                let s = self.fresh_sym(ty, &format!("{prefix}_t{}", t + 1));
+                hp[t].push(s);
+            }
+        }
+        let q = [self.fresh(&format!("{prefix}_q1"), Sort::Bool), self.fresh(&format!("{prefix}_q2"), Sort::Bool)];
+        let logs = logs.havoc(&mut self.st, prefix);
+        // Log symbols are numbered too (they belong to the loop state).
+        for t in logs.terms() {
+            if let TermKind::Const(f) = self.st.kind(t) {
+                self.seq.insert(*f, self.seq_counter);
+                self.seq_counter += 1;
+            }
+        }
+        LoopState { hp, q, logs }
+    }
+
+    /// Substitutes the symbols of `from` by the terms of `to` in `t`.
+    pub fn subst_state(&mut self, t: TermId, from: &LoopState, to: &LoopState) -> TermId {
+        let map: HashMap<TermId, TermId> = from.terms().into_iter().zip(to.terms()).collect();
+        self.subst(t, &map)
+    }
+
+    pub fn subst(&mut self, t: TermId, map: &HashMap<TermId, TermId>) -> TermId {
+        let mut memo: HashMap<TermId, TermId> = HashMap::new();
+        self.subst_rec(t, map, &mut memo)
+    }
+
+    fn subst_rec(&mut self, t: TermId, map: &HashMap<TermId, TermId>, memo: &mut HashMap<TermId, TermId>) -> TermId {
+        if let Some(&r) = map.get(&t) {
+            return r;
+        }
+        if let Some(&r) = memo.get(&t) {
+            return r;
+        }
+        let r = match self.st.kind(t).clone() {
+            TermKind::App(op, args) => {
+                let new: Vec<TermId> = args.iter().map(|&a| self.subst_rec(a, map, memo)).collect();
+                if new.iter().zip(args.iter()).all(|(a, b)| a == b) {
+                    t
+                } else {
+                    self.st.app(op, &new)
+                }
+            }
+            _ => t,
+        };
+        memo.insert(t, r);
+        r
+    }
+
+    /// Whether every free symbol of `t` is a constant for the body of a loop
+    /// whose symbols below `mark` are constants.
+    pub fn allowed(&self, t: TermId, mark: usize) -> bool {
+        let fs = self.st.free_symbols(&[t]);
+        fs.funs.iter().all(|f| self.seq.get(f).map_or(true, |&s| s < mark))
+    }
+
+    fn encode_loop(&mut self, l: usize) -> Res<()> {
+        let header = self.loops.loops[l].header;
+        let hparams = self.func.blocks[header].params.clone();
+        // Entry: merge the edges from outside the loop.
+        let pe = self.merge_incoming(header)?;
+        let entry = LoopState {
+            hp: [
+                hparams.iter().map(|&p| self.vals[0][&p]).collect(),
+                hparams.iter().map(|&p| self.vals[1][&p]).collect(),
+            ],
+            q: pe,
+            logs: self.logs.clone(),
+        };
+        let ctx_entry = self.cur;
+
+        // The havocked state of the body pass.
+        let body_lit = self.st.fresh_const("inv_body", Sort::Bool);
+        self.assume(body_lit);
+        let state = self.havoc_state(&hparams, &entry.logs, &format!("L{l}"));
+        let mark = self.seq_counter;
+        for t in 0..2 {
+            let imp = self.st.implies(state.q[t], pe[t]);
+            self.assume(imp);
+            for (k, &p) in hparams.iter().enumerate() {
+                self.vals[t].insert(p, state.hp[t][k]);
+            }
+        }
+        self.loop_data[l].state = Some(state.clone());
+        self.loop_data[l].entry = Some(entry.clone());
+        self.loop_data[l].mark = mark;
+        self.loop_data[l].pe = Some(pe);
+        self.loop_data[l].param_cands = self.param_candidates(l);
+        self.logs = state.logs.clone();
+        self.preds.insert(header, state.q);
+
+        self.region_stack.push(l);
+        self.encode_region(Some(l))?;
+        self.region_stack.pop();
+
+        // The back-edge state: threads that do not take a back edge freeze.
+        let ctx_end = self.cur;
+        let backs = self.back.remove(&l).unwrap_or_default();
+        let mut next = state.clone();
+        next.logs = self.logs.clone();
+        for t in 0..2 {
+            let acts: Vec<TermId> = backs.iter().map(|e| e.act[t]).collect();
+            let q = self.st.or(&acts);
+            next.q[t] = self.name(q);
+            for k in 0..hparams.len() {
+                let mut acc = state.hp[t][k];
+                for e in backs.iter().rev() {
+                    acc = self.ite_sym(e.act[t], e.args[t][k], acc);
+                }
+                next.hp[t][k] = self.name_sym(acc);
+            }
+        }
+
+        // Invariants: candidates (guarded) and user invariants.
+        let back_args: Vec<[Vec<Sym>; 2]> = backs.iter().map(|e| e.args.clone()).collect();
+        let cands = self.loop_candidates(l, &state, &entry, &back_args);
+        let mut body_conj = Vec::new();
+        let mut checks: Vec<(TermId, Option<usize>, Option<InstId>, String)> = Vec::new();
+        for (tag, text, term) in cands {
+            let guard = self.st.fresh_const("cand", Sort::Bool);
+            self.candidates.push(Candidate { tag: tag.to_string(), text: text.clone(), guard });
+            let ci = self.candidates.len() - 1;
+            let g = self.st.implies(guard, term);
+            body_conj.push(g);
+            checks.push((term, Some(ci), None, text));
+        }
+        for (is_cand, text, term, inst) in self.loop_data[l].user.clone() {
+            if is_cand {
+                let guard = self.st.fresh_const("cand", Sort::Bool);
+                self.candidates.push(Candidate { tag: "user".into(), text: text.clone(), guard });
+                let ci = self.candidates.len() - 1;
+                let g = self.st.implies(guard, term);
+                body_conj.push(g);
+                checks.push((term, Some(ci), Some(inst), text));
+            } else {
+                body_conj.push(term);
+                checks.push((term, None, Some(inst), text));
+            }
+        }
+        let conj = self.st.and(&body_conj);
+        let d = self.st.implies(body_lit, conj);
+        self.defs.push(d);
+        let loop_loc = self.loc_text(*self.func.term_locs.get(header));
+        for (term, cand, inst, text) in &checks {
+            let e = self.subst_state(*term, &state, &entry);
+            let p = self.subst_state(*term, &state, &next);
+            self.obligations.push(Obligation {
+                cond: e,
+                ctx: ctx_entry,
+                kind: ObKind::Invariant { entry: true },
+                inst: *inst,
+                message: format!("loop invariant `{text}` (loop at {loop_loc}) may not hold on entry"),
+                cand: *cand,
+            });
+            self.obligations.push(Obligation {
+                cond: p,
+                ctx: ctx_end,
+                kind: ObKind::Invariant { entry: false },
+                inst: *inst,
+                message: format!("loop invariant `{text}` (loop at {loop_loc}) may not be maintained"),
+                cand: *cand,
+            });
+        }
+
+        // After the loop: a fresh state satisfying the invariants, with both
+        // threads out of the loop.
+        self.cur = ctx_entry;
+        let post_lit = self.st.fresh_const("inv_post", Sort::Bool);
+        self.assume(post_lit);
+        let post = self.havoc_state(&hparams, &entry.logs, &format!("P{l}"));
+        for t in 0..2 {
+            let nq = self.st.not(post.q[t]);
+            self.assume(nq);
+        }
+        let mut post_conj = Vec::new();
+        for (term, cand, _, _) in &checks {
+            let s = self.subst_state(*term, &state, &post);
+            post_conj.push(match cand {
+                Some(ci) => {
+                    let g = self.candidates[*ci].guard;
+                    self.st.implies(g, s)
+                }
+                None => s,
+            });
+        }
+        let conj = self.st.and(&post_conj);
+        let d = self.st.implies(post_lit, conj);
+        self.defs.push(d);
+        self.logs = post.logs.clone();
+
+        // Values of the header after the loop: the frozen parameters, and
+        // the header's instructions re-evaluated on them.
+        for t in 0..2 {
+            for (k, &p) in hparams.iter().enumerate() {
+                self.vals[t].insert(p, post.hp[t][k]);
+            }
+        }
+        self.encode_insts(header, Mode::Pure)?;
+        // Everything else defined in the loop and used after it is havocked.
+        let body = self.loops.loops[l].blocks.clone();
+        let used_outside = self.used_outside(&body);
+        for v in used_outside {
+            let def_block = self.def_block(v);
+            if def_block == Some(header) {
+                continue;
+            }
+            let ty = self.func.value_type(v);
+            for t in 0..2 {
+                let s = self.fresh_sym(ty, "after_loop");
+                self.vals[t].insert(v, s);
+            }
+        }
+        // Exit edges: each thread that entered leaves by exactly one.
+        let mut exits: Vec<(BlockId, usize, BlockId)> = Vec::new();
+        for &x in &body {
+            for (k, s) in self.func.blocks[x].term.successors().into_iter().enumerate() {
+                if !body.contains(&s) {
+                    exits.push((x, k, s));
+                }
+            }
+        }
+        let mut ex: Vec<[TermId; 2]> = Vec::new();
+        for _ in &exits {
+            ex.push([self.fresh("exit1", Sort::Bool), self.fresh("exit2", Sort::Bool)]);
+        }
+        for t in 0..2 {
+            let all: Vec<TermId> = ex.iter().map(|e| e[t]).collect();
+            let any = self.st.or(&all);
+            let e = self.st.eq(any, pe[t]);
+            self.assume(e);
+            for i in 0..all.len() {
+                for j in i + 1..all.len() {
+                    let both = self.st.and(&[all[i], all[j]]);
+                    let n = self.st.not(both);
+                    self.assume(n);
+                }
+            }
+        }
+        for (e, &(x, k, s)) in exits.iter().enumerate() {
+            let term = self.func.blocks[x].term.clone();
+            let call = term.block_calls()[k].clone();
+            let mut args = [Vec::new(), Vec::new()];
+            for t in 0..2 {
+                if x == header {
+                    if let Terminator::Branch { cond, .. } = term {
+                        let c = self.val_bool(t, cond)?;
+                        let c = if k == 0 { c } else { self.st.not(c) };
+                        let imp = self.st.implies(ex[e][t], c);
+                        self.assume(imp);
+                    }
+                    for &a in &call.args {
+                        let v = self.val(t, a)?;
+                        args[t].push(v);
+                    }
+                } else {
+                    for &a in &call.args {
+                        let s = self.fresh_sym(self.func.value_type(a), "exit_arg");
+                        args[t].push(s);
+                    }
+                }
+            }
+            self.add_edge(x, s, Edge { act: ex[e], args });
+        }
+        Ok(())
+    }
+
+    fn def_block(&self, v: ValueId) -> Option<BlockId> {
+        match &self.func.values[v].def {
+            ValueDef::BlockParam(b, _) => Some(*b),
+            ValueDef::Inst(i) => self.inst_block.get(i).copied(),
+            _ => None,
+        }
+    }
+
+    fn used_outside(&self, body: &std::collections::BTreeSet<BlockId>) -> Vec<ValueId> {
+        let mut out = Vec::new();
+        let mut seen = HashSet::new();
+        for &b in &self.cfg.rpo {
+            if body.contains(&b) {
+                continue;
+            }
+            let block = &self.func.blocks[b];
+            let mut ops: Vec<ValueId> = block.term.operands();
+            for &i in &block.insts {
+                ops.extend(self.func.insts[i].kind.operands());
+            }
+            for v in ops {
+                if let Some(db) = self.def_block(v) {
+                    if body.contains(&db) && seen.insert(v) {
+                        out.push(v);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    // ----- instructions ------------------------------------------------------
+
+    fn encode_insts(&mut self, b: BlockId, mode: Mode) -> Res<()> {
+        let insts = self.func.blocks[b].insts.clone();
+        for i in insts {
+            self.encode_inst(b, i, mode)?;
+        }
+        Ok(())
+    }
+
+    fn encode_inst(&mut self, b: BlockId, i: InstId, mode: Mode) -> Res<()> {
+        let data = self.func.insts[i].clone();
+        let at = self.loc(i);
+        let rty = data.result.map(|r| self.func.value_type(r));
+        let p = self.preds[&b];
+        let mut out: [Option<Sym>; 2] = [None, None];
+        match &data.kind {
+            InstKind::Binary { op, lhs, rhs } => {
+                for t in 0..2 {
+                    let a = self.val(t, *lhs)?;
+                    let c = self.val(t, *rhs)?;
+                    out[t] = Some(self.binary(*op, a, c));
+                }
+            }
+            InstKind::Icmp { cc, lhs, rhs } => {
+                for t in 0..2 {
+                    let a = self.val(t, *lhs)?;
+                    let c = self.val(t, *rhs)?;
+                    out[t] = Some(Sym::Bool(self.icmp(*cc, a, c)));
+                }
+            }
+            InstKind::Select { cond, then_value, else_value } => {
+                for t in 0..2 {
+                    let c = self.val_bool(t, *cond)?;
+                    let a = self.val(t, *then_value)?;
+                    let e = self.val(t, *else_value)?;
+                    out[t] = Some(self.ite_sym(c, a, e));
+                }
+            }
+            InstKind::Cast { op, arg } => {
+                let rty = rty.expect("cast has a result");
+                for t in 0..2 {
+                    let a = self.val(t, *arg)?;
+                    out[t] = Some(self.cast(*op, a, self.func.value_type(*arg), rty));
+                }
+            }
+            InstKind::Float { op, args } => {
+                let rty = rty.expect("float op has a result");
+                for t in 0..2 {
+                    let mut a = Vec::new();
+                    for &x in args {
+                        a.push(self.val_bv(t, x)?);
+                    }
+                    out[t] = Some(Sym::Bv(self.uf(op.name(), &a, Self::sort_of_type(rty))));
+                }
+            }
+            InstKind::Fcmp { cc, lhs, rhs } => {
+                for t in 0..2 {
+                    let a = self.val_bv(t, *lhs)?;
+                    let c = self.val_bv(t, *rhs)?;
+                    let name = format!("fcmp_{}", cc.name());
+                    out[t] = Some(Sym::Bool(self.uf(&name, &[a, c], Sort::Bool)));
+                }
+            }
+            InstKind::PtrAdd { base, offset } => {
+                for t in 0..2 {
+                    let bsym = self.val(t, *base)?;
+                    let o = self.val_bv(t, *offset)?;
+                    let o = self.resize(o, 64, true);
+                    out[t] = Some(match bsym {
+                        Sym::Ptr { base, off } => Sym::Ptr { base, off: self.st.bvadd(off, o) },
+                        _ => return err("pointer arithmetic on a non-pointer", at),
+                    });
+                }
+            }
+            InstKind::Load { ptr, .. } => {
+                let rty = rty.expect("load has a result");
+                if mode == Mode::Normal {
+                    let w = self.st.bv_const(64, rty.store_size() as u128);
+                    self.access(i, b, *ptr, [w, w], AccessKind::Read)?;
+                }
+                // A pointer loaded from memory points to some object (like
+                // GPUVerify, which treats it as an arbitrary array); only
+                // explicit null pointers are caught by the null check.
+                for t in 0..2 {
+                    let fresh = self.fresh_sym_null(rty, "load", false);
+                    let v = self.constant_load(t, *ptr, rty, fresh)?;
+                    out[t] = Some(self.argument_load(t, *ptr, rty, v)?);
+                }
+            }
+            InstKind::Store { ptr, value, .. } => {
+                if mode == Mode::Normal {
+                    let w = self.st.bv_const(64, self.func.value_type(*value).store_size() as u128);
+                    self.access(i, b, *ptr, [w, w], AccessKind::Write)?;
+                }
+            }
+            InstKind::Atomic { ptr, value, .. } | InstKind::CmpXchg { ptr, expected: value, .. } => {
+                if mode == Mode::Normal {
+                    let w = self.st.bv_const(64, self.func.value_type(*value).store_size() as u128);
+                    self.access(i, b, *ptr, [w, w], AccessKind::Atomic)?;
+                }
+                if let Some(rty) = rty {
+                    for t in 0..2 {
+                        out[t] = Some(self.fresh_sym(rty, "atomic"));
+                    }
+                }
+            }
+            InstKind::MemCopy { dst, src, len } | InstKind::MemSet { dst, byte: src, len } => {
+                if mode == Mode::Normal {
+                    let mut w = [self.st.bv_const(64, 0); 2];
+                    for t in 0..2 {
+                        let l = self.val_bv(t, *len)?;
+                        w[t] = self.resize(l, 64, false);
+                    }
+                    if matches!(data.kind, InstKind::MemCopy { .. }) {
+                        self.access(i, b, *src, w, AccessKind::Read)?;
+                    }
+                    self.access(i, b, *dst, w, AccessKind::Write)?;
+                }
+            }
+            InstKind::Barrier { scope, fence } => {
+                if mode == Mode::Normal {
+                    self.barrier(i, p, *scope, *fence);
+                }
+            }
+            InstKind::Fence { .. } | InstKind::Nop { .. } => {}
+            InstKind::Builtin { var, dim } => {
+                let d = *dim as usize;
+                for t in 0..2 {
+                    let v = match var {
+                        lockstep_kir::BuiltinVar::LocalId => self.lid[t][d],
+                        lockstep_kir::BuiltinVar::GroupId => self.gid[t][d],
+                        lockstep_kir::BuiltinVar::LocalSize => self.gs[d],
+                        lockstep_kir::BuiltinVar::NumGroups => self.ng[d],
+                        lockstep_kir::BuiltinVar::GlobalOffset => self.st.bv_const(32, 0),
+                    };
+                    let w = rty.map_or(32, |t| t.bits());
+                    out[t] = Some(Sym::Bv(self.resize(v, w, false)));
+                }
+            }
+            InstKind::Warp { .. } | InstKind::Havoc => {
+                if let Some(rty) = rty {
+                    for t in 0..2 {
+                        out[t] = Some(self.fresh_sym(rty, "warp"));
+                    }
+                }
+            }
+            InstKind::Call { .. } => return err("call left after inlining", at),
+            InstKind::CallExternal { name, .. } if name == "get_work_dim" && rty.is_some_and(|t| t.is_int()) => {
+                // OpenCL's `get_work_dim()`: the launch's dimensions.
+                let rty = rty.expect("checked");
+                for t in 0..2 {
+                    out[t] = Some(Sym::Bv(self.st.bv_const(rty.bits(), self.config.dims.clamp(1, 3) as u128)));
+                }
+            }
+            InstKind::CallExternal { .. } => {
+                // A function without a body may return anything (it may be
+                // impure, like a random number generator): a fresh value per
+                // call and thread.
+                if let Some(rty) = rty {
+                    for t in 0..2 {
+                        out[t] = Some(self.fresh_sym(rty, "ext"));
+                    }
+                }
+            }
+            InstKind::Annot { kind, args } => {
+                if mode == Mode::Normal {
+                    self.annot(b, i, *kind, args)?;
+                }
+            }
+            InstKind::AnnotValue { func, args } => {
+                let rty = rty.expect("annotation value has a result");
+                for t in 0..2 {
+                    out[t] = Some(self.annot_value(t, b, *func, args, rty, at)?);
+                }
+            }
+        }
+        if let Some(r) = data.result {
+            for t in 0..2 {
+                let s = match out[t] {
+                    Some(s) => s,
+                    None => self.fresh_sym(self.func.value_type(r), "v"),
+                };
+                self.vals[t].insert(r, s);
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn binary(&mut self, op: BinOp, a: Sym, b: Sym) -> Sym {
+        if let (Sym::Bool(x), Sym::Bool(y)) = (a, b) {
+            match op {
+                BinOp::And => return Sym::Bool(self.st.and(&[x, y])),
+                BinOp::Or => return Sym::Bool(self.st.or(&[x, y])),
+                BinOp::Xor | BinOp::Add | BinOp::Sub => return Sym::Bool(self.st.xor(x, y)),
+                _ => {}
+            }
+        }
+        let boolean = matches!(a, Sym::Bool(_));
+        let x = self.as_bv(a);
+        let y = self.as_bv(b);
+        let r = match op {
+            BinOp::Add => self.st.bvadd(x, y),
+            BinOp::Sub => self.st.bvsub(x, y),
+            BinOp::Mul => self.mul(x, y),
+            BinOp::UDiv => self.st.bvudiv(x, y),
+            BinOp::SDiv => self.st.bvsdiv(x, y),
+            BinOp::URem => self.st.bvurem(x, y),
+            BinOp::SRem => self.st.bvsrem(x, y),
+            BinOp::Shl => self.st.bvshl(x, y),
+            BinOp::LShr => self.st.bvlshr(x, y),
+            BinOp::AShr => self.st.bvashr(x, y),
+            BinOp::And => self.st.bvand(x, y),
+            BinOp::Or => self.st.bvor(x, y),
+            BinOp::Xor => self.st.bvxor(x, y),
+        };
+        if boolean {
+            let one = self.st.bv_const(1, 1);
+            Sym::Bool(self.st.eq(r, one))
+        } else {
+            Sym::Bv(r)
+        }
+    }
+
+    /// Multiplication. A product of two non-constant values is abstracted
+    /// by an uninterpreted (commutative) function: non-linear bit-vector
+    /// arithmetic makes solvers time out, and an uninterpreted function is
+    /// an over-approximation, so proofs stay sound.
+    pub fn mul(&mut self, x: TermId, y: TermId) -> TermId {
+        if self.st.as_bv(x).is_some() || self.st.as_bv(y).is_some() {
+            return self.st.bvmul(x, y);
+        }
+        let (a, b) = if x <= y { (x, y) } else { (y, x) };
+        let w = self.st.sort_of(a).bv_width().unwrap_or(32);
+        self.uf("mul", &[a, b], Sort::bv(w))
+    }
+
+    fn icmp(&mut self, cc: IntCC, a: Sym, b: Sym) -> TermId {
+        if let (Sym::Ptr { base: b1, off: o1 }, Sym::Ptr { base: b2, off: o2 }) = (a, b) {
+            let same = self.eq_sym(a, b);
+            return match cc {
+                IntCC::Eq => same,
+                IntCC::Ne => self.st.not(same),
+                _ => {
+                    let _ = (b1, b2);
+                    self.icmp(cc, Sym::Bv(o1), Sym::Bv(o2))
+                }
+            };
+        }
+        if let (Sym::Bool(x), Sym::Bool(y)) = (a, b) {
+            match cc {
+                IntCC::Eq => return self.st.eq(x, y),
+                IntCC::Ne => return self.st.xor(x, y),
+                _ => {}
+            }
+        }
+        let x = self.as_bv(a);
+        let y = self.as_bv(b);
+        match cc {
+            IntCC::Eq => self.st.eq(x, y),
+            IntCC::Ne => {
+                let e = self.st.eq(x, y);
+                self.st.not(e)
+            }
+            IntCC::Ult => self.st.bvult(x, y),
+            IntCC::Ule => self.st.bvule(x, y),
+            IntCC::Ugt => self.st.bvugt(x, y),
+            IntCC::Uge => self.st.bvuge(x, y),
+            IntCC::Slt => self.st.bvslt(x, y),
+            IntCC::Sle => self.st.bvsle(x, y),
+            IntCC::Sgt => self.st.bvsgt(x, y),
+            IntCC::Sge => self.st.bvsge(x, y),
+        }
+    }
+
+    pub(crate) fn cast(&mut self, op: CastOp, a: Sym, from: Type, to: Type) -> Sym {
+        match op {
+            CastOp::Zext | CastOp::Sext => match (a, to) {
+                (Sym::Bool(b), Type::Int(w)) => {
+                    let one = if op == CastOp::Zext { 1u128 } else { u128::MAX };
+                    let one = self.st.bv_const(w as u32, one);
+                    let zero = self.st.bv_const(w as u32, 0);
+                    Sym::Bv(self.st.ite(b, one, zero))
+                }
+                _ => {
+                    let x = self.as_bv(a);
+                    Sym::Bv(self.resize(x, to.bits(), op == CastOp::Sext))
+                }
+            },
+            CastOp::Trunc => {
+                let x = self.as_bv(a);
+                let r = self.st.extract(to.bits() - 1, 0, x);
+                if to == Type::BOOL {
+                    let one = self.st.bv_const(1, 1);
+                    Sym::Bool(self.st.eq(r, one))
+                } else {
+                    Sym::Bv(r)
+                }
+            }
+            CastOp::Bitcast | CastOp::AddrSpaceCast => match (a, to) {
+                (Sym::Ptr { .. }, Type::Ptr(_)) => a,
+                (Sym::Ptr { off, .. }, _) => Sym::Bv(self.resize(off, to.bits(), false)),
+                (_, Type::Int(1)) => Sym::Bool(self.as_bool(a)),
+                (_, Type::Ptr(_)) => self.fresh_sym(to, "cast"),
+                _ => {
+                    let x = self.as_bv(a);
+                    Sym::Bv(self.resize(x, to.bits(), false))
+                }
+            },
+            CastOp::PtrToInt => match a {
+                Sym::Ptr { base, off } => {
+                    let r = self.uf("ptrtoint", &[base, off], Self::sort_of_type(to));
+                    if to == Type::BOOL {
+                        Sym::Bool(r)
+                    } else {
+                        Sym::Bv(r)
+                    }
+                }
+                _ => self.fresh_sym(to, "p2i"),
+            },
+            CastOp::IntToPtr => self.fresh_sym(to, "i2p"),
+            _ => {
+                // Float conversions: uninterpreted.
+                let x = self.as_bv(a);
+                let r = self.uf(&format!("{}_{}", op.name(), from.bits()), &[x], Self::sort_of_type(to));
+                if to == Type::BOOL {
+                    Sym::Bool(r)
+                } else {
+                    Sym::Bv(r)
+                }
+            }
+        }
+    }
+
+    // ----- memory accesses -----------------------------------------------------
+
+    /// The value of a load that may read a by-value kernel argument (a
+    /// struct passed to the kernel) that the kernel never writes: the same
+    /// for every thread, so a function of the offset shared by both threads
+    /// (`otherwise` when the pointer points elsewhere). This is what makes
+    /// pointers stored in struct arguments equal in both threads.
+    fn argument_load(&mut self, t: usize, ptr: ValueId, ty: Type, otherwise: Sym) -> Res<Sym> {
+        let Sym::Ptr { base, off } = self.val(t, ptr)? else { return Ok(otherwise) };
+        let mut acc = otherwise;
+        for k in self.readonly_args.clone() {
+            let id = self.st.bv_const(BASE_BITS, self.param_obj[&k] as u128 + 1);
+            let is = self.st.eq(base, id);
+            if self.st.as_bool(is) == Some(false) {
+                continue;
+            }
+            let v = match ty {
+                Type::Ptr(space) => {
+                    let b = self.uf(&format!("argmem{k}_base"), &[off], Sort::bv(BASE_BITS));
+                    let o = self.uf(&format!("argmem{k}_off"), &[off], Sort::bv(64));
+                    // It points to some object of its space (not null, like
+                    // any pointer loaded from memory).
+                    let mut options = Vec::new();
+                    for (i, obj) in self.objects.clone().iter().enumerate() {
+                        if space_compatible(space, obj.space) {
+                            let id = self.st.bv_const(BASE_BITS, i as u128 + 1);
+                            options.push(self.st.eq(b, id));
+                        }
+                    }
+                    let c = self.st.or(&options);
+                    self.assume(c);
+                    Sym::Ptr { base: b, off: o }
+                }
+                Type::Int(1) => Sym::Bool(self.uf(&format!("argmem{k}"), &[off], Sort::Bool)),
+                Type::Int(w) | Type::Float(w) => Sym::Bv(self.uf(&format!("argmem{k}"), &[off], Sort::bv(w as u32))),
+            };
+            acc = self.ite_sym(is, v, acc);
+        }
+        Ok(acc)
+    }
+
+    /// The value of a load that may read an initialised OpenCL `__constant`
+    /// object: its known contents (for objects of at most 256 elements of the loaded
+    /// width, at aligned offsets), `otherwise` elsewhere.
+    fn constant_load(&mut self, t: usize, ptr: ValueId, ty: Type, otherwise: Sym) -> Res<Sym> {
+        // In CUDA the host may overwrite `__constant__` memory before the
+        // launch (`cudaMemcpyToSymbol`): initial contents are only known in
+        // OpenCL, where program-scope constants are immutable.
+        if self.module.language != lockstep_kir::Language::OpenCl {
+            return Ok(otherwise);
+        }
+        let Sym::Bv(mut acc) = otherwise else { return Ok(otherwise) };
+        let Sym::Ptr { base, off } = self.val(t, ptr)? else { return Ok(otherwise) };
+        let bytes = ty.store_size() as usize;
+        if bytes == 0 || bytes > 8 || ty.bits() as usize != bytes * 8 {
+            return Ok(otherwise);
+        }
+        for (g, obj) in self.module.globals.iter() {
+            let Some(init) = &obj.init else { continue };
+            if obj.space != MemSpace::Constant || init.len() / bytes > 256 {
+                continue;
+            }
+            let id = self.st.bv_const(BASE_BITS, self.global_obj[&g] as u128 + 1);
+            let is = self.st.eq(base, id);
+            if self.st.as_bool(is) == Some(false) {
+                continue;
+            }
+            let mut chain = acc;
+            for k in (0..init.len() / bytes).rev() {
+                let mut v: u128 = 0;
+                for (j, &byte) in init[k * bytes..(k + 1) * bytes].iter().enumerate() {
+                    v |= (byte as u128) << (8 * j);
+                }
+                let at = self.st.bv_const(64, (k * bytes) as u128);
+                let here = self.st.eq(off, at);
+                let val = self.st.bv_const(ty.bits(), v);
+                chain = self.st.ite(here, val, chain);
+            }
+            let named = self.name(chain);
+            acc = self.st.ite(is, named, acc);
+        }
+        Ok(Sym::Bv(acc))
+    }
+
+    /// Instruments an access: thread 1 may log it, thread 2 checks it.
+    fn access(&mut self, i: InstId, b: BlockId, ptr: ValueId, width: [TermId; 2], kind: AccessKind) -> Res<()> {
+        let space = match self.func.value_type(ptr) {
+            Type::Ptr(s) => s,
+            _ => return err("access through a non-pointer", self.loc(i)),
+        };
+        let p = self.preds[&b];
+        let ps = [self.val(0, ptr)?, self.val(1, ptr)?];
+        let (Sym::Ptr { base: b1, off: o1 }, Sym::Ptr { base: b2, off: o2 }) = (ps[0], ps[1]) else {
+            return err("access through a non-pointer", self.loc(i));
+        };
+        let site = self.st.bv_const(32, i.as_u32() as u128);
+        let enclosing = self.loops.enclosing(b);
+        // Memory safety checks the prover can make cheaply: no access
+        // through a null pointer, no write to constant memory.
+        let null = self.st.bv_const(BASE_BITS, 0);
+        let mut conj = Vec::new();
+        for t in 0..2 {
+            let base = if t == 0 { b1 } else { b2 };
+            let is_null = self.st.eq(base, null);
+            let bad = self.st.and(&[p[t], is_null]);
+            conj.push(self.st.not(bad));
+        }
+        let ok = self.st.and(&conj);
+        self.oblige(
+            ok,
+            ObKind::Annotation(ViolationKind::NullPointer),
+            Some(i),
+            "possible null pointer access".into(),
+            None,
+        );
+        if kind != AccessKind::Read {
+            let mut conj = Vec::new();
+            for (oi, obj) in self.objects.clone().iter().enumerate() {
+                if obj.space != MemSpace::Constant {
+                    continue;
+                }
+                let id = self.st.bv_const(BASE_BITS, oi as u128 + 1);
+                for t in 0..2 {
+                    let base = if t == 0 { b1 } else { b2 };
+                    let is = self.st.eq(base, id);
+                    let bad = self.st.and(&[p[t], is]);
+                    conj.push(self.st.not(bad));
+                }
+            }
+            let ok = self.st.and(&conj);
+            self.oblige(
+                ok,
+                ObKind::Annotation(ViolationKind::ConstantWrite),
+                Some(i),
+                "possible attempt to modify constant memory".into(),
+                None,
+            );
+        }
+        for (oi, obj) in self.objects.clone().iter().enumerate() {
+            let Some(m) = obj.tracked else { continue };
+            if !space_compatible(space, obj.space) {
+                continue;
+            }
+            let id = self.st.bv_const(BASE_BITS, oi as u128 + 1);
+            let is1 = self.st.eq(b1, id);
+            let is2 = self.st.eq(b2, id);
+            if self.st.as_bool(is1) == Some(false) {
+                continue;
+            }
+            // Thread 1 logs (a nondeterministic choice among its accesses).
+            let choice = self.st.fresh_const("log", Sort::Bool);
+            let c1 = self.st.and(&[p[0], is1, choice]);
+            let c1 = self.name(c1);
+            let old = self.logs.objs[m][kind.index()].clone();
+            let mut ghosts = old.ghosts.clone();
+            for &l in &enclosing {
+                let hp = self.func.blocks[self.loops.loops[l].header].params.clone();
+                for (j, &pv) in hp.iter().enumerate() {
+                    if let Some(&slot) = self.ghost_slot.get(&(l, j)) {
+                        let cur = self.vals[0][&pv];
+                        let cur = match cur {
+                            Sym::Bool(x) | Sym::Bv(x) => x,
+                            Sym::Ptr { off, .. } => off,
+                        };
+                        let g = self.st.ite(c1, cur, ghosts[slot]);
+                        ghosts[slot] = self.name(g);
+                    }
+                }
+            }
+            let has = self.st.or(&[c1, old.has]);
+            let off = self.st.ite(c1, o1, old.off);
+            let wid = self.st.ite(c1, width[0], old.width);
+            let st = self.st.ite(c1, site, old.site);
+            let new = Log { has: self.name(has), off: self.name(off), width: self.name(wid), site: self.name(st), ghosts };
+            self.logs.objs[m][kind.index()] = new;
+            self.sites.push(Site { inst: i, tracked: m, kind, off1: o1, width1: width[0], loops: enclosing.clone() });
+
+            // Thread 2 checks against thread 1's logs.
+            if self.config.only_divergence {
+                continue;
+            }
+            let mut guard = vec![p[1], is2];
+            if obj.space == MemSpace::Shared {
+                guard.push(self.same_group);
+            }
+            for &k1 in kind.conflicts() {
+                let log = self.logs.objs[m][k1.index()].clone();
+                let ov = overlap(&mut self.st, log.off, log.width, o2, width[1]);
+                let mut all = guard.clone();
+                all.push(log.has);
+                all.push(ov);
+                let race = self.st.and(&all);
+                let ok = self.st.not(race);
+                let msg = format!(
+                    "possible {}-{} race on `{}` ({})",
+                    k1.name(),
+                    kind.name(),
+                    obj.name,
+                    obj.space.name()
+                );
+                self.oblige(
+                    ok,
+                    ObKind::Race { obj: oi, k1, k2: kind, off1: log.off, off2: o2, site1: log.site },
+                    Some(i),
+                    msg,
+                    None,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn barrier(&mut self, i: InstId, p: [TermId; 2], scope: BarrierScope, fence: lockstep_kir::FenceFlags) {
+        let both = self.st.and(&[p[0], p[1]]);
+        match scope {
+            BarrierScope::Warp => {
+                // Without warp-synchronous semantics a warp barrier
+                // synchronises nothing the two-thread model relies on.
+            }
+            BarrierScope::Group | BarrierScope::Grid => {
+                let same = self.st.eq(p[0], p[1]);
+                let cond = if scope == BarrierScope::Group { self.st.implies(self.same_group, same) } else { same };
+                self.oblige(
+                    cond,
+                    ObKind::Divergence,
+                    Some(i),
+                    "possible barrier divergence: the threads of a group may not all reach this barrier".into(),
+                    None,
+                );
+                // GPUVerify (seed chapter 4, "Barriers" and the KPL barrier
+                // semantics of chapter 5): a barrier executed by both threads
+                // clears the access logs of the memory spaces it fences;
+                // threads of different groups are not synchronised by a group
+                // barrier, so global logs are only cleared within a group.
+                for (oi, obj) in self.objects.clone().iter().enumerate() {
+                    let _ = oi;
+                    let Some(m) = obj.tracked else { continue };
+                    let fenced = match obj.space {
+                        MemSpace::Shared => fence.shared || scope == BarrierScope::Grid,
+                        _ => fence.global || scope == BarrierScope::Grid,
+                    };
+                    if !fenced {
+                        continue;
+                    }
+                    let reset = if scope == BarrierScope::Group && obj.space != MemSpace::Shared {
+                        self.st.and(&[both, self.same_group])
+                    } else {
+                        both
+                    };
+                    let keep = self.st.not(reset);
+                    for k in 0..3 {
+                        let h = self.logs.objs[m][k].has;
+                        let n = self.st.and(&[keep, h]);
+                        self.logs.objs[m][k].has = self.name(n);
+                    }
+                }
+            }
+        }
+    }
+
+    // ----- annotations -----------------------------------------------------------
+
+    fn annot(&mut self, b: BlockId, i: InstId, kind: AnnotKind, args: &[ValueId]) -> Res<()> {
+        let at = self.loc(i);
+        // Annotations the user asked to ignore: ignoring an assertion is what
+        // was asked for, ignoring an assumption is sound.
+        if self.config.no_annotations || (self.config.only_requires && kind != AnnotKind::Requires) {
+            return Ok(());
+        }
+        let kind = if kind == AnnotKind::Invariant && self.config.invariants_as_candidates {
+            AnnotKind::CandidateInvariant
+        } else {
+            kind
+        };
+        let p = self.preds[&b];
+        let threads: Vec<usize> =
+            if args.iter().any(|a| self.log_dependent.contains(a)) { vec![0] } else { vec![0, 1] };
+        let from_kernel = self.origin.get(&i).map_or(true, |(f, _)| *f == self.kernel);
+        let what = self.loc_text(at);
+        match kind {
+            AnnotKind::Assert | AnnotKind::Requires if kind == AnnotKind::Assert || !from_kernel => {
+                let (vk, msg) = if kind == AnnotKind::Assert {
+                    (ViolationKind::Assertion, format!("assertion at {what} may fail"))
+                } else {
+                    (ViolationKind::Precondition, format!("precondition at {what} may not hold"))
+                };
+                let mut conj = Vec::new();
+                for &t in &threads {
+                    let c = self.val_bool(t, args[0])?;
+                    conj.push(self.st.implies(p[t], c));
+                }
+                let ok = self.st.and(&conj);
+                self.oblige(ok, ObKind::Annotation(vk), Some(i), msg, None);
+            }
+            AnnotKind::Assume | AnnotKind::Requires => {
+                for &t in &threads {
+                    let c = self.val_bool(t, args[0])?;
+                    let ok = self.st.implies(p[t], c);
+                    self.assume(ok);
+                }
+            }
+            AnnotKind::NoRead | AnnotKind::NoWrite => {
+                let k = if kind == AnnotKind::NoRead { AccessKind::Read } else { AccessKind::Write };
+                let has = self.log_has(0, args[0], k)?;
+                let n = self.st.not(has);
+                let ok = self.st.implies(p[0], n);
+                self.oblige(
+                    ok,
+                    ObKind::Annotation(ViolationKind::Assertion),
+                    Some(i),
+                    format!("`__no_{}` at {what} may fail", k.name()),
+                    None,
+                );
+            }
+            AnnotKind::GlobalRequires if !from_kernel => {
+                // A callee's global precondition must hold for every thread,
+                // enabled or not (GPUVerify's `__global_requires`).
+                let mut conj = Vec::new();
+                for &t in &threads {
+                    conj.push(self.val_bool(t, args[0])?);
+                }
+                let ok = self.st.and(&conj);
+                self.oblige(
+                    ok,
+                    ObKind::Annotation(ViolationKind::Precondition),
+                    Some(i),
+                    format!("global precondition at {what} may not hold"),
+                    None,
+                );
+            }
+            AnnotKind::GlobalRequires | AnnotKind::FreshArray => {
+                // Dropping an assumption is sound: it only weakens the proof.
+            }
+            AnnotKind::Invariant | AnnotKind::CandidateInvariant => {
+                let l = match self.loops.by_header.get(&b) {
+                    Some(&l) if self.region_stack.last() == Some(&l) => l,
+                    _ => return err("loop invariant outside a loop header", at),
+                };
+                let pe = self.loop_data[l].pe.expect("loop entry is set");
+                let mut conj = Vec::new();
+                for &t in &threads {
+                    let c = self.val_bool(t, args[0])?;
+                    conj.push(self.st.implies(pe[t], c));
+                }
+                let term = self.st.and(&conj);
+                if !self.allowed(term, self.loop_data[l].mark) {
+                    if kind == AnnotKind::CandidateInvariant {
+                        return Ok(());
+                    }
+                    return err("loop invariant that reads memory is not supported", at);
+                }
+                let text = format!("user invariant at {what}");
+                self.loop_data[l].user.push((kind == AnnotKind::CandidateInvariant, text, term, i));
+            }
+            other => return err(format!("annotation `{}` not supported yet", other.name()), at),
+        }
+        Ok(())
+    }
+
+    /// Whether thread 1 has a logged access of kind `k` to the object `ptr`
+    /// points to (`__read`/`__write`).
+    fn log_has(&mut self, t: usize, ptr: ValueId, k: AccessKind) -> Res<TermId> {
+        let Sym::Ptr { base, .. } = self.val(t, ptr)? else { return err("`__read`/`__write` of a non-pointer", None) };
+        let mut opts = Vec::new();
+        for (oi, obj) in self.objects.clone().iter().enumerate() {
+            let Some(m) = obj.tracked else { continue };
+            let id = self.st.bv_const(BASE_BITS, oi as u128 + 1);
+            let is = self.st.eq(base, id);
+            let h = self.logs.objs[m][k.index()].has;
+            opts.push(self.st.and(&[is, h]));
+        }
+        Ok(self.st.or(&opts))
+    }
+
+    fn annot_value(&mut self, t: usize, b: BlockId, f: AnnotFn, args: &[ValueId], rty: Type, at: Option<SrcLoc>) -> Res<Sym> {
+        let o = 1 - t;
+        Ok(match f {
+            AnnotFn::Enabled => Sym::Bool(self.preds[&b][t]),
+            AnnotFn::SameGroup => Sym::Bool(self.same_group),
+            AnnotFn::OtherInt | AnnotFn::OtherBool | AnnotFn::OtherPtr => {
+                let s = self.val(o, args[0])?;
+                match (s, rty) {
+                    (Sym::Bv(x), Type::Int(1)) => Sym::Bool(self.as_bool(Sym::Bv(x))),
+                    (Sym::Bool(x), Type::Int(w)) if w > 1 => {
+                        let b = self.as_bv(Sym::Bool(x));
+                        Sym::Bv(self.resize(b, w as u32, false))
+                    }
+                    _ => s,
+                }
+            }
+            AnnotFn::UniformInt | AnnotFn::UniformBool | AnnotFn::DistinctInt | AnnotFn::DistinctBool => {
+                let a = self.val(0, args[0])?;
+                let c = self.val(1, args[0])?;
+                let e = self.eq_sym(a, c);
+                let r = if matches!(f, AnnotFn::DistinctInt | AnnotFn::DistinctBool) { self.st.not(e) } else { e };
+                self.bool_result(r, rty)
+            }
+            AnnotFn::Implies => {
+                let a = self.val_bool(t, args[0])?;
+                let c = self.val_bool(t, args[1])?;
+                let r = self.st.implies(a, c);
+                self.bool_result(r, rty)
+            }
+            AnnotFn::Read | AnnotFn::Write => {
+                let k = if f == AnnotFn::Read { AccessKind::Read } else { AccessKind::Write };
+                let r = self.log_has(0, args[0], k)?;
+                self.bool_result(r, rty)
+            }
+            AnnotFn::ReadOffset | AnnotFn::WriteOffset => {
+                let k = if f == AnnotFn::ReadOffset { AccessKind::Read } else { AccessKind::Write };
+                let Sym::Ptr { base, .. } = self.val(0, args[0])? else {
+                    return err("offset annotation of a non-pointer", at);
+                };
+                let mut acc = self.st.bv_const(64, 0);
+                for (oi, obj) in self.objects.clone().iter().enumerate() {
+                    let Some(m) = obj.tracked else { continue };
+                    let id = self.st.bv_const(BASE_BITS, oi as u128 + 1);
+                    let is = self.st.eq(base, id);
+                    acc = self.st.ite(is, self.logs.objs[m][k.index()].off, acc);
+                }
+                Sym::Bv(self.resize(acc, rty.bits(), false))
+            }
+            AnnotFn::PtrBase | AnnotFn::PtrOffset => {
+                let Sym::Ptr { base, off } = self.val(t, args[0])? else {
+                    return err("pointer annotation of a non-pointer", at);
+                };
+                let x = if f == AnnotFn::PtrBase { base } else { off };
+                Sym::Bv(self.resize(x, rty.bits(), false))
+            }
+            other => return err(format!("annotation `{}` not supported yet", other.name()), at),
+        })
+    }
+
+    fn bool_result(&mut self, r: TermId, rty: Type) -> Sym {
+        match rty {
+            Type::Int(1) => Sym::Bool(r),
+            Type::Int(w) => {
+                let one = self.st.bv_const(w as u32, 1);
+                let zero = self.st.bv_const(w as u32, 0);
+                Sym::Bv(self.st.ite(r, one, zero))
+            }
+            _ => Sym::Bool(r),
+        }
+    }
+}
+
+/// Whether a pointer of static space `ptr` may point to an object of space
+/// `obj`.
+pub fn space_compatible(ptr: MemSpace, obj: MemSpace) -> bool {
+    ptr == MemSpace::Generic || obj == MemSpace::Generic || ptr == obj
+}

@@ -1,0 +1,210 @@
+//! GPUVerify-style proofs that a kernel is free of data races, barrier
+//! divergence and annotation failures for any number of threads.
+//!
+//! The method (GPUVerify, Betts et al., see DESIGN.md and the seed chapter on
+//! the two-thread reduction) in this crate's terms:
+//!
+//! 1. [`inline`]: all calls of the kernel are inlined; [`cfg`] finds the
+//!    natural loops and rejects irreducible control flow.
+//! 2. [`encode`]: two arbitrary distinct threads execute the kernel in
+//!    lockstep as one predicated, sequential program (every block has one
+//!    predicate per thread), expressed directly as SMT terms. Loops are cut at
+//!    their headers with havocked state and invariants.
+//! 3. [`race`]: quantifier-free race instrumentation: thread 1 may log one of
+//!    its accesses per memory object and access kind; thread 2 checks each
+//!    of its accesses against the log.
+//! 4. [`candidates`]: tagged rules propose loop invariants; [`houdini`] keeps
+//!    the inductive ones and then checks every proof obligation separately so
+//!    that every failing one can be reported.
+//! 5. [`report`]: converts the outcome into a `lockstep_diag::KernelReport`.
+//!
+//! Soundness comes first: every construct the encoding does not model makes
+//! the kernel `Unknown`, never `Verified`, and a solver timeout or failure is
+//! never a proof.
+//!
+//! What is modelled, and how:
+//!
+//! - Memory contents are adversarial (every load from shared, global or
+//!   private memory returns a fresh value per thread), except by-value kernel
+//!   arguments the kernel never writes (the same for both threads) and
+//!   initialised OpenCL `__constant` objects (their known contents).
+//!   `--equality-abstraction` is accepted but not implemented (loads stay
+//!   adversarial, which is sound).
+//! - Floats are bit patterns under uninterpreted functions; products of two
+//!   non-constant integers are uninterpreted too (an over-approximation that
+//!   keeps solver queries fast); calls of functions without a body return
+//!   fresh values (and make the kernel `Unknown` if they take pointers).
+//! - Besides races, divergence and annotations, the prover checks accesses
+//!   through explicit null pointers and writes to constant memory.
+//! - `Unknown` (with the location) for: irreducible control flow, recursion,
+//!   external calls with pointers, `__global_invariant`,
+//!   `__function_wide_invariant`, barrier invariants, `__ensures`,
+//!   `__return_val`, `__old`, `__global_assert`, invariants that read memory
+//!   or are not in a loop header, array-bounds checking, timeouts.
+//!
+//! The CFG facts ([`cfg`]) and the inliner ([`inline`]) are private, minimal
+//! versions: the shared `lockstep-analysis` crate did not yet provide loops
+//! or inlining when this crate was written.
+
+pub mod candidates;
+pub mod cfg;
+pub mod encode;
+pub mod houdini;
+pub mod inline;
+pub mod race;
+pub mod report;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use lockstep_diag::ViolationKind;
+use lockstep_kir::{FuncId, InstId, Module, SrcLoc};
+pub use lockstep_smt::SolverKind;
+
+/// How to prove a kernel: the launch configuration and the prover's options.
+#[derive(Clone, Debug)]
+pub struct ProveConfig {
+    /// Threads per group in each dimension; `None` is symbolic (`*`).
+    pub group_size: [Option<u64>; 3],
+    /// Groups in each dimension; `None` is symbolic (`*`).
+    pub num_groups: [Option<u64>; 3],
+    /// Dimensions in use (1 to 3); the missing ones have size 1.
+    pub dims: u8,
+    pub solver: SolverKind,
+    /// Time limit of each solver query.
+    pub query_timeout: Duration,
+    /// Check barrier divergence (and annotations) but not races.
+    pub only_divergence: bool,
+    /// Only consider two threads of the same group.
+    pub only_intra_group: bool,
+    /// Do not infer invariants (user invariants are still used).
+    pub no_infer: bool,
+    /// Candidate rule tags that must not be used (see `candidates::RULES`).
+    pub disabled_rules: Vec<String>,
+    /// Requested equality abstraction of loads; not implemented, so loads
+    /// stay adversarial (which is sound, only less precise).
+    pub equality_abstraction: bool,
+    /// Where to write a replayable log of the solver session.
+    pub replay_log: Option<PathBuf>,
+    /// Array-bounds checking was requested; this prover does not do it, so
+    /// such a request makes the outcome `Unknown` rather than a silent
+    /// `Verified`.
+    pub check_array_bounds: bool,
+    /// Give up (`Unknown`) when solving takes longer than this in total.
+    pub time_budget: Option<Duration>,
+    /// GPUVerify's `--invariants-as-candidates`: user loop invariants are
+    /// only candidates (dropped when not inductive).
+    pub invariants_as_candidates: bool,
+    /// GPUVerify's `--no-annotations`: source annotations are ignored.
+    pub no_annotations: bool,
+    /// GPUVerify's `--only-requires`: annotations other than preconditions
+    /// are ignored.
+    pub only_requires: bool,
+}
+
+impl Default for ProveConfig {
+    fn default() -> Self {
+        ProveConfig {
+            group_size: [None, Some(1), Some(1)],
+            num_groups: [None, Some(1), Some(1)],
+            dims: 1,
+            solver: SolverKind::Z3,
+            query_timeout: Duration::from_secs(10),
+            only_divergence: false,
+            only_intra_group: false,
+            no_infer: false,
+            disabled_rules: Vec::new(),
+            equality_abstraction: false,
+            replay_log: None,
+            check_array_bounds: false,
+            time_budget: None,
+            invariants_as_candidates: false,
+            no_annotations: false,
+            only_requires: false,
+        }
+    }
+}
+
+/// A location in the module: the function and instruction (of the module,
+/// not of the inlined copy), with its source location when known.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KirLoc {
+    pub func: FuncId,
+    pub inst: InstId,
+    pub src: Option<SrcLoc>,
+}
+
+/// One thread of an abstract counterexample.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ThreadIds {
+    pub local_id: [u64; 3],
+    pub group_id: [u64; 3],
+}
+
+/// One side of a racing pair.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccessInfo {
+    pub at: Option<KirLoc>,
+    /// `read`, `write` or `atomic`.
+    pub kind: &'static str,
+    pub byte_offset: Option<u64>,
+}
+
+/// A check that could not be proved, with the model's values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailedCheck {
+    pub kind: ViolationKind,
+    pub message: String,
+    /// The statement checked (thread 2's access for a race, the barrier,
+    /// the annotation).
+    pub at: Option<KirLoc>,
+    /// For races: the logged access of thread 1 (`first`) and the checked
+    /// access of thread 2 (`second`).
+    pub first: Option<AccessInfo>,
+    pub second: Option<AccessInfo>,
+    /// The memory object, for races.
+    pub object: Option<String>,
+    /// Thread 1 and thread 2 of the counterexample.
+    pub threads: [ThreadIds; 2],
+    /// Symbolic launch sizes chosen by the model (block, grid).
+    pub group_size: Option<[u64; 3]>,
+    pub num_groups: Option<[u64; 3]>,
+}
+
+/// The result of [`prove_kernel`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProveOutcome {
+    Verified {
+        /// The properties proved.
+        proved: Vec<String>,
+        /// What the proof assumes.
+        assumptions: Vec<String>,
+        /// The inferred and user invariants used: (rule tag, text).
+        invariants: Vec<(String, String)>,
+    },
+    Failed { violations: Vec<FailedCheck> },
+    Unknown { reason: String, at: Option<SrcLoc> },
+}
+
+/// Proves `kernel` of `module` race-free, divergence-free and correct with
+/// respect to its annotations, for every launch `config` allows.
+pub fn prove_kernel(module: &Module, kernel: FuncId, config: &ProveConfig) -> ProveOutcome {
+    if config.check_array_bounds {
+        return ProveOutcome::Unknown {
+            reason: "array-bounds checking is not supported by the prover".into(),
+            at: module.functions[kernel].loc,
+        };
+    }
+    let inlined = match inline::inline_kernel(module, kernel) {
+        Ok(i) => i,
+        Err((reason, inst)) => {
+            let at = *module.functions[kernel].inst_locs.get(inst);
+            return ProveOutcome::Unknown { reason, at };
+        }
+    };
+    let problem = match encode::encode(module, kernel, &inlined, config) {
+        Ok(p) => p,
+        Err(e) => return ProveOutcome::Unknown { reason: e.reason, at: e.at },
+    };
+    houdini::solve(module, problem, config)
+}

@@ -1,0 +1,127 @@
+//! Quantifier-free race instrumentation (GPUVerify, section 4.2 of the seed
+//! chapter): for every tracked memory object and access kind, thread 1 keeps
+//! a log of at most one of its accesses — whether one is logged
+//! (`READ_HAS_OCCURRED_M`), its byte offset, width and site — chosen
+//! nondeterministically among its accesses since the last barrier. Thread 2
+//! checks each of its accesses against the logs. Because the two threads are
+//! arbitrary and symmetric, every racing pair is covered.
+//!
+//! Beyond GPUVerify's variables, each log also keeps *ghost* copies of the
+//! loop-header parameters (of thread 1) current at the logged access. They
+//! let invariants relate a logged offset to the loop counters that produced
+//! it (`offset == f(ghost i)`, with `ghost i ≡ tid (mod stride)`), which is
+//! how strided and loop-carried access patterns are proved race-free.
+
+use lockstep_smt::{Sort, TermId, TermStore};
+
+/// The kinds of access, which are also the kinds of log.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum AccessKind {
+    Read,
+    Write,
+    Atomic,
+}
+
+impl AccessKind {
+    pub const ALL: [AccessKind; 3] = [AccessKind::Read, AccessKind::Write, AccessKind::Atomic];
+
+    pub fn index(self) -> usize {
+        match self {
+            AccessKind::Read => 0,
+            AccessKind::Write => 1,
+            AccessKind::Atomic => 2,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+            AccessKind::Atomic => "atomic",
+        }
+    }
+
+    /// The logged kinds an access of this kind races with: reads race with
+    /// writes and atomics, writes with everything, atomics with plain
+    /// accesses (atomics do not race with atomics).
+    pub fn conflicts(self) -> &'static [AccessKind] {
+        match self {
+            AccessKind::Read => &[AccessKind::Write, AccessKind::Atomic],
+            AccessKind::Write => &[AccessKind::Read, AccessKind::Write, AccessKind::Atomic],
+            AccessKind::Atomic => &[AccessKind::Read, AccessKind::Write],
+        }
+    }
+}
+
+/// One log: the state of `*_HAS_OCCURRED_M`, `*_OFFSET_M` and friends.
+#[derive(Clone, Debug)]
+pub struct Log {
+    /// Bool: an access is logged.
+    pub has: TermId,
+    /// bv64: its byte offset.
+    pub off: TermId,
+    /// bv64: its width in bytes.
+    pub width: TermId,
+    /// bv32: the (inlined) instruction that logged it.
+    pub site: TermId,
+    /// Ghost copies of the loop-header parameters at the logged access, one
+    /// per ghost slot (see the module docs).
+    pub ghosts: Vec<TermId>,
+}
+
+/// The logs of every tracked object, indexed by object then access kind.
+#[derive(Clone, Debug)]
+pub struct LogState {
+    pub objs: Vec<[Log; 3]>,
+}
+
+impl LogState {
+    /// All terms of the state, in a fixed order (for substitution).
+    pub fn terms(&self) -> Vec<TermId> {
+        let mut out = Vec::new();
+        for logs in &self.objs {
+            for log in logs {
+                out.extend([log.has, log.off, log.width, log.site]);
+                out.extend(log.ghosts.iter().copied());
+            }
+        }
+        out
+    }
+
+    /// A fresh, unconstrained state of the same shape.
+    pub fn havoc(&self, st: &mut TermStore, prefix: &str) -> LogState {
+        let objs = self
+            .objs
+            .iter()
+            .enumerate()
+            .map(|(m, logs)| {
+                let mk = |st: &mut TermStore, k: usize, log: &Log| Log {
+                    has: st.fresh_const(&format!("{prefix}_has_{m}_{k}"), Sort::Bool),
+                    off: st.fresh_const(&format!("{prefix}_off_{m}_{k}"), Sort::bv(64)),
+                    width: st.fresh_const(&format!("{prefix}_w_{m}_{k}"), Sort::bv(64)),
+                    site: st.fresh_const(&format!("{prefix}_site_{m}_{k}"), Sort::bv(32)),
+                    ghosts: log
+                        .ghosts
+                        .iter()
+                        .map(|&g| {
+                            let sort = st.sort_of(g).clone();
+                            st.fresh_const(&format!("{prefix}_ghost_{m}_{k}"), sort)
+                        })
+                        .collect(),
+                };
+                [mk(st, 0, &logs[0]), mk(st, 1, &logs[1]), mk(st, 2, &logs[2])]
+            })
+            .collect();
+        LogState { objs }
+    }
+}
+
+/// Whether the byte ranges `[o1, o1 + w1)` and `[o2, o2 + w2)` overlap,
+/// modulo 2^64 (exact for wrapped offsets too).
+pub fn overlap(st: &mut TermStore, o1: TermId, w1: TermId, o2: TermId, w2: TermId) -> TermId {
+    let d21 = st.bvsub(o2, o1);
+    let d12 = st.bvsub(o1, o2);
+    let a = st.bvult(d21, w1);
+    let b = st.bvult(d12, w2);
+    st.or(&[a, b])
+}

@@ -1,0 +1,3 @@
+__global__ void fill(int *A) {
+  A[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
+}

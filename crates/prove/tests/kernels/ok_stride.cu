@@ -1,0 +1,5 @@
+__global__ void stride(int *A, unsigned n) {
+  for (unsigned i = threadIdx.x; i < n; i += blockDim.x) {
+    A[i] = i;
+  }
+}

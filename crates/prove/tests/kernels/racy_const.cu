@@ -1,0 +1,3 @@
+__global__ void same_cell(int *A) {
+  A[0] = threadIdx.x;
+}

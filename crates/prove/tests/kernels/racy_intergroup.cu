@@ -1,0 +1,3 @@
+__global__ void per_thread(int *A) {
+  A[threadIdx.x] = blockIdx.x;
+}

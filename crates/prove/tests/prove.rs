@@ -1,0 +1,176 @@
+//! End-to-end tests: small CUDA kernels compiled by the front-end, and KIR
+//! text kernels, proved or refuted.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use lockstep_diag::ViolationKind;
+use lockstep_frontend::{load, CompileOptions};
+use lockstep_kir::Module;
+use lockstep_prove::{prove_kernel, ProveConfig, ProveOutcome};
+
+fn kernel_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/kernels").join(name)
+}
+
+/// The front-end's per-process scratch directory is not safe for parallel
+/// loads within one process (tests run on several threads), so loads are
+/// serialised.
+static LOAD: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn module(name: &str) -> Module {
+    let _guard = LOAD.lock().unwrap_or_else(|e| e.into_inner());
+    load(&kernel_path(name), &CompileOptions::default()).expect("kernel compiles").module
+}
+
+fn config(block: Option<u64>, grid: Option<u64>) -> ProveConfig {
+    ProveConfig {
+        group_size: [block, Some(1), Some(1)],
+        num_groups: [grid, Some(1), Some(1)],
+        dims: 1,
+        query_timeout: Duration::from_secs(20),
+        ..ProveConfig::default()
+    }
+}
+
+fn prove(name: &str, kernel: &str, cfg: &ProveConfig) -> (Module, ProveOutcome) {
+    let m = module(name);
+    let k = m.function_by_name(kernel).expect("kernel exists");
+    let out = prove_kernel(&m, k, cfg);
+    (m, out)
+}
+
+fn assert_verified(out: &ProveOutcome) {
+    assert!(matches!(out, ProveOutcome::Verified { .. }), "expected verified, got {out:#?}");
+}
+
+fn failed_kinds(out: &ProveOutcome) -> Vec<ViolationKind> {
+    match out {
+        ProveOutcome::Failed { violations } => violations.iter().map(|v| v.kind).collect(),
+        other => panic!("expected a failed proof, got {other:#?}"),
+    }
+}
+
+#[test]
+fn thread_indexed_write_verifies_for_symbolic_launch() {
+    let (_, out) = prove("ok_simple.cu", "fill", &config(None, None));
+    assert_verified(&out);
+    if let ProveOutcome::Verified { assumptions, proved, .. } = &out {
+        assert!(assumptions.iter().any(|a| a.contains("do not alias")));
+        assert!(assumptions.iter().any(|a| a.contains("terminates")));
+        assert!(proved.iter().any(|p| p.contains("no data race on `A`")), "{proved:?}");
+    }
+}
+
+#[test]
+fn shared_tile_with_barrier_verifies() {
+    let (_, out) = prove("ok_tile.cu", "rotate", &config(Some(64), Some(8)));
+    assert_verified(&out);
+}
+
+#[test]
+fn strided_loop_verifies() {
+    let (_, out) = prove("ok_stride.cu", "stride", &config(Some(64), Some(1)));
+    assert_verified(&out);
+}
+
+#[test]
+fn strided_loop_needs_the_stride_rule() {
+    let mut cfg = config(Some(64), Some(1));
+    cfg.disabled_rules = vec!["stride".into()];
+    let (_, out) = prove("ok_stride.cu", "stride", &cfg);
+    assert!(!matches!(out, ProveOutcome::Verified { .. }), "{out:#?}");
+    let mut cfg = config(Some(64), Some(1));
+    cfg.no_infer = true;
+    let (_, out) = prove("ok_stride.cu", "stride", &cfg);
+    assert!(!matches!(out, ProveOutcome::Verified { .. }), "{out:#?}");
+}
+
+#[test]
+fn tree_reduction_with_barrier_verifies() {
+    let (_, out) = prove("ok_reduce.cu", "reduce", &config(Some(128), Some(4)));
+    assert_verified(&out);
+}
+
+#[test]
+fn write_to_one_cell_races_at_the_same_statement() {
+    let (m, out) = prove("racy_const.cu", "same_cell", &config(Some(64), Some(1)));
+    let ProveOutcome::Failed { violations } = &out else { panic!("{out:#?}") };
+    let v = &violations[0];
+    assert_eq!(v.kind, ViolationKind::DataRace);
+    let first = v.first.as_ref().and_then(|a| a.at.as_ref()).and_then(|l| l.src).expect("first location");
+    let second = v.second.as_ref().and_then(|a| a.at.as_ref()).and_then(|l| l.src).expect("second location");
+    assert_eq!(first.line, 2);
+    assert_eq!(second.line, 2);
+    assert_eq!(v.object.as_deref(), Some("A"));
+    assert_ne!(v.threads[0], v.threads[1]);
+    let report = lockstep_prove::report::kernel_report(&m, m.function_by_name("same_cell").unwrap(), &out);
+    assert_eq!(report.verdict, lockstep_diag::Verdict::PossibleErrors);
+}
+
+#[test]
+fn reduction_without_barrier_races() {
+    let (_, out) = prove("racy_reduce.cu", "reduce", &config(Some(128), Some(1)));
+    assert!(failed_kinds(&out).contains(&ViolationKind::DataRace));
+}
+
+#[test]
+fn inter_group_race_on_global_memory() {
+    let (_, out) = prove("racy_intergroup.cu", "per_thread", &config(Some(32), Some(2)));
+    assert!(failed_kinds(&out).contains(&ViolationKind::DataRace));
+    // One group only: no race.
+    let (_, out) = prove("racy_intergroup.cu", "per_thread", &config(Some(32), Some(1)));
+    assert_verified(&out);
+}
+
+#[test]
+fn barrier_under_thread_dependent_condition_diverges() {
+    let (_, out) = prove("divergent.cu", "diverge", &config(Some(64), Some(1)));
+    assert!(failed_kinds(&out).contains(&ViolationKind::BarrierDivergence), "{out:#?}");
+}
+
+#[test]
+fn assertions_are_checked() {
+    let (_, out) = prove("asserts.cu", "holds", &config(Some(64), Some(1)));
+    assert_verified(&out);
+    let (_, out) = prove("asserts.cu", "fails", &config(Some(64), Some(1)));
+    assert_eq!(failed_kinds(&out), vec![ViolationKind::Assertion]);
+}
+
+#[test]
+fn user_invariants_are_checked_and_used() {
+    let mut cfg = config(Some(64), Some(1));
+    cfg.no_infer = true;
+    let (_, out) = prove("user_invariant.cu", "counted", &cfg);
+    assert_verified(&out);
+    let (_, out) = prove("user_invariant.cu", "wrong", &cfg);
+    assert!(failed_kinds(&out).contains(&ViolationKind::Invariant), "{out:#?}");
+    // Without the invariant (and without inference) the assertion after the
+    // loop cannot be proved.
+    let (_, out) = prove("user_invariant.cu", "needed", &cfg);
+    assert!(failed_kinds(&out).contains(&ViolationKind::Assertion), "{out:#?}");
+}
+
+#[test]
+fn device_functions_are_inlined() {
+    let (_, out) = prove("device_calls.cu", "ok", &config(Some(64), Some(4)));
+    assert_verified(&out);
+    let (m, out) = prove("device_calls.cu", "racy", &config(Some(64), Some(1)));
+    let ProveOutcome::Failed { violations } = &out else { panic!("{out:#?}") };
+    assert_eq!(violations[0].kind, ViolationKind::DataRace);
+    // The access is reported at its place in the device function.
+    let at = violations[0].at.as_ref().expect("location");
+    assert_eq!(m.functions[at.func].name, "put");
+    assert_eq!(at.src.map(|s| s.line), Some(2));
+}
+
+#[test]
+fn constant_writes_and_null_accesses_are_reported() {
+    let cfg = config(Some(64), Some(1));
+    let (_, out) = prove("memory_safety.cu", "write_constant", &cfg);
+    assert!(failed_kinds(&out).contains(&ViolationKind::ConstantWrite), "{out:#?}");
+    let (_, out) = prove("memory_safety.cu", "read_constant", &cfg);
+    assert_verified(&out);
+    let (_, out) = prove("memory_safety.cu", "null_store", &cfg);
+    assert!(failed_kinds(&out).contains(&ViolationKind::NullPointer), "{out:#?}");
+}
