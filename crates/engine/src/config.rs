@@ -67,7 +67,7 @@ impl Default for CheckConfig {
             array_sizes: Vec::new(),
             dynamic_shared_bytes: None,
             replay_log: None,
-            prove_budget: None,
+            prove_budget: Some(Duration::from_secs(30)),
             find_budget: Duration::from_secs(20),
         }
     }

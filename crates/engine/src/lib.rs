@@ -35,7 +35,17 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
         notes.extend(outcome.notes);
         notes.extend(find_and_confirm(module, kernel, config, &mut confirmed));
     }
-    let proof = (config.mode != Mode::Find).then(|| prove::prove(module, kernel, config));
+    // The prover's budget: its full share when it decides the verdict, a
+    // short one when a confirmed error already decides it (its alarms then
+    // only add possible violations to the report).
+    let prove_config;
+    let config_for_proof = if confirmed.is_empty() {
+        config
+    } else {
+        prove_config = CheckConfig { prove_budget: Some(std::time::Duration::from_secs(5)), ..config.clone() };
+        &prove_config
+    };
+    let proof = (config.mode != Mode::Find).then(|| prove::prove(module, kernel, config_for_proof));
 
     let mut report = KernelReport {
         name,

@@ -73,6 +73,11 @@ pub struct Access {
     pub count: TermId,
     /// Grid barriers passed before the access.
     pub grid_count: TermId,
+    /// Group barriers that order shared (resp. global) memory passed before
+    /// the access: a barrier whose flags do not fence a space does not
+    /// separate accesses to it.
+    pub shared_count: TermId,
+    pub global_count: TermId,
     /// For a store, the bits written (`len` bytes): a write-write conflict
     /// that writes the same value at the same place is benign.
     pub value: Option<TermId>,
@@ -138,6 +143,8 @@ struct State {
     logs: Vec<Vec<u32>>,
     count: TermId,
     grid_count: TermId,
+    shared_count: TermId,
+    global_count: TermId,
 }
 
 /// One byte written in the current barrier interval.
@@ -225,6 +232,8 @@ impl<'a, 'b> Exec<'a, 'b> {
             logs: vec![Vec::new(); objs.objs.len() + 1],
             count: zero,
             grid_count: zero,
+            shared_count: zero,
+            global_count: zero,
         }
     }
 
@@ -296,7 +305,11 @@ impl<'a, 'b> Exec<'a, 'b> {
         let count = self.ite_chain(&conds, &counts);
         let grids: Vec<TermId> = incoming.iter().map(|(_, st, _)| st.grid_count).collect();
         let grid_count = self.ite_chain(&conds, &grids);
-        Some(State { pc, env, views, logs, count, grid_count })
+        let shareds: Vec<TermId> = incoming.iter().map(|(_, st, _)| st.shared_count).collect();
+        let shared_count = self.ite_chain(&conds, &shareds);
+        let globals: Vec<TermId> = incoming.iter().map(|(_, st, _)| st.global_count).collect();
+        let global_count = self.ite_chain(&conds, &globals);
+        Some(State { pc, env, views, logs, count, grid_count, shared_count, global_count })
     }
 
     fn ite_chain(&mut self, conds: &[TermId], terms: &[TermId]) -> TermId {
@@ -648,9 +661,19 @@ impl<'a, 'b> Exec<'a, 'b> {
                 }
                 None
             }
-            InstKind::Barrier { scope, .. } => {
+            InstKind::Barrier { scope, fence } => {
                 match scope {
                     BarrierScope::Group | BarrierScope::Grid => {
+                        let one = self.t.bv(32, 1);
+                        let grid = *scope == BarrierScope::Grid;
+                        if fence.shared || grid {
+                            let c = self.t.st.bvadd(st.shared_count, one);
+                            st.shared_count = self.t.name(c);
+                        }
+                        if fence.global || grid {
+                            let c = self.t.st.bvadd(st.global_count, one);
+                            st.global_count = self.t.name(c);
+                        }
                         self.trace.barriers.push(BarrierEvent { inst, node, pc: st.pc, count: st.count });
                         let one = self.t.bv(32, 1);
                         let c = self.t.st.bvadd(st.count, one);
@@ -1053,6 +1076,8 @@ impl<'a, 'b> Exec<'a, 'b> {
                 atomic,
                 count: st.count,
                 grid_count: st.grid_count,
+                shared_count: st.shared_count,
+                global_count: st.global_count,
                 value: None,
                 atomic_old: None,
             });

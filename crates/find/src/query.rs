@@ -575,12 +575,16 @@ impl<'a> Search<'a> {
     fn race_condition(&mut self, x: &Access, y: &Access, same_inst: bool) -> TermId {
         let t = &mut self.terms;
         let sg = self.launch.same_group;
-        let counts_eq = t.st.eq(x.count, y.count);
-        let intra = t.st.and(&[sg, counts_eq]);
+        // Same group: no barrier fencing the object's space lies between the
+        // accesses. Different groups: no grid barrier does.
+        let shared_eq = t.st.eq(x.shared_count, y.shared_count);
+        let intra = t.st.and(&[sg, shared_eq]);
+        let global_eq = t.st.eq(x.global_count, y.global_count);
+        let intra_global = t.st.and(&[sg, global_eq]);
         let grid_eq = t.st.eq(x.grid_count, y.grid_count);
         let nsg = t.st.not(sg);
         let inter = t.st.and(&[nsg, grid_eq]);
-        let global_sync = t.st.or(&[intra, inter]);
+        let global_sync = t.st.or(&[intra_global, inter]);
         let mut per_obj = Vec::new();
         for &(o, cx) in &x.objs {
             let Some(&(_, cy)) = y.objs.iter().find(|(p, _)| *p == o) else { continue };

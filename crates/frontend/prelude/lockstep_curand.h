@@ -166,8 +166,17 @@ __attribute__((device)) double __lockstep_havoc_double(void);
 
 /* Advance a state: one read and one write of its first word. */
 #define __LS_CURAND_STEP(S, FIELD) ((S)->FIELD = (S)->FIELD + 1)
-/* Read a state without advancing it. */
-#define __LS_CURAND_READ(S, FIELD) ((void)(S)->FIELD)
+/* An MTGP32 state belongs to one block of at most 256 threads, which the
+   library lets call the generator together. Model: with more than 256
+   threads every call advances the state (so the threads race on it);
+   otherwise only the block's first thread does, so that two blocks sharing
+   one state race on it and the threads of one block do not. */
+#define __LS_CURAND_MTGP32_STEP(S, FIELD)                                                 \
+  do {                                                                                   \
+    if (blockDim.x * blockDim.y * blockDim.z > 256 ||                                     \
+        (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0))                       \
+      (S)->FIELD = (S)->FIELD + 1;                                                        \
+  } while (0)
 
 #define __LS_CURAND_GENERATORS(STATE, FIELD, ADVANCE)                                           \
   __LS_CURAND_DEV unsigned int curand(STATE *s) {                                      \
@@ -218,11 +227,7 @@ __LS_CURAND_GENERATORS(curandStateXORWOW_t, d, __LS_CURAND_STEP)
 __LS_CURAND_GENERATORS(curandStatePhilox4_32_10_t, STATE, __LS_CURAND_STEP)
 __LS_CURAND_GENERATORS(curandStateMRG32k3a_t, s1[0], __LS_CURAND_STEP)
 __LS_CURAND_GENERATORS(curandStateSobol32_t, i, __LS_CURAND_STEP)
-/* An MTGP32 state belongs to a whole block: its generator is designed to be
-   called by the block's threads together (up to 256 of them), which the
-   library synchronises internally. So a call reads the state but does not
-   race on it. */
-__LS_CURAND_GENERATORS(curandStateMtgp32_t, offset, __LS_CURAND_READ)
+__LS_CURAND_GENERATORS(curandStateMtgp32_t, offset, __LS_CURAND_MTGP32_STEP)
 #undef __LS_CURAND_GENERATORS
 
 #define __LS_CURAND_INIT(STATE, FIELD)                                                 \

@@ -20,10 +20,14 @@ unsafe fn const_arg(v: LLVMValueRef) -> Option<u64> {
     }
 }
 
+/// The memory a barrier or fence orders, from its flags argument. Flags
+/// that are not a constant may differ between threads, and a barrier orders
+/// a space only if every thread's flags name it: assuming it orders nothing
+/// is the sound choice (more accesses may race).
 fn fence_from_flags(flags: Option<u64>, shared_bit: u64, global_bit: u64) -> FenceFlags {
     match flags {
         Some(f) => FenceFlags { shared: f & shared_bit != 0, global: f & global_bit != 0 },
-        None => BOTH_FENCES,
+        None => FenceFlags::default(),
     }
 }
 

@@ -533,6 +533,10 @@ impl<'a> Enc<'a> {
                         | AnnotKind::NoRead
                         | AnnotKind::NoWrite
                         | AnnotKind::GlobalRequires
+                        | AnnotKind::GlobalInvariant
+                        | AnnotKind::CandidateGlobalInvariant
+                        | AnnotKind::GlobalAssert
+                        | AnnotKind::Axiom
                         | AnnotKind::FreshArray => {}
                         other => return err(format!("annotation `{}` not supported yet", other.name()), at),
                     },
@@ -966,8 +970,8 @@ impl<'a> Enc<'a> {
         }
         for b in blocks {
             let header_of = self.loops.by_header.get(&b).copied();
-            if header_of.is_some() && header_of != region {
-                self.encode_loop(header_of.unwrap())?;
+            if let Some(l) = header_of.filter(|&l| Some(l) != region) {
+                self.encode_loop(l)?;
                 continue;
             }
             if header_of.is_none() {
@@ -1979,10 +1983,10 @@ impl<'a> Enc<'a> {
         if self.config.no_annotations || (self.config.only_requires && kind != AnnotKind::Requires) {
             return Ok(());
         }
-        let kind = if kind == AnnotKind::Invariant && self.config.invariants_as_candidates {
-            AnnotKind::CandidateInvariant
-        } else {
-            kind
+        let kind = match kind {
+            AnnotKind::Invariant if self.config.invariants_as_candidates => AnnotKind::CandidateInvariant,
+            AnnotKind::GlobalInvariant if self.config.invariants_as_candidates => AnnotKind::CandidateGlobalInvariant,
+            other => other,
         };
         let p = self.preds[&b];
         let threads: Vec<usize> =
@@ -2043,26 +2047,55 @@ impl<'a> Enc<'a> {
             AnnotKind::GlobalRequires | AnnotKind::FreshArray => {
                 // Dropping an assumption is sound: it only weakens the proof.
             }
-            AnnotKind::Invariant | AnnotKind::CandidateInvariant => {
+            AnnotKind::GlobalAssert => {
+                // Holds for every thread, enabled or not.
+                let mut conj = Vec::new();
+                for &t in &threads {
+                    conj.push(self.val_bool(t, args[0])?);
+                }
+                let ok = self.st.and(&conj);
+                self.oblige(
+                    ok,
+                    ObKind::Annotation(ViolationKind::Assertion),
+                    Some(i),
+                    format!("global assertion at {what} may fail"),
+                    None,
+                );
+            }
+            AnnotKind::Axiom => {
+                for &t in &threads {
+                    let c = self.val_bool(t, args[0])?;
+                    self.assume(c);
+                }
+            }
+            AnnotKind::Invariant
+            | AnnotKind::CandidateInvariant
+            | AnnotKind::GlobalInvariant
+            | AnnotKind::CandidateGlobalInvariant => {
+                let global = matches!(kind, AnnotKind::GlobalInvariant | AnnotKind::CandidateGlobalInvariant);
+                let candidate = matches!(kind, AnnotKind::CandidateInvariant | AnnotKind::CandidateGlobalInvariant);
                 let l = match self.loops.by_header.get(&b) {
                     Some(&l) if self.region_stack.last() == Some(&l) => l,
                     _ => return err("loop invariant outside a loop header", at),
                 };
+                // A loop invariant holds for the threads that entered the
+                // loop (their header values are frozen when they leave); a
+                // global invariant holds for both threads unconditionally.
                 let pe = self.loop_data[l].pe.expect("loop entry is set");
                 let mut conj = Vec::new();
                 for &t in &threads {
                     let c = self.val_bool(t, args[0])?;
-                    conj.push(self.st.implies(pe[t], c));
+                    conj.push(if global { c } else { self.st.implies(pe[t], c) });
                 }
                 let term = self.st.and(&conj);
                 if !self.allowed(term, self.loop_data[l].mark) {
-                    if kind == AnnotKind::CandidateInvariant {
+                    if candidate {
                         return Ok(());
                     }
                     return err("loop invariant that reads memory is not supported", at);
                 }
                 let text = format!("user invariant at {what}");
-                self.loop_data[l].user.push((kind == AnnotKind::CandidateInvariant, text, term, i));
+                self.loop_data[l].user.push((candidate, text, term, i));
             }
             other => return err(format!("annotation `{}` not supported yet", other.name()), at),
         }

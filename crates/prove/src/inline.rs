@@ -72,7 +72,7 @@ fn inline_one(
     f.blocks[block].insts.pop();
     f.blocks[cont].insts = rest;
     f.blocks[cont].term = std::mem::replace(&mut f.blocks[block].term, Terminator::Unreachable);
-    let term_loc = f.term_locs.get(block).clone();
+    let term_loc = *f.term_locs.get(block);
     f.term_locs.set(cont, term_loc);
     if let Some(res) = f.insts[call].result {
         f.values[res].def = ValueDef::BlockParam(cont, 0);

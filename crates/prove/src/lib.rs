@@ -46,6 +46,9 @@
 //! versions: the shared `lockstep-analysis` crate did not yet provide loops
 //! or inlining when this crate was written.
 
+// Thread indices (`t` in 0..2) index several per-thread arrays at once.
+#![allow(clippy::needless_range_loop)]
+
 pub mod candidates;
 pub mod cfg;
 pub mod encode;

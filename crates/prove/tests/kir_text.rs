@@ -84,3 +84,28 @@ fn array_bounds_requests_are_unknown() {
     let out = prove_kernel(&m, k, &ProveConfig { check_array_bounds: true, ..config() });
     assert!(matches!(out, ProveOutcome::Unknown { .. }), "{out:#?}");
 }
+
+#[test]
+fn irreducible_control_flow_is_unknown() {
+    let text = r#"language cuda
+
+file0 = "irr.cu"
+
+kernel fn0 "k" link "k" (v0 "A": ptr.global pointee(), v1 "c": i1) entry block0 @file0:1:0 {
+block0:
+  br v1, block1, block2 @file0:2:3
+block1:
+  br v1, block2, block3 @file0:3:3
+block2:
+  br v1, block1, block3 @file0:4:3
+block3:
+  return @file0:5:1
+}
+"#;
+    let m = parse_module(text).expect("parses");
+    let k = m.function_by_name("k").unwrap();
+    let out = prove_kernel(&m, k, &config());
+    let ProveOutcome::Unknown { reason, at } = &out else { panic!("{out:#?}") };
+    assert!(reason.contains("irreducible"), "{reason}");
+    assert!(at.is_some());
+}

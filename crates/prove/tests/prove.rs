@@ -174,3 +174,23 @@ fn constant_writes_and_null_accesses_are_reported() {
     let (_, out) = prove("memory_safety.cu", "null_store", &cfg);
     assert!(failed_kinds(&out).contains(&ViolationKind::NullPointer), "{out:#?}");
 }
+
+#[test]
+fn verified_outcome_names_the_rules_of_the_invariants_used() {
+    let (_, out) = prove("ok_stride.cu", "stride", &config(Some(64), Some(1)));
+    let ProveOutcome::Verified { invariants, .. } = &out else { panic!("{out:#?}") };
+    let tags: Vec<&str> = invariants.iter().map(|(t, _)| t.as_str()).collect();
+    assert!(tags.contains(&"stride"), "{tags:?}");
+    assert!(tags.contains(&"access-offset"), "{tags:?}");
+    assert!(tags.iter().all(|t| lockstep_prove::candidates::RULES.contains(t) || *t == "user"));
+}
+
+#[test]
+fn barrier_in_a_loop_needs_predicate_equality() {
+    // The tree reduction's barrier is in a loop: without the `pred-eq` and
+    // `uniform` rules the threads' loop predicates are unrelated.
+    let mut cfg = config(Some(128), Some(1));
+    cfg.disabled_rules = vec!["pred-eq".into(), "uniform".into()];
+    let (_, out) = prove("ok_reduce.cu", "reduce", &cfg);
+    assert!(failed_kinds(&out).contains(&ViolationKind::BarrierDivergence), "{out:#?}");
+}

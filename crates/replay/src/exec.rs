@@ -80,6 +80,8 @@ pub(crate) struct Wait {
     /// How many times this thread reached this instruction on this path.
     pub occurrence: u32,
     pub scope: BarrierScope,
+    /// Which memory the barrier orders.
+    pub fence: FenceFlags,
     /// For a warp intrinsic: the operation (`None`: `__syncwarp`), its
     /// arguments, and the value that receives the result.
     pub op: Option<WarpOp>,
@@ -202,7 +204,12 @@ pub(crate) struct Ctx<'a> {
     pub races: RaceLog,
     pub geometry: Geometry,
     pub grid_epoch: u32,
+    /// Per group, how many barriers ordering shared memory it has passed.
     pub group_epochs: Vec<u32>,
+    /// Per group, how many barriers ordering global memory it has passed
+    /// (a barrier fencing only local memory does not order global
+    /// accesses, as in OpenCL and GPUVerify).
+    pub global_group_epochs: Vec<u32>,
     pub epoch_version: u64,
     pub report: Reporter,
     pub total_steps: u64,
@@ -250,6 +257,7 @@ impl<'a> Ctx<'a> {
             geometry,
             grid_epoch: 0,
             group_epochs: vec![0; groups],
+            global_group_epochs: vec![0; groups],
             epoch_version: 0,
             report: Reporter::default(),
             total_steps: 0,
@@ -507,7 +515,7 @@ impl<'a> Ctx<'a> {
                 self.memset(th, loc, d, b, n);
                 None
             }
-            InstKind::Barrier { scope, .. } => {
+            InstKind::Barrier { scope, fence } => {
                 let path = th.frames[cur].path;
                 let occurrence = bump(&mut th.counts, loc, path);
                 let wait = Wait {
@@ -515,6 +523,7 @@ impl<'a> Ctx<'a> {
                     path,
                     occurrence,
                     scope: *scope,
+                    fence: *fence,
                     op: None,
                     args: Vec::new(),
                     result: None,
@@ -551,6 +560,7 @@ impl<'a> Ctx<'a> {
                     path,
                     occurrence,
                     scope: BarrierScope::Warp,
+                    fence: FenceFlags::default(),
                     op: Some(*op),
                     args,
                     result,
@@ -928,7 +938,11 @@ impl<'a> Ctx<'a> {
             atomic,
             value: None,
             grid_epoch: self.grid_epoch,
-            group_epoch: self.group_epochs[th.group as usize],
+            group_epoch: if per_group {
+                self.group_epochs[th.group as usize]
+            } else {
+                self.global_group_epochs[th.group as usize]
+            },
             warp_epoch: th.warp_epoch,
         };
         let epochs = Epochs {

@@ -456,12 +456,24 @@ fn run_group(ctx: &mut Ctx, g: usize, threads: &mut [Thread]) {
             }
         }
         report_divergence(ctx, BarrierScope::Group, arrivals);
+        // The barrier orders a space only if every waiting thread's barrier
+        // fences it (flags that differ between threads order less).
+        let mut fence = FenceFlags { shared: true, global: true };
         for t in threads.iter_mut() {
-            if matches!(&t.status, Status::Barrier(w) if w.scope == BarrierScope::Group) {
-                t.status = Status::Runnable;
+            if let Status::Barrier(w) = &t.status {
+                if w.scope == BarrierScope::Group {
+                    fence.shared &= w.fence.shared;
+                    fence.global &= w.fence.global;
+                    t.status = Status::Runnable;
+                }
             }
         }
-        ctx.group_epochs[g] += 1;
+        if fence.shared {
+            ctx.group_epochs[g] += 1;
+        }
+        if fence.global {
+            ctx.global_group_epochs[g] += 1;
+        }
         ctx.epoch_version += 1;
     }
 }
