@@ -13,81 +13,59 @@
 
 use std::collections::HashSet;
 
-use lockstep_kir::{Function, InstId, InstKind, ValueDef, ValueId};
+use lockstep_kir::{EntityRef, Function, InstId, InstKind, ValueDef, ValueId};
 
 /// The loads of `func` whose values serve only annotations.
 pub fn specification_loads(func: &Function) -> HashSet<InstId> {
-    // `real[v]`: the value `v` is used by the program, not only by
-    // annotations. Computed as a fixpoint from the uses that are plainly
-    // real, propagating backwards through pure operations and loads.
-    let mut real = vec![false; func.values.len()];
-    let mut work: Vec<ValueId> = Vec::new();
-    let mark = |v: ValueId, real: &mut Vec<bool>, work: &mut Vec<ValueId>| {
-        if !real[v.as_u32() as usize] {
-            real[v.as_u32() as usize] = true;
-            work.push(v);
-        }
-    };
+    // Values the program uses: operands of anything but pure instructions
+    // and annotations, and of terminators.
+    let mut program_uses = Vec::new();
+    // Values annotations use.
+    let mut annotation_uses = Vec::new();
     for block in func.blocks.values() {
         for &inst in &block.insts {
-            let data = &func.insts[inst];
-            let pure = is_pure(&data.kind);
-            // Operands of pure instructions become real only if the result
-            // does (the fixpoint below); annotations make nothing real.
-            if pure || matches!(data.kind, InstKind::Annot { .. } | InstKind::AnnotValue { .. }) {
-                continue;
+            let kind = &func.insts[inst].kind;
+            if matches!(kind, InstKind::Annot { .. } | InstKind::AnnotValue { .. }) {
+                kind.for_each_operand(|v| annotation_uses.push(v));
+            } else if !is_pure(kind) {
+                kind.for_each_operand(|v| program_uses.push(v));
             }
-            data.kind.for_each_operand(|v| mark(v, &mut real, &mut work));
         }
-        for v in block.term.operands() {
-            mark(v, &mut real, &mut work);
+        program_uses.extend(block.term.operands());
+    }
+    let real = backward_closure(func, program_uses);
+    let for_spec = backward_closure(func, annotation_uses);
+    func.insts
+        .iter()
+        .filter(|(_, data)| matches!(data.kind, InstKind::Load { .. }))
+        .filter(|(_, data)| data.result.is_some_and(|r| for_spec[r.index()] && !real[r.index()]))
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// The values `seeds` depend on through pure instructions (the seeds
+/// included), as a table indexed by value.
+fn backward_closure(func: &Function, seeds: Vec<ValueId>) -> Vec<bool> {
+    let mut marked = vec![false; func.values.len()];
+    let mut work = Vec::new();
+    for v in seeds {
+        if !std::mem::replace(&mut marked[v.index()], true) {
+            work.push(v);
         }
     }
-    // Values that reach an annotation, through pure operations.
-    let mut for_spec = vec![false; func.values.len()];
-    let mut spec_work: Vec<ValueId> = Vec::new();
-    for data in func.insts.values() {
-        if matches!(data.kind, InstKind::Annot { .. } | InstKind::AnnotValue { .. }) {
-            data.kind.for_each_operand(|v| {
-                if !for_spec[v.as_u32() as usize] {
-                    for_spec[v.as_u32() as usize] = true;
-                    spec_work.push(v);
-                }
-            });
-        }
-    }
-    while let Some(v) = spec_work.pop() {
+    while let Some(v) = work.pop() {
         if let ValueDef::Inst(inst) = func.values[v].def {
-            if is_pure(&func.insts[inst].kind) {
-                func.insts[inst].kind.for_each_operand(|o| {
-                    if !for_spec[o.as_u32() as usize] {
-                        for_spec[o.as_u32() as usize] = true;
-                        spec_work.push(o);
+            let kind = &func.insts[inst].kind;
+            if is_pure(kind) {
+                kind.for_each_operand(|o| {
+                    if !std::mem::replace(&mut marked[o.index()], true) {
+                        work.push(o);
                     }
                 });
             }
         }
     }
-    // A pure instruction whose result is real makes its operands real.
-    while let Some(v) = work.pop() {
-        if let ValueDef::Inst(inst) = func.values[v].def {
-            if is_pure(&func.insts[inst].kind) {
-                let mut operands = Vec::new();
-                func.insts[inst].kind.for_each_operand(|o| operands.push(o));
-                for o in operands {
-                    mark(o, &mut real, &mut work);
-                }
-            }
-        }
-    }
-    func.insts
-        .iter()
-        .filter(|(_, data)| matches!(data.kind, InstKind::Load { .. }))
-        .filter(|(_, data)| {
-            data.result.is_some_and(|r| for_spec[r.as_u32() as usize] && !real[r.as_u32() as usize])
-        })
-        .map(|(id, _)| id)
-        .collect()
+    marked
 }
 
 /// Instructions whose only effect is their result, through which "used by

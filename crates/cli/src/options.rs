@@ -51,14 +51,7 @@ pub struct LaunchConfig {
     pub global_offset: Option<Dims>,
 }
 
-/// Which engines run.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub enum Mode {
-    #[default]
-    Both,
-    Prove,
-    Find,
-}
+pub use lockstep_engine::Mode;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Format {

@@ -203,6 +203,66 @@ fn check_readable_source(file: &Path) -> Result<(), CompileError> {
     Ok(())
 }
 
+/// The line of a host `main` function defined in CUDA source, if any.
+///
+/// Whole-program checking (host code, the CUDA runtime API, launches) is not
+/// implemented, so a file with a host program cannot be called verified:
+/// the caller reports the host program as unchecked. Comments and string
+/// literals are skipped so that a `main(` in them does not count.
+pub fn host_main_line(source: &str) -> Option<u32> {
+    let bytes = source.as_bytes();
+    let mut line = 1u32;
+    let mut i = 0;
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => line += 1,
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
+                    if bytes[i] == b'\n' {
+                        line += 1;
+                    }
+                    i += 1;
+                }
+                i += 2;
+                continue;
+            }
+            b'"' | b'\'' => {
+                let quote = bytes[i];
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote && bytes[i] != b'\n' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'm' if bytes[i..].starts_with(b"main") && (i == 0 || !word(bytes[i - 1])) => {
+                let mut j = i + 4;
+                while j < bytes.len() && (bytes[j] == b' ' || bytes[j] == b'\t') {
+                    j += 1;
+                }
+                // `main (` preceded by a type name: a definition or a call;
+                // either way the file has a host program.
+                let before = source[..i].trim_end();
+                if bytes.get(j) == Some(&b'(') && before.ends_with(|c: char| c.is_ascii_alphanumeric()) {
+                    return Some(line);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Parses clang's `file:line:col: error: message` lines. Notes and lines
 /// without a location are attached as plain diagnostics.
 pub fn parse_clang_diagnostics(stderr: &str) -> Vec<Diagnostic> {
@@ -246,6 +306,14 @@ mod tests {
         assert_eq!(diags[0].span, Some(Span { file: "k.cu".into(), line: 3, column: 7 }));
         assert_eq!(diags[0].message, "expected ';' after expression");
         assert_eq!(diags[1].severity, Severity::Warning);
+    }
+
+    #[test]
+    fn finds_a_host_main_but_not_in_comments_or_strings() {
+        assert_eq!(host_main_line("__global__ void k() {}\nint main(void) {\n}\n"), Some(2));
+        assert_eq!(host_main_line("int main (int argc, char **argv) {}"), Some(1));
+        assert_eq!(host_main_line("// int main() {}\n/* int main() */ const char *s = \"int main()\";"), None);
+        assert_eq!(host_main_line("__device__ int domain(int x) { return x; }"), None);
     }
 
     #[test]
