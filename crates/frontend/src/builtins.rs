@@ -447,6 +447,16 @@ unsafe fn lower_opencl_builtin<L: CallLowering>(
         return Ok(true);
     }
     match base {
+        "async_work_group_copy" | "async_work_group_strided_copy" => {
+            lower_async_copy(l, call, symbol, base == "async_work_group_strided_copy", args)?;
+            return Ok(true);
+        }
+        // Waiting for a group's copies is a group-wide operation that every
+        // work-item reaches: after it, the copies are complete and visible.
+        "wait_group_events" => {
+            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES }, None);
+            return Ok(true);
+        }
         "barrier" | "work_group_barrier" => {
             let flags = args.first().and_then(|&a| const_arg(a));
             let fence = fence_from_flags(flags, 1, 2);
@@ -493,4 +503,94 @@ unsafe fn lower_opencl_builtin<L: CallLowering>(
     let v = l.emit_inst(InstKind::Atomic { op: aop, ptr, value }, Some(ty)).expect("result");
     l.define(call, v);
     Ok(true)
+}
+
+/// The size in bytes of the element type of the first pointer parameter of
+/// an Itanium-mangled OpenCL builtin, e.g. `f` in
+/// `_Z21async_work_group_copyPU3AS3fPU3AS1Kfm9ocl_event`.
+fn first_pointee_size(symbol: &str) -> Option<u64> {
+    let at = symbol.find("PU3AS")? + "PU3AS".len() + 1;
+    let mut rest = symbol.get(at..)?.trim_start_matches(['K', 'V', 'r']);
+    let mut lanes = 1;
+    if let Some(vector) = rest.strip_prefix("Dv") {
+        let digits = vector.bytes().take_while(u8::is_ascii_digit).count();
+        lanes = vector[..digits].parse::<u64>().ok()?;
+        rest = vector[digits..].strip_prefix('_')?;
+    }
+    let scalar = match rest.chars().next()? {
+        'c' | 'a' | 'h' | 'b' => 1,
+        's' | 't' | 'D' => 2,
+        'i' | 'j' | 'f' => 4,
+        'l' | 'm' | 'd' | 'x' | 'y' => 8,
+        _ => return None,
+    };
+    // Three-element vectors occupy four elements (OpenCL's size rule).
+    Some(scalar * if lanes == 3 { 4 } else { lanes })
+}
+
+/// `async_work_group_copy(dst, src, n, event)`: one group-wide copy of `n`
+/// elements. Modelled as a copy by the group's first work-item at the call,
+/// so that accesses by the others before `wait_group_events` race with it;
+/// the strided form copies the `n * stride` elements the stride spans (an
+/// over-approximation of the bytes touched).
+unsafe fn lower_async_copy<L: CallLowering>(
+    l: &mut L,
+    call: LLVMValueRef,
+    symbol: &str,
+    strided: bool,
+    args: &[LLVMValueRef],
+) -> Result<()> {
+    let Some(elem) = first_pointee_size(symbol) else {
+        return l.fail(format!("`{symbol}` with an element type lockstep cannot size"));
+    };
+    let dst = l.arg_scalar(args[0])?;
+    let src = l.arg_scalar(args[1])?;
+    let n = l.arg_scalar(args[2])?;
+    let n = l.coerce_to(n, Type::I64);
+    let mut len = {
+        let k = l.int_const(Type::I64, elem as u128);
+        l.emit_inst(InstKind::Binary { op: BinOp::Mul, lhs: n, rhs: k }, Some(Type::I64)).expect("result")
+    };
+    if strided {
+        let stride = l.arg_scalar(args[3])?;
+        let stride = l.coerce_to(stride, Type::I64);
+        len = l.emit_inst(InstKind::Binary { op: BinOp::Mul, lhs: len, rhs: stride }, Some(Type::I64)).expect("result");
+    }
+    let zero32 = l.int_const(Type::I32, 0);
+    let mut first = None;
+    for dim in 0..3 {
+        let id = l.emit_inst(InstKind::Builtin { var: BuiltinVar::LocalId, dim }, Some(Type::I32)).expect("result");
+        let is_zero = l.emit_inst(InstKind::Icmp { cc: IntCC::Eq, lhs: id, rhs: zero32 }, Some(Type::BOOL)).expect("result");
+        first = Some(match first {
+            None => is_zero,
+            Some(acc) => {
+                l.emit_inst(InstKind::Binary { op: BinOp::And, lhs: acc, rhs: is_zero }, Some(Type::BOOL)).expect("result")
+            }
+        });
+    }
+    let zero64 = l.int_const(Type::I64, 0);
+    let cond = first.expect("three dimensions");
+    let len = l
+        .emit_inst(InstKind::Select { cond, then_value: len, else_value: zero64 }, Some(Type::I64))
+        .expect("result");
+    l.emit_inst(InstKind::MemCopy { dst, src, len }, None);
+    if let Some(ty) = l.result_type(call)? {
+        let v = l.emit_inst(InstKind::Havoc, Some(ty)).expect("result");
+        l.define(call, v);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_pointee_size;
+
+    #[test]
+    fn element_sizes_from_mangled_opencl_names() {
+        assert_eq!(first_pointee_size("_Z21async_work_group_copyPU3AS3fPU3AS1Kfm9ocl_event"), Some(4));
+        assert_eq!(first_pointee_size("_Z21async_work_group_copyPU3AS1cPU3AS3Kcm9ocl_event"), Some(1));
+        assert_eq!(first_pointee_size("_Z21async_work_group_copyPU3AS3Dv4_fPU3AS1KS_m9ocl_event"), Some(16));
+        assert_eq!(first_pointee_size("_Z21async_work_group_copyPU3AS3Dv3_iPU3AS1KS_m9ocl_event"), Some(16));
+        assert_eq!(first_pointee_size("_Z3fooi"), None);
+    }
 }

@@ -459,6 +459,8 @@ impl<'a> FnLower<'a> {
                 LLVMTypeKind::LLVMPointerTypeKind => Some(Type::Ptr(
                     space.unwrap_or_else(|| self.cx.spaces.space(LLVMGetPointerAddressSpace(ty)).unwrap_or(MemSpace::Generic)),
                 )),
+                // OpenCL's `event_t` is an opaque handle: a 64-bit value.
+                LLVMTypeKind::LLVMTargetExtTypeKind if type_string(ty).contains("spirv.Event") => Some(Type::I64),
                 _ => None,
             }
         };
