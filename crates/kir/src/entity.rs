@@ -221,7 +221,12 @@ impl<K: EntityRef, V: Clone + fmt::Debug> fmt::Debug for SecondaryMap<K, V> {
 mod tests {
     use super::*;
 
-    entity!(Thing, "thing");
+    // A test-only entity: not every generated method is used here.
+    #[allow(dead_code)]
+    mod thing {
+        crate::entity!(Thing, "thing");
+    }
+    use thing::Thing;
 
     #[test]
     fn primary_map_hands_out_dense_keys() {
