@@ -6,5 +6,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
-cargo test --workspace --quiet
+cargo test --workspace --quiet --no-fail-fast
 cargo xtask conformance --check

@@ -585,6 +585,8 @@ impl<'a> Search<'a> {
         let nsg = t.st.not(sg);
         let inter = t.st.and(&[nsg, grid_eq]);
         let global_sync = t.st.or(&[intra_global, inter]);
+        let x_end = t.st.bvadd(x.off, x.len);
+        let y_end = t.st.bvadd(y.off, y.len);
         let mut per_obj = Vec::new();
         for &(o, cx) in &x.objs {
             let Some(&(_, cy)) = y.objs.iter().find(|(p, _)| *p == o) else { continue };
@@ -592,11 +594,21 @@ impl<'a> Search<'a> {
                 MemSpace::Shared => intra,
                 _ => global_sync,
             };
-            per_obj.push(t.st.and(&[cx, cy, sync]));
+            let mut conds = vec![cx, cy, sync];
+            // Accesses outside an object of known size are out-of-bounds
+            // violations of their own; the bytes they would touch do not
+            // exist, so they race with nothing (and a witness built on them
+            // would not replay).
+            if let Some(size) = self.objs.get(o).size {
+                let size = t.bv(64, size as u128);
+                for (off, end) in [(x.off, x_end), (y.off, y_end)] {
+                    conds.push(t.st.bvult(off, size));
+                    conds.push(t.st.bvule(end, size));
+                }
+            }
+            per_obj.push(t.st.and(&conds));
         }
         let on_obj = t.st.or(&per_obj);
-        let x_end = t.st.bvadd(x.off, x.len);
-        let y_end = t.st.bvadd(y.off, y.len);
         let o1 = t.st.bvult(x.off, y_end);
         let o2 = t.st.bvult(y.off, x_end);
         let mut parts = vec![x.pc, y.pc, on_obj, o1, o2];
