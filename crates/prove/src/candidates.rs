@@ -18,11 +18,16 @@
 //! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2` |
 //! | `pred-eq` | `q1 == q2`, `same_group => q1 == q2` (barriers in loops) |
 //! | `no-access` | `!READ_HAS_OCCURRED_M` etc. |
-//! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)`, `HAS => SITE in {...}` |
+//! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)` (and `VALUE == v_s(ghosts)` for writes that may be benign), `HAS => SITE in {...}` |
 //!
 //! The rules `init-bound`, `guard-bound`, `stride` and `pow2` are also
 //! applied to the ghost copies of the loop counters in each log (guarded by
 //! the log's `HAS`), under the same tag.
+//!
+//! With inference off (`--no-infer`), only the `pred-eq` and `uniform`
+//! candidates that the static uniformity analysis vouches for are proposed
+//! (GPUVerify knows uniform loops without inferring anything); Houdini still
+//! checks them.
 
 use std::collections::HashMap;
 
@@ -330,6 +335,7 @@ impl Enc<'_> {
     ) -> Vec<(&'static str, String, TermId)> {
         let mut out: Vec<(&'static str, String, TermId)> = Vec::new();
         if self.config.no_infer {
+            self.uniformity_candidates(l, state, &mut out);
             return out;
         }
         let mark = self.loop_data[l].mark;
@@ -425,6 +431,19 @@ impl Enc<'_> {
                         let c = self.st.implies(pre, e);
                         let at = self.loc_text(*self.func.inst_locs.get(s.inst));
                         out.push(("access-offset", format!("a logged {} of `{oname}` at {at} has its offset", k.name()), c));
+                        // The value of a write that may be benign.
+                        if let Some(v) = s.val1 {
+                            let v = self.subst(v, &map);
+                            if self.allowed(v, mark) {
+                                let e = self.st.eq(log.val, v);
+                                let c = self.st.implies(pre, e);
+                                out.push((
+                                    "access-offset",
+                                    format!("a logged {} of `{oname}` at {at} has its value", k.name()),
+                                    c,
+                                ));
+                            }
+                        }
                     }
                     let any = self.st.or(&in_set);
                     let c = self.st.implies(log.has, any);
@@ -450,6 +469,51 @@ impl Enc<'_> {
         }
         out.retain(|(_, _, t)| self.st.as_bool(*t) != Some(true));
         out
+    }
+
+    /// Without inference, GPUVerify still knows the loops whose control is
+    /// (group-)uniform from its static uniformity analysis. Here the static
+    /// analysis only proposes: Houdini checks the candidates like any other.
+    fn uniformity_candidates(&mut self, l: usize, state: &LoopState, out: &mut Vec<(&'static str, String, TermId)>) {
+        use lockstep_analysis::Uniformity;
+        if self.uniformity.is_none() {
+            self.uniformity = Some(lockstep_analysis::UniformityInfo::compute(self.module, self.func));
+        }
+        let info = self.uniformity.as_ref().expect("computed");
+        let header = self.loops.loops[l].header;
+        let body: Vec<_> = self.loops.loops[l].blocks.iter().copied().collect();
+        // The loop's exits are decided alike by the threads of a group.
+        let control = info.control_level(header);
+        let exits_level = body
+            .iter()
+            .filter_map(|&b| info.branch_level(b))
+            .chain(std::iter::once(control))
+            .max()
+            .unwrap_or(Uniformity::Uniform);
+        if exits_level == Uniformity::Varying {
+            return;
+        }
+        let params = self.func.blocks[header].params.clone();
+        let levels: Vec<Uniformity> = params.iter().map(|&p| info.level(p)).collect();
+        let q = state.q;
+        let e = self.st.eq(q[0], q[1]);
+        let g = self.st.implies(self.same_group, e);
+        out.push(("pred-eq", "threads of one group are in the loop together (uniformity analysis)".into(), g));
+        if exits_level == Uniformity::Uniform {
+            out.push(("pred-eq", "both threads are in the loop or neither is (uniformity analysis)".into(), e));
+        }
+        for (k, &p) in params.iter().enumerate() {
+            if levels[k] == Uniformity::Varying {
+                continue;
+            }
+            let name = self.func.values[p].name.clone().unwrap_or_else(|| format!("{p}"));
+            let e = self.eq_sym(state.hp[0][k], state.hp[1][k]);
+            let g = self.st.implies(self.same_group, e);
+            out.push(("uniform", format!("{name} is uniform in a group (uniformity analysis)"), g));
+            if levels[k] == Uniformity::Uniform {
+                out.push(("uniform", format!("{name} is uniform (uniformity analysis)"), e));
+            }
+        }
     }
 
     fn tracked_name(&self, m: usize) -> String {

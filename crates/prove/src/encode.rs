@@ -133,6 +133,8 @@ pub(crate) struct Site {
     pub kind: AccessKind,
     pub off1: TermId,
     pub width1: TermId,
+    /// Thread 1's written value (bv64), for writes that may be benign.
+    pub val1: Option<TermId>,
     pub loops: Vec<usize>,
 }
 
@@ -239,6 +241,23 @@ pub(crate) struct Enc<'a> {
     pub unknown_objs: std::ops::Range<usize>,
     /// By-value (private) kernel arguments the kernel never writes.
     pub readonly_args: Vec<u32>,
+    /// Stores that may take part in a benign write-write race: two threads
+    /// writing the same value to the same location do not race. Without
+    /// `--equality-abstraction` only stores whose value depends on no memory
+    /// read qualify (GPUVerify's rule; see `lockstep_analysis::ghost`).
+    pub benign_sites: HashSet<InstId>,
+    /// Loads that only feed annotations: not accesses of the program.
+    spec_loads: HashSet<InstId>,
+    /// Callees' `__ensures` moved to their return points by the inliner.
+    postconditions: &'a HashSet<InstId>,
+    /// See `Inlined::contract_of`.
+    contract_of: Option<FuncId>,
+    /// The static uniformity analysis of `func`, computed when needed.
+    pub uniformity: Option<lockstep_analysis::UniformityInfo>,
+    /// Objects (pointer parameters and globals, not private) that no write
+    /// of the kernel can reach: every thread reads the same contents from
+    /// them at any time (for shared objects: every thread of a group).
+    pub unwritten: Vec<usize>,
 }
 
 /// Builds the proof problem of a kernel.
@@ -249,7 +268,8 @@ pub fn encode(module: &Module, kernel: FuncId, inlined: &Inlined, config: &Prove
         reason: "irreducible control flow".into(),
         at: *func.term_locs.get(from),
     })?;
-    let mut enc = Enc::new(module, kernel, func, &inlined.origin, config, cfg, loops)?;
+    let mut enc = Enc::new(module, kernel, func, &inlined.origin, &inlined.postconditions, config, cfg, loops)?;
+    enc.contract_of = inlined.contract_of;
     enc.encode_region(None)?;
     Ok(Problem {
         st: enc.st,
@@ -274,11 +294,13 @@ fn err<T>(reason: impl Into<String>, at: Option<SrcLoc>) -> Res<T> {
 }
 
 impl<'a> Enc<'a> {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         module: &'a Module,
         kernel: FuncId,
         func: &'a Function,
         origin: &'a HashMap<InstId, (FuncId, InstId)>,
+        postconditions: &'a HashSet<InstId>,
         config: &'a ProveConfig,
         cfg: Cfg,
         loops: Loops,
@@ -325,6 +347,24 @@ impl<'a> Enc<'a> {
             assumptions: Vec::new(),
             unknown_objs: 0..0,
             readonly_args: Vec::new(),
+            benign_sites: HashSet::new(),
+            spec_loads: lockstep_analysis::ghost::specification_loads(func),
+            postconditions,
+            contract_of: None,
+            unwritten: Vec::new(),
+            uniformity: None,
+        };
+        // Only stores of values `written_value` can compare qualify.
+        let comparable = |i: InstId| match func.insts[i].kind {
+            InstKind::Store { value, .. } => {
+                matches!(func.value_type(value), Type::Int(w) | Type::Float(w) if w <= 64)
+            }
+            _ => false,
+        };
+        enc.benign_sites = if config.equality_abstraction {
+            func.insts.keys().filter(|&i| comparable(i)).collect()
+        } else {
+            lockstep_analysis::ghost::input_independent_stores(func).into_iter().filter(|&i| comparable(i)).collect()
         };
         for (b, block) in func.blocks.iter() {
             for &i in &block.insts {
@@ -334,6 +374,8 @@ impl<'a> Enc<'a> {
         enc.check_supported()?;
         enc.readonly_args = enc.find_readonly_args();
         enc.setup_objects();
+        enc.unwritten = enc.find_unwritten_objects();
+        enc.extend_benign_sites();
         enc.setup_threads();
         enc.compute_log_dependent();
         Ok(enc)
@@ -538,6 +580,7 @@ impl<'a> Enc<'a> {
                         | AnnotKind::GlobalAssert
                         | AnnotKind::Axiom
                         | AnnotKind::FreshArray => {}
+                        AnnotKind::Ensures if self.postconditions.contains(&i) => {}
                         other => return err(format!("annotation `{}` not supported yet", other.name()), at),
                     },
                     InstKind::AnnotValue { func, .. } => match func {
@@ -655,6 +698,160 @@ impl<'a> Enc<'a> {
         keep
     }
 
+    /// The parameter or global a pointer is derived from (by pointer
+    /// arithmetic and casts), as an object index.
+    fn static_object(&self, mut v: ValueId) -> Option<usize> {
+        for _ in 0..64 {
+            match &self.func.values[v].def {
+                ValueDef::GlobalAddr(g) => return self.global_obj.get(g).copied(),
+                ValueDef::Param(k) => return self.param_obj.get(k).copied(),
+                ValueDef::Inst(i) => match &self.func.insts[*i].kind {
+                    InstKind::PtrAdd { base, .. } => v = *base,
+                    InstKind::Cast { op: CastOp::Bitcast | CastOp::AddrSpaceCast, arg } => v = *arg,
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The objects no write can reach (see `unwritten`). A
+    /// write through a pointer of unknown origin may reach every object of
+    /// its space.
+    fn find_unwritten_objects(&self) -> Vec<usize> {
+        let mut written = vec![false; self.objects.len()];
+        for block in self.func.blocks.values() {
+            for &i in &block.insts {
+                let ptr = match &self.func.insts[i].kind {
+                    InstKind::Store { ptr, .. } | InstKind::Atomic { ptr, .. } | InstKind::CmpXchg { ptr, .. } => *ptr,
+                    InstKind::MemCopy { dst, .. } | InstKind::MemSet { dst, .. } => *dst,
+                    // (External calls with pointers make the kernel
+                    // `Unknown` anyway.)
+                    InstKind::Call { .. } => return Vec::new(),
+                    InstKind::CallExternal { args, .. }
+                        if args.iter().any(|&a| self.func.value_type(a).is_ptr()) =>
+                    {
+                        return Vec::new()
+                    }
+                    _ => continue,
+                };
+                match self.static_object(ptr) {
+                    Some(o) => written[o] = true,
+                    None => {
+                        let space = match self.func.value_type(ptr) {
+                            Type::Ptr(s) => s,
+                            _ => MemSpace::Generic,
+                        };
+                        for (o, obj) in self.objects.iter().enumerate() {
+                            if space_compatible(space, obj.space) {
+                                written[o] = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (0..self.objects.len())
+            .filter(|&o| !written[o])
+            .filter(|&o| matches!(self.objects[o].space, MemSpace::Global | MemSpace::Constant | MemSpace::Shared))
+            .filter(|&o| !self.unknown_objs.contains(&o))
+            .collect()
+    }
+
+    /// Adds to `benign_sites` the stores whose value is computed from
+    /// constants, parameters, thread geometry and reads of unwritten global
+    /// objects only: every thread reads the same contents there, so equal values
+    /// are equal by construction (GPUVerify does not abstract arrays the
+    /// kernel never writes).
+    fn extend_benign_sites(&mut self) {
+        if self.unwritten.is_empty() {
+            return;
+        }
+        fn independent(enc: &Enc, v: ValueId, memo: &mut HashMap<ValueId, bool>, depth: u32) -> bool {
+            if let Some(&known) = memo.get(&v) {
+                return known;
+            }
+            if depth > 64 {
+                return false;
+            }
+            let r = match &enc.func.values[v].def {
+                ValueDef::Param(_) | ValueDef::Const(_) | ValueDef::Null | ValueDef::GlobalAddr(_) | ValueDef::LocalAddr(_) => {
+                    true
+                }
+                ValueDef::Inst(i) => match &enc.func.insts[*i].kind {
+                    InstKind::Load { ptr, .. } => {
+                        enc.static_object(*ptr).is_some_and(|o| {
+                            enc.unwritten.contains(&o)
+                                && matches!(enc.objects[o].space, MemSpace::Global | MemSpace::Constant)
+                        })
+                            && independent(enc, *ptr, memo, depth + 1)
+                    }
+                    k @ (InstKind::Binary { .. }
+                    | InstKind::Icmp { .. }
+                    | InstKind::Select { .. }
+                    | InstKind::Cast { .. }
+                    | InstKind::Float { .. }
+                    | InstKind::Fcmp { .. }
+                    | InstKind::PtrAdd { .. }
+                    | InstKind::Builtin { .. }) => {
+                        let mut ok = true;
+                        for o in k.operands() {
+                            ok &= independent(enc, o, memo, depth + 1);
+                        }
+                        ok
+                    }
+                    _ => false,
+                },
+                _ => false,
+            };
+            memo.insert(v, r);
+            r
+        }
+        let mut memo = HashMap::new();
+        let mut add = Vec::new();
+        for block in self.func.blocks.values() {
+            for &i in &block.insts {
+                if let InstKind::Store { value, .. } = self.func.insts[i].kind {
+                    let comparable = matches!(self.func.value_type(value), Type::Int(w) | Type::Float(w) if w <= 64);
+                    if comparable && independent(self, value, &mut memo, 0) {
+                        add.push(i);
+                    }
+                }
+            }
+        }
+        self.benign_sites.extend(add);
+    }
+
+    /// The value of a load that may read an unwritten object: the same for
+    /// both threads and at all times (a function of the offset), `otherwise`
+    /// elsewhere.
+    fn unwritten_load(&mut self, t: usize, ptr: ValueId, ty: Type, otherwise: Sym) -> Res<Sym> {
+        let Sym::Ptr { base, off } = self.val(t, ptr)? else { return Ok(otherwise) };
+        let sort = match ty {
+            Type::Ptr(_) => return Ok(otherwise),
+            Type::Int(1) => Sort::Bool,
+            Type::Int(w) | Type::Float(w) => Sort::bv(w as u32),
+        };
+        let mut acc = otherwise;
+        for o in self.unwritten.clone() {
+            let id = self.st.bv_const(BASE_BITS, o as u128 + 1);
+            let is = self.st.eq(base, id);
+            if self.st.as_bool(is) == Some(false) {
+                continue;
+            }
+            // Each group has its own instance of a shared object.
+            let mut args = vec![off];
+            if self.objects[o].space == MemSpace::Shared {
+                args.extend(self.gid[t]);
+            }
+            let v = self.uf(&format!("unwritten{o}"), &args, sort.clone());
+            let v = if sort == Sort::Bool { Sym::Bool(v) } else { Sym::Bv(v) };
+            acc = self.ite_sym(is, v, acc);
+        }
+        Ok(acc)
+    }
+
     fn setup_objects(&mut self) {
         let add = |enc: &mut Enc, name: String, space: MemSpace| -> usize {
             let tracked = if matches!(space, MemSpace::Private) {
@@ -668,6 +865,7 @@ impl<'a> Enc<'a> {
                     off: enc.st.bv_const(64, 0),
                     width: enc.st.bv_const(64, 0),
                     site: enc.st.bv_const(32, 0),
+                    val: enc.st.bv_const(64, 0),
                     ghosts: Vec::new(),
                 }));
             }
@@ -1088,7 +1286,7 @@ impl<'a> Enc<'a> {
             }
         }
         let q = [self.fresh(&format!("{prefix}_q1"), Sort::Bool), self.fresh(&format!("{prefix}_q2"), Sort::Bool)];
-        let logs = logs.havoc(&mut self.st, prefix);
+        let logs = logs.havoc(&mut self.st, prefix, !self.benign_sites.is_empty());
         // Log symbols are numbered too (they belong to the loop state).
         for t in logs.terms() {
             if let TermKind::Const(f) = self.st.kind(t) {
@@ -1457,15 +1655,16 @@ impl<'a> Enc<'a> {
             }
             InstKind::Load { ptr, .. } => {
                 let rty = rty.expect("load has a result");
-                if mode == Mode::Normal {
+                if mode == Mode::Normal && !self.spec_loads.contains(&i) {
                     let w = self.st.bv_const(64, rty.store_size() as u128);
-                    self.access(i, b, *ptr, [w, w], AccessKind::Read)?;
+                    self.access(i, b, *ptr, [w, w], AccessKind::Read, None)?;
                 }
                 // A pointer loaded from memory points to some object (like
                 // GPUVerify, which treats it as an arbitrary array); only
                 // explicit null pointers are caught by the null check.
                 for t in 0..2 {
                     let fresh = self.fresh_sym_null(rty, "load", false);
+                    let fresh = self.unwritten_load(t, *ptr, rty, fresh)?;
                     let v = self.constant_load(t, *ptr, rty, fresh)?;
                     out[t] = Some(self.argument_load(t, *ptr, rty, v)?);
                 }
@@ -1473,13 +1672,14 @@ impl<'a> Enc<'a> {
             InstKind::Store { ptr, value, .. } => {
                 if mode == Mode::Normal {
                     let w = self.st.bv_const(64, self.func.value_type(*value).store_size() as u128);
-                    self.access(i, b, *ptr, [w, w], AccessKind::Write)?;
+                    let v = if self.benign_sites.contains(&i) { self.written_value(*value)? } else { None };
+                    self.access(i, b, *ptr, [w, w], AccessKind::Write, v)?;
                 }
             }
             InstKind::Atomic { ptr, value, .. } | InstKind::CmpXchg { ptr, expected: value, .. } => {
                 if mode == Mode::Normal {
                     let w = self.st.bv_const(64, self.func.value_type(*value).store_size() as u128);
-                    self.access(i, b, *ptr, [w, w], AccessKind::Atomic)?;
+                    self.access(i, b, *ptr, [w, w], AccessKind::Atomic, None)?;
                 }
                 if let Some(rty) = rty {
                     for t in 0..2 {
@@ -1495,9 +1695,9 @@ impl<'a> Enc<'a> {
                         w[t] = self.resize(l, 64, false);
                     }
                     if matches!(data.kind, InstKind::MemCopy { .. }) {
-                        self.access(i, b, *src, w, AccessKind::Read)?;
+                        self.access(i, b, *src, w, AccessKind::Read, None)?;
                     }
-                    self.access(i, b, *dst, w, AccessKind::Write)?;
+                    self.access(i, b, *dst, w, AccessKind::Write, None)?;
                 }
             }
             InstKind::Barrier { scope, fence } => {
@@ -1798,8 +1998,40 @@ impl<'a> Enc<'a> {
         Ok(Sym::Bv(acc))
     }
 
+    /// The value a store writes, as a bv64 per thread, when it can be
+    /// compared (integers and floats of at most 64 bits, booleans).
+    fn written_value(&mut self, value: ValueId) -> Res<Option<[TermId; 2]>> {
+        let mut out = [self.st.bv_const(64, 0); 2];
+        for t in 0..2 {
+            out[t] = match self.val(t, value)? {
+                Sym::Bool(x) => {
+                    let one = self.st.bv_const(64, 1);
+                    let zero = self.st.bv_const(64, 0);
+                    self.st.ite(x, one, zero)
+                }
+                Sym::Bv(x) => match self.st.sort_of(x).bv_width() {
+                    Some(w) if w <= 64 => self.resize(x, 64, false),
+                    _ => return err("a benign-race candidate store of an unexpected width", None),
+                },
+                Sym::Ptr { .. } => return err("a benign-race candidate store of a pointer", None),
+            };
+        }
+        Ok(Some(out))
+    }
+
     /// Instruments an access: thread 1 may log it, thread 2 checks it.
-    fn access(&mut self, i: InstId, b: BlockId, ptr: ValueId, width: [TermId; 2], kind: AccessKind) -> Res<()> {
+    /// `value` is the written value of each thread for a store that may be
+    /// part of a benign race (two writes of the same value to the same
+    /// location by two such stores are not a race).
+    fn access(
+        &mut self,
+        i: InstId,
+        b: BlockId,
+        ptr: ValueId,
+        width: [TermId; 2],
+        kind: AccessKind,
+        value: Option<[TermId; 2]>,
+    ) -> Res<()> {
         let space = match self.func.value_type(ptr) {
             Type::Ptr(s) => s,
             _ => return err("access through a non-pointer", self.loc(i)),
@@ -1887,9 +2119,25 @@ impl<'a> Enc<'a> {
             let off = self.st.ite(c1, o1, old.off);
             let wid = self.st.ite(c1, width[0], old.width);
             let st = self.st.ite(c1, site, old.site);
-            let new = Log { has: self.name(has), off: self.name(off), width: self.name(wid), site: self.name(st), ghosts };
+            let val = match value {
+                Some(v) => {
+                    let x = self.st.ite(c1, v[0], old.val);
+                    self.name(x)
+                }
+                None => old.val,
+            };
+            let new =
+                Log { has: self.name(has), off: self.name(off), width: self.name(wid), site: self.name(st), val, ghosts };
             self.logs.objs[m][kind.index()] = new;
-            self.sites.push(Site { inst: i, tracked: m, kind, off1: o1, width1: width[0], loops: enclosing.clone() });
+            self.sites.push(Site {
+                inst: i,
+                tracked: m,
+                kind,
+                off1: o1,
+                width1: width[0],
+                val1: value.map(|v| v[0]),
+                loops: enclosing.clone(),
+            });
 
             // Thread 2 checks against thread 1's logs.
             if self.config.only_divergence {
@@ -1905,6 +2153,24 @@ impl<'a> Enc<'a> {
                 let mut all = guard.clone();
                 all.push(log.has);
                 all.push(ov);
+                if let (AccessKind::Write, AccessKind::Write, Some(v)) = (k1, kind, value) {
+                    // A benign race: the logged write also came from a
+                    // benign-capable store and wrote the same value to the
+                    // same bytes.
+                    let mut benign_sites: Vec<InstId> = self.benign_sites.iter().copied().collect();
+                    benign_sites.sort();
+                    let mut from_benign = Vec::new();
+                    for s in benign_sites {
+                        let id = self.st.bv_const(32, s.as_u32() as u128);
+                        from_benign.push(self.st.eq(log.site, id));
+                    }
+                    let from_benign = self.st.or(&from_benign);
+                    let same_off = self.st.eq(log.off, o2);
+                    let same_width = self.st.eq(log.width, width[1]);
+                    let same_val = self.st.eq(log.val, v[1]);
+                    let benign = self.st.and(&[from_benign, same_off, same_width, same_val]);
+                    all.push(self.st.not(benign));
+                }
                 let race = self.st.and(&all);
                 let ok = self.st.not(race);
                 let msg = format!(
@@ -1991,12 +2257,19 @@ impl<'a> Enc<'a> {
         let p = self.preds[&b];
         let threads: Vec<usize> =
             if args.iter().any(|a| self.log_dependent.contains(a)) { vec![0] } else { vec![0, 1] };
-        let from_kernel = self.origin.get(&i).map_or(true, |(f, _)| *f == self.kernel);
+        let from_kernel = self.origin.get(&i).is_none_or(|(f, _)| *f == self.kernel || Some(*f) == self.contract_of);
         let what = self.loc_text(at);
         match kind {
-            AnnotKind::Assert | AnnotKind::Requires if kind == AnnotKind::Assert || !from_kernel => {
+            AnnotKind::Assert | AnnotKind::Requires | AnnotKind::Ensures
+                if kind != AnnotKind::Requires || !from_kernel =>
+            {
                 let (vk, msg) = if kind == AnnotKind::Assert {
                     (ViolationKind::Assertion, format!("assertion at {what} may fail"))
+                } else if kind == AnnotKind::Ensures {
+                    if !self.postconditions.contains(&i) {
+                        return err("annotation `ensures` not supported yet", at);
+                    }
+                    (ViolationKind::Postcondition, format!("postcondition at {what} may not hold"))
                 } else {
                     (ViolationKind::Precondition, format!("precondition at {what} may not hold"))
                 };

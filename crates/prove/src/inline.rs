@@ -7,11 +7,11 @@
 //! of the result back to the function and instruction it came from, so that
 //! reports can name module-level locations.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use lockstep_kir::{
-    BlockCall, BlockId, FuncId, Function, InstData, InstId, InstKind, LocalId, Module, Terminator, ValueData,
-    ValueDef, ValueId,
+    AnnotFn, AnnotKind, BlockCall, BlockId, FuncId, Function, InstData, InstId, InstKind, LocalId, Module,
+    Terminator, ValueData, ValueDef, ValueId,
 };
 
 /// At most this many calls are inlined; more means recursion (or a program
@@ -24,6 +24,13 @@ pub struct Inlined {
     /// For every instruction of `func`: the module function and instruction
     /// it is a copy of.
     pub origin: HashMap<InstId, (FuncId, InstId)>,
+    /// Callees' `__ensures` annotations moved to their call's return point
+    /// (with `__return_val_*` replaced by the call's result): each is a
+    /// postcondition to check there.
+    pub postconditions: HashSet<InstId>,
+    /// For a contract check (see `contract_wrapper`): the function whose
+    /// preconditions are assumed rather than checked.
+    pub contract_of: Option<FuncId>,
 }
 
 /// Inlines every call in `kernel`. Fails (with the call's instruction) on
@@ -33,6 +40,7 @@ pub fn inline_kernel(module: &Module, kernel: FuncId) -> Result<Inlined, (String
     let mut origin: HashMap<InstId, (FuncId, InstId)> =
         f.insts.keys().map(|i| (i, (kernel, i))).collect();
     let mut count = 0usize;
+    let mut postconditions = HashSet::new();
     loop {
         let found = f.blocks.iter().find_map(|(b, block)| {
             block.insts.iter().enumerate().find_map(|(pos, &i)| match &f.insts[i].kind {
@@ -49,15 +57,16 @@ pub fn inline_kernel(module: &Module, kernel: FuncId) -> Result<Inlined, (String
         if args.len() != callee.params.len() {
             return Err((format!("call of `{}` with a wrong number of arguments", callee.name), call));
         }
-        inline_one(&mut f, &mut origin, block, pos, call, callee_id, callee, &args);
+        inline_one(&mut f, &mut origin, &mut postconditions, block, pos, call, callee_id, callee, &args);
     }
-    Ok(Inlined { func: f, origin })
+    Ok(Inlined { func: f, origin, postconditions, contract_of: None })
 }
 
 #[allow(clippy::too_many_arguments)]
 fn inline_one(
     f: &mut Function,
     origin: &mut HashMap<InstId, (FuncId, InstId)>,
+    postconditions: &mut HashSet<InstId>,
     block: BlockId,
     pos: usize,
     call: InstId,
@@ -135,4 +144,128 @@ fn inline_one(
     }
     f.blocks[block].term = Terminator::Jump(BlockCall { block: block_map[&callee.entry], args: vec![] });
     f.term_locs.set(block, call_loc);
+    let result = f.insts[call].result;
+    move_postconditions(f, postconditions, block_map[&callee.entry], cont, result);
+}
+
+/// Moves the `__ensures` annotations of an inlined callee's entry block
+/// (where GPUVerify's annotations are written) to the start of the call's
+/// continuation `cont`, which only the callee's returns reach, together
+/// with the instructions of the entry block that depend on
+/// `__return_val_*`; those are replaced by the call's `result`. Every other
+/// operand is defined in the callee's entry block or before the call, so
+/// it still dominates its use. Postconditions anywhere else are left where
+/// they are (and make the prover give up).
+fn move_postconditions(
+    f: &mut Function,
+    postconditions: &mut HashSet<InstId>,
+    entry: BlockId,
+    cont: BlockId,
+    result: Option<ValueId>,
+) {
+    let insts = f.blocks[entry].insts.clone();
+    if !insts.iter().any(|&i| matches!(f.insts[i].kind, InstKind::Annot { kind: AnnotKind::Ensures, .. })) {
+        return;
+    }
+    // Values that stand for, or depend on, the return value.
+    let mut ret_vals: HashSet<ValueId> = HashSet::new();
+    let mut return_val_insts = Vec::new();
+    let mut moved = Vec::new();
+    for &i in &insts {
+        let data = &f.insts[i];
+        if let InstKind::AnnotValue { func: AnnotFn::ReturnVal, .. } = data.kind {
+            let Some(r) = data.result else { return };
+            if result.is_none_or(|res| f.values[res].ty != f.values[r].ty) {
+                // A `void` callee or a mismatched type: leave it unsupported.
+                return;
+            }
+            ret_vals.insert(r);
+            return_val_insts.push(i);
+            continue;
+        }
+        let mut uses_ret = false;
+        data.kind.for_each_operand(|o| uses_ret |= ret_vals.contains(&o));
+        let is_ensures = matches!(data.kind, InstKind::Annot { kind: AnnotKind::Ensures, .. });
+        if uses_ret || is_ensures {
+            if let Some(r) = data.result {
+                ret_vals.insert(r);
+            }
+            moved.push(i);
+        }
+    }
+    // Values of moved instructions (other than postconditions) must not be
+    // used by what stays behind: a moved value is only defined after the
+    // call.
+    let moved_set: HashSet<InstId> = moved.iter().copied().collect();
+    let defined_later: HashSet<ValueId> =
+        moved.iter().filter_map(|&i| f.insts[i].result).chain(ret_vals.iter().copied()).collect();
+    for (b, block) in f.blocks.iter() {
+        for &i in &block.insts {
+            if moved_set.contains(&i) || (b == entry && return_val_insts.contains(&i)) {
+                continue;
+            }
+            let mut bad = false;
+            f.insts[i].kind.for_each_operand(|o| bad |= defined_later.contains(&o));
+            if bad {
+                return;
+            }
+        }
+        let mut bad = false;
+        for o in block.term.operands() {
+            bad |= defined_later.contains(&o);
+        }
+        if bad {
+            return;
+        }
+    }
+    let ret_value_map: HashSet<ValueId> =
+        return_val_insts.iter().filter_map(|&i| f.insts[i].result).collect();
+    let res = result.unwrap_or(ValueId::from_u32(0));
+    for &i in &moved {
+        f.insts[i].kind.map_operands(|o| if ret_value_map.contains(&o) { res } else { o });
+        if matches!(f.insts[i].kind, InstKind::Annot { kind: AnnotKind::Ensures, .. }) {
+            postconditions.insert(i);
+        }
+    }
+    f.blocks[entry].insts.retain(|i| !moved_set.contains(i) && !return_val_insts.contains(i));
+    let rest = std::mem::take(&mut f.blocks[cont].insts);
+    f.blocks[cont].insts = moved.into_iter().chain(rest).collect();
+}
+
+/// A kernel that calls `callee` once, with arbitrary arguments for each
+/// thread and an arbitrary choice of the threads that make the call: the
+/// context in which GPUVerify checks a function's contract (its
+/// postconditions must follow from its preconditions whatever the caller).
+pub fn contract_wrapper(module: &Module, callee: FuncId) -> Function {
+    let c = &module.functions[callee];
+    let mut w = Function::new(format!("contract of {}", c.name), String::new(), true);
+    w.loc = c.loc;
+    let entry = w.entry;
+    let call_block = w.add_block();
+    let exit = w.add_block();
+    let havoc = |w: &mut Function, b: BlockId, ty| {
+        let i = w.insts.push(InstData { kind: InstKind::Havoc, result: None });
+        let v = w.values.push(ValueData { ty, def: ValueDef::Inst(i), name: None });
+        w.insts[i].result = Some(v);
+        w.inst_locs.set(i, c.loc);
+        w.blocks[b].insts.push(i);
+        v
+    };
+    let enabled = havoc(&mut w, entry, lockstep_kir::Type::BOOL);
+    w.blocks[entry].term = Terminator::Branch {
+        cond: enabled,
+        then_dest: BlockCall { block: call_block, args: vec![] },
+        else_dest: BlockCall { block: exit, args: vec![] },
+    };
+    let args: Vec<ValueId> = c.params.iter().map(|p| havoc(&mut w, call_block, p.ty)).collect();
+    let call = w.insts.push(InstData { kind: InstKind::Call { callee, args }, result: None });
+    if let Some(ty) = c.ret {
+        let v = w.values.push(ValueData { ty, def: ValueDef::Inst(call), name: None });
+        w.insts[call].result = Some(v);
+    }
+    w.inst_locs.set(call, c.loc);
+    w.blocks[call_block].insts.push(call);
+    w.blocks[call_block].term = Terminator::Jump(BlockCall { block: exit, args: vec![] });
+    w.blocks[exit].term = Terminator::Return(None);
+    w
 }

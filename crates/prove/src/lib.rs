@@ -26,10 +26,18 @@
 //!
 //! - Memory contents are adversarial (every load from shared, global or
 //!   private memory returns a fresh value per thread), except by-value kernel
-//!   arguments the kernel never writes (the same for both threads) and
-//!   initialised OpenCL `__constant` objects (their known contents).
-//!   `--equality-abstraction` is accepted but not implemented (loads stay
-//!   adversarial, which is sound).
+//!   arguments the kernel never writes (the same for both threads),
+//!   initialised OpenCL `__constant` objects (their known contents), and
+//!   objects no write of the kernel can reach (a function of the offset, the
+//!   same for every thread; per group for shared objects).
+//! - Benign races: two writes of the same value to the same bytes do not
+//!   race when both stores' values are computed without reading memory the
+//!   kernel writes (GPUVerify's rule, `lockstep_analysis::ghost`); with
+//!   `--equality-abstraction`, when both are plain stores. Loads that only
+//!   feed annotations are not accesses.
+//! - Callees' `__ensures` (with `__return_val_*`) are checked at each
+//!   inlined return, and modularly: for arbitrary arguments satisfying the
+//!   callee's `__requires` (see `inline::contract_wrapper`).
 //! - Floats are bit patterns under uninterpreted functions; products of two
 //!   non-constant integers are uninterpreted too (an over-approximation that
 //!   keeps solver queries fast); calls of functions without a body return
@@ -37,10 +45,10 @@
 //! - Besides races, divergence and annotations, the prover checks accesses
 //!   through explicit null pointers and writes to constant memory.
 //! - `Unknown` (with the location) for: irreducible control flow, recursion,
-//!   external calls with pointers, `__global_invariant`,
-//!   `__function_wide_invariant`, barrier invariants, `__ensures`,
-//!   `__return_val`, `__old`, `__global_assert`, invariants that read memory
-//!   or are not in a loop header, array-bounds checking, timeouts.
+//!   external calls with pointers, `__function_wide_invariant`, barrier
+//!   invariants, a kernel's own `__ensures`, postconditions not at the start
+//!   of a callee, `__old`, invariants that read memory or are not in a loop
+//!   header, array-bounds checking, timeouts.
 //!
 //! The CFG facts ([`cfg`]) and the inliner ([`inline`]) are private, minimal
 //! versions: the shared `lockstep-analysis` crate did not yet provide loops
@@ -84,8 +92,8 @@ pub struct ProveConfig {
     pub no_infer: bool,
     /// Candidate rule tags that must not be used (see `candidates::RULES`).
     pub disabled_rules: Vec<String>,
-    /// Requested equality abstraction of loads; not implemented, so loads
-    /// stay adversarial (which is sound, only less precise).
+    /// GPUVerify's equality abstraction: loads stay adversarial (which is
+    /// sound), but any two plain writes of equal values are a benign race.
     pub equality_abstraction: bool,
     /// Where to write a replayable log of the solver session.
     pub replay_log: Option<PathBuf>,
@@ -209,5 +217,47 @@ pub fn prove_kernel(module: &Module, kernel: FuncId, config: &ProveConfig) -> Pr
         Ok(p) => p,
         Err(e) => return ProveOutcome::Unknown { reason: e.reason, at: e.at },
     };
-    houdini::solve(module, problem, config)
+    // Postconditions are checked at each inlined call, and also (like
+    // GPUVerify, which checks contracts modularly) for every caller the
+    // callee's preconditions allow.
+    let mut callees: Vec<FuncId> = inlined.postconditions.iter().filter_map(|i| inlined.origin.get(i)).map(|o| o.0).collect();
+    callees.sort();
+    callees.dedup();
+    let outcome = houdini::solve(module, problem, config);
+    if !matches!(outcome, ProveOutcome::Verified { .. }) {
+        return outcome;
+    }
+    for callee in callees {
+        match check_contract(module, callee, config) {
+            ProveOutcome::Verified { .. } => {}
+            other => return other,
+        }
+    }
+    outcome
+}
+
+/// Proves that `callee`'s postconditions follow from its preconditions for
+/// any caller (see `inline::contract_wrapper`). Only postconditions and the
+/// loop invariants they rely on are checked here; everything else is checked
+/// in the context of the actual calls.
+fn check_contract(module: &Module, callee: FuncId, config: &ProveConfig) -> ProveOutcome {
+    let mut m = module.clone();
+    let wrapper = m.functions.push(inline::contract_wrapper(module, callee));
+    let at = module.functions[callee].loc;
+    let mut inlined = match inline::inline_kernel(&m, wrapper) {
+        Ok(i) => i,
+        Err((reason, _)) => return ProveOutcome::Unknown { reason, at },
+    };
+    inlined.contract_of = Some(callee);
+    let mut problem = match encode::encode(&m, wrapper, &inlined, config) {
+        Ok(p) => p,
+        Err(e) => return ProveOutcome::Unknown { reason: e.reason, at: e.at },
+    };
+    problem.obligations.retain(|o| {
+        o.cand.is_some()
+            || matches!(o.kind, encode::ObKind::Invariant { .. })
+            || (matches!(o.kind, encode::ObKind::Annotation(ViolationKind::Postcondition))
+                && o.inst.is_some_and(|i| inlined.postconditions.contains(&i)))
+    });
+    houdini::solve(&m, problem, config)
 }

@@ -64,6 +64,9 @@ pub struct Log {
     pub width: TermId,
     /// bv32: the (inlined) instruction that logged it.
     pub site: TermId,
+    /// bv64: the value written, for write logs whose site may take part in
+    /// a benign race (see `Enc::benign_sites`); meaningless otherwise.
+    pub val: TermId,
     /// Ghost copies of the loop-header parameters at the logged access, one
     /// per ghost slot (see the module docs).
     pub ghosts: Vec<TermId>,
@@ -81,15 +84,17 @@ impl LogState {
         let mut out = Vec::new();
         for logs in &self.objs {
             for log in logs {
-                out.extend([log.has, log.off, log.width, log.site]);
+                out.extend([log.has, log.off, log.width, log.site, log.val]);
                 out.extend(log.ghosts.iter().copied());
             }
         }
         out
     }
 
-    /// A fresh, unconstrained state of the same shape.
-    pub fn havoc(&self, st: &mut TermStore, prefix: &str) -> LogState {
+    /// A fresh, unconstrained state of the same shape. Logged values only
+    /// change in write logs, and only when `values_change` (some store may
+    /// be part of a benign race); otherwise they are kept.
+    pub fn havoc(&self, st: &mut TermStore, prefix: &str, values_change: bool) -> LogState {
         let objs = self
             .objs
             .iter()
@@ -100,6 +105,11 @@ impl LogState {
                     off: st.fresh_const(&format!("{prefix}_off_{m}_{k}"), Sort::bv(64)),
                     width: st.fresh_const(&format!("{prefix}_w_{m}_{k}"), Sort::bv(64)),
                     site: st.fresh_const(&format!("{prefix}_site_{m}_{k}"), Sort::bv(32)),
+                    val: if values_change && k == AccessKind::Write.index() {
+                        st.fresh_const(&format!("{prefix}_val_{m}_{k}"), Sort::bv(64))
+                    } else {
+                        log.val
+                    },
                     ghosts: log
                         .ghosts
                         .iter()
@@ -118,6 +128,12 @@ impl LogState {
 
 /// Whether the byte ranges `[o1, o1 + w1)` and `[o2, o2 + w2)` overlap,
 /// modulo 2^64 (exact for wrapped offsets too).
+///
+/// An empty range inside the other still counts as overlapping. That is
+/// imprecise, but deliberately kept: the front-end lowers OpenCL's
+/// `async_work_group_copy` to a synchronous copy by one thread (zero bytes
+/// for the others), which cannot show the races of a copy not waited for,
+/// and this imprecision is what keeps such kernels from being verified.
 pub fn overlap(st: &mut TermStore, o1: TermId, w1: TermId, o2: TermId, w2: TermId) -> TermId {
     let d21 = st.bvsub(o2, o1);
     let d12 = st.bvsub(o1, o2);

@@ -194,3 +194,76 @@ fn barrier_in_a_loop_needs_predicate_equality() {
     let (_, out) = prove("ok_reduce.cu", "reduce", &cfg);
     assert!(failed_kinds(&out).contains(&ViolationKind::BarrierDivergence), "{out:#?}");
 }
+
+#[test]
+fn writes_of_equal_memory_independent_values_are_benign() {
+    let cfg = config(Some(256), Some(1));
+    for k in ["flag_const", "same_quotient", "flag_in_loop"] {
+        let (_, out) = prove("benign.cu", k, &cfg);
+        assert_verified(&out);
+    }
+    for k in ["different_values", "two_constants", "from_memory", "from_memory_same", "value_in_loop"] {
+        let (_, out) = prove("benign.cu", k, &cfg);
+        assert!(failed_kinds(&out).contains(&ViolationKind::DataRace), "{k}: {out:#?}");
+    }
+    // Across groups too.
+    let (_, out) = prove("benign.cu", "flag_const", &config(None, None));
+    assert_verified(&out);
+}
+
+#[test]
+fn equality_abstraction_makes_all_equal_writes_benign() {
+    let mut cfg = config(Some(256), Some(1));
+    cfg.equality_abstraction = true;
+    let (_, out) = prove("benign.cu", "from_memory_same", &cfg);
+    assert_verified(&out);
+    for k in ["from_memory", "two_constants", "different_values"] {
+        let (_, out) = prove("benign.cu", k, &cfg);
+        assert!(failed_kinds(&out).contains(&ViolationKind::DataRace), "{k}: {out:#?}");
+    }
+}
+
+#[test]
+fn loads_that_only_feed_annotations_are_not_accesses() {
+    let cfg = config(Some(64), Some(1));
+    let (_, out) = prove("benign.cu", "spec_read", &cfg);
+    assert_verified(&out);
+    let (_, out) = prove("benign.cu", "real_read", &cfg);
+    assert!(failed_kinds(&out).contains(&ViolationKind::DataRace), "{out:#?}");
+}
+
+#[test]
+fn callee_postconditions_are_checked_at_returns_and_modularly() {
+    let cfg = config(Some(64), Some(1));
+    for k in ["ensures_ok", "ensures_ptr", "ensures_distinct"] {
+        let (_, out) = prove("contracts.cu", k, &cfg);
+        assert_verified(&out);
+    }
+    for k in ["ensures_modular", "ensures_fails"] {
+        let (_, out) = prove("contracts.cu", k, &cfg);
+        assert!(failed_kinds(&out).contains(&ViolationKind::Postcondition), "{k}: {out:#?}");
+    }
+}
+
+#[test]
+fn memory_the_kernel_never_writes_reads_the_same_for_all_threads() {
+    let cfg = config(Some(64), Some(4));
+    let (_, out) = prove("benign.cu", "from_unwritten", &cfg);
+    assert_verified(&out);
+    let (_, out) = prove("benign.cu", "perm_from_unwritten", &cfg);
+    assert_verified(&out);
+    for k in ["from_written", "index_from_unwritten"] {
+        let (_, out) = prove("benign.cu", k, &cfg);
+        assert!(failed_kinds(&out).contains(&ViolationKind::DataRace), "{k}: {out:#?}");
+    }
+}
+
+#[test]
+fn uniform_loops_need_no_inference() {
+    let mut cfg = config(Some(16), Some(16));
+    cfg.no_infer = true;
+    let (_, out) = prove("uniform_loops.cu", "group_bound", &cfg);
+    assert_verified(&out);
+    let (_, out) = prove("uniform_loops.cu", "thread_bound", &cfg);
+    assert!(failed_kinds(&out).contains(&ViolationKind::BarrierDivergence), "{out:#?}");
+}

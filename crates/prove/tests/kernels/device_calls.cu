@@ -8,5 +8,7 @@ __global__ void ok(int *A) {
   put(A, global_id(), 1);
 }
 __global__ void racy(int *A) {
-  put(A, threadIdx.x / 2, 1);
+  // Two threads write different values to one cell (equal values would
+  // be a benign race).
+  put(A, threadIdx.x / 2, threadIdx.x);
 }
