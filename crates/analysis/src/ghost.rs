@@ -72,18 +72,7 @@ fn backward_closure(func: &Function, seeds: Vec<ValueId>) -> Vec<bool> {
 /// an annotation" propagates. Loads count: the address of a specification
 /// load is itself only specification.
 fn is_pure(kind: &InstKind) -> bool {
-    matches!(
-        kind,
-        InstKind::Binary { .. }
-            | InstKind::Icmp { .. }
-            | InstKind::Select { .. }
-            | InstKind::Cast { .. }
-            | InstKind::Float { .. }
-            | InstKind::Fcmp { .. }
-            | InstKind::PtrAdd { .. }
-            | InstKind::Load { .. }
-            | InstKind::Builtin { .. }
-    )
+    kind.is_pure_computation() || matches!(kind, InstKind::Load { .. })
 }
 
 #[cfg(test)]
@@ -226,18 +215,7 @@ fn independent(func: &Function, v: ValueId, memo: &mut Vec<Option<bool>>, depth:
         ValueDef::Undef | ValueDef::BlockParam(..) => false,
         ValueDef::Inst(inst) => {
             let kind = &func.insts[*inst].kind;
-            let arithmetic = matches!(
-                kind,
-                InstKind::Binary { .. }
-                    | InstKind::Icmp { .. }
-                    | InstKind::Select { .. }
-                    | InstKind::Cast { .. }
-                    | InstKind::Float { .. }
-                    | InstKind::Fcmp { .. }
-                    | InstKind::PtrAdd { .. }
-                    | InstKind::Builtin { .. }
-            );
-            if arithmetic {
+            if kind.is_pure_computation() {
                 let mut operands = Vec::new();
                 kind.for_each_operand(|o| operands.push(o));
                 operands.into_iter().all(|o| independent(func, o, memo, depth + 1))

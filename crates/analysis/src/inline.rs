@@ -136,19 +136,7 @@ pub fn inline_module(module: &Module) -> Result<Module, InlineError> {
 /// changing what the program does (it has no effect and is not collective),
 /// so that a postcondition's computation may move after the call.
 fn relocatable(kind: &InstKind) -> bool {
-    matches!(
-        kind,
-        InstKind::Binary { .. }
-            | InstKind::Icmp { .. }
-            | InstKind::Select { .. }
-            | InstKind::Cast { .. }
-            | InstKind::Float { .. }
-            | InstKind::Fcmp { .. }
-            | InstKind::PtrAdd { .. }
-            | InstKind::Load { .. }
-            | InstKind::Builtin { .. }
-            | InstKind::AnnotValue { .. }
-    )
+    kind.is_pure_computation() || matches!(kind, InstKind::Load { .. } | InstKind::AnnotValue { .. })
 }
 
 fn is_ensures(kind: &InstKind) -> bool {

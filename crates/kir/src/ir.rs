@@ -786,6 +786,23 @@ impl Language {
 }
 
 impl InstKind {
+    /// Whether the instruction only computes its result from its operands
+    /// (and the thread's geometry): no memory access, no effect, nothing
+    /// collective. Analyses that follow values through computations use it.
+    pub fn is_pure_computation(&self) -> bool {
+        matches!(
+            self,
+            InstKind::Binary { .. }
+                | InstKind::Icmp { .. }
+                | InstKind::Select { .. }
+                | InstKind::Cast { .. }
+                | InstKind::Float { .. }
+                | InstKind::Fcmp { .. }
+                | InstKind::PtrAdd { .. }
+                | InstKind::Builtin { .. }
+        )
+    }
+
     /// The values this instruction reads, in the order the text form prints
     /// them (which is the order of the fields).
     pub fn operands(&self) -> Vec<ValueId> {
