@@ -59,15 +59,15 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
         // A confirmed violation wins over any proof: it happened.
         _ if !confirmed.is_empty() => {
             report.verdict = Verdict::Errors;
+            report.violations = confirmed;
+            // Prover alarms the confirmed findings do not already cover are
+            // reported too, as possible violations.
             if let Some(prove::Proof::Alarms(alarms)) = proof {
-                report.violations = confirmed;
                 for alarm in alarms {
                     if !report.violations.iter().any(|v| same_finding(v, &alarm)) {
                         report.violations.push(alarm);
                     }
                 }
-            } else {
-                report.violations = confirmed;
             }
         }
         Some(prove::Proof::Verified { proved, assumptions }) => {

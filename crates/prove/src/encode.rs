@@ -2046,13 +2046,7 @@ impl<'a> Enc<'a> {
         // Memory safety checks the prover can make cheaply: no access
         // through a null pointer, no write to constant memory.
         let null = self.st.bv_const(BASE_BITS, 0);
-        let mut conj = Vec::new();
-        for t in 0..2 {
-            let base = if t == 0 { b1 } else { b2 };
-            let is_null = self.st.eq(base, null);
-            let bad = self.st.and(&[p[t], is_null]);
-            conj.push(self.st.not(bad));
-        }
+        let conj = self.no_enabled_thread_on(p, [b1, b2], null);
         let ok = self.st.and(&conj);
         self.oblige(
             ok,
@@ -2068,12 +2062,7 @@ impl<'a> Enc<'a> {
                     continue;
                 }
                 let id = self.st.bv_const(BASE_BITS, oi as u128 + 1);
-                for t in 0..2 {
-                    let base = if t == 0 { b1 } else { b2 };
-                    let is = self.st.eq(base, id);
-                    let bad = self.st.and(&[p[t], is]);
-                    conj.push(self.st.not(bad));
-                }
+                conj.extend(self.no_enabled_thread_on(p, [b1, b2], id));
             }
             let ok = self.st.and(&conj);
             self.oblige(
@@ -2190,6 +2179,18 @@ impl<'a> Enc<'a> {
             }
         }
         Ok(())
+    }
+
+    /// For each thread: "if the thread is enabled, its pointer base is not
+    /// `object`" — the conjuncts of a memory-safety obligation.
+    fn no_enabled_thread_on(&mut self, enabled: [TermId; 2], bases: [TermId; 2], object: TermId) -> Vec<TermId> {
+        (0..2)
+            .map(|t| {
+                let on = self.st.eq(bases[t], object);
+                let bad = self.st.and(&[enabled[t], on]);
+                self.st.not(bad)
+            })
+            .collect()
     }
 
     fn barrier(&mut self, i: InstId, p: [TermId; 2], scope: BarrierScope, fence: lockstep_kir::FenceFlags) {
