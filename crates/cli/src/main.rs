@@ -4,6 +4,7 @@
 //! kernel, and renders one report. Exit status (DESIGN.md): 0 verified,
 //! 1 errors or possible errors, 2 rejected, 3 unknown.
 
+mod equiv;
 mod options;
 mod render;
 
@@ -19,7 +20,8 @@ lockstep: a static verifier for CUDA and OpenCL kernels
 
 usage:
   lockstep check FILE [options]          check every kernel in FILE (.cu or .cl)
-  lockstep equiv A[:KERNEL] B[:KERNEL]   prove two kernels equivalent (not implemented yet)
+  lockstep equiv A[:KERNEL] B[:KERNEL]   prove two kernels equivalent (exit 0 equivalent, 1 different)
+  lockstep equiv A[:KERNEL]              check a kernel against its __ensures
   lockstep --version | --help
 
 options of check:
@@ -144,6 +146,7 @@ fn check(options: &CheckOptions) -> Report {
         defines: options.defines.clone(),
         language: options.language,
         clang: None,
+        side: lockstep_frontend::Side::Device,
     };
     let loaded = match lockstep_frontend::load(&options.file, &compile) {
         Ok(l) => l,
@@ -197,20 +200,51 @@ fn check(options: &CheckOptions) -> Report {
         report.kernels.push(KernelReport::unknown("*", "the file defines no kernel (__global__ or __kernel function)", None));
         return report;
     }
-    // A host program is not verified by checking its kernels: say so, so
-    // that the file's verdict cannot be `verified` (unless the user asked
-    // about particular kernels only).
+    // A CUDA file with a host `main` is a whole program: its kernels are
+    // checked as `main` launches them (unless the user named kernels).
+    let mut host_unchecked: Option<(String, Option<Span>)> = None;
     if module.language == lockstep_kir::Language::Cuda && options.kernels.is_empty() {
         if let Some(line) = std::fs::read_to_string(&options.file).ok().as_deref().and_then(lockstep_frontend::driver::host_main_line) {
-            report.kernels.push(KernelReport::unknown(
-                "main (host program)",
-                "the host program is not checked: whole-program verification (host code, the CUDA runtime API, launch sizes) is not implemented yet, so only its kernels were checked",
-                Some(Span { file: options.file.display().to_string(), line, column: 0 }),
-            ));
+            let main_span = Some(Span { file: options.file.display().to_string(), line, column: 0 });
+            let host_compile = CompileOptions { side: lockstep_frontend::Side::Host, ..compile.clone() };
+            match lockstep_frontend::load(&options.file, &host_compile) {
+                Ok(host) => {
+                    report.timings.push(("clang (host)".into(), host.clang_time.as_secs_f64() * 1000.0));
+                    report.timings.push(("lower (host)".into(), host.lower_time.as_secs_f64() * 1000.0));
+                    let started = std::time::Instant::now();
+                    let config = engine_config(options, None);
+                    let program = lockstep_engine::program::check_program(module, &host.module, &config);
+                    report.timings.push(("check program".into(), started.elapsed().as_secs_f64() * 1000.0));
+                    report.notes.extend(program.notes);
+                    for k in program.kernels {
+                        for a in &k.assumptions {
+                            if !report.assumptions.contains(a) {
+                                report.assumptions.push(a.clone());
+                            }
+                        }
+                        report.kernels.push(k);
+                    }
+                    return report;
+                }
+                Err(FrontError::Rejected(diags)) => {
+                    report.errors = diags;
+                    return report;
+                }
+                Err(FrontError::Unsupported(u)) => {
+                    let span = u.loc.map(|(file, line, column)| Span { file, line, column }).or(main_span);
+                    host_unchecked = Some((format!("the host program is not checked: unsupported: {}; its kernels were checked alone", u.what), span));
+                }
+                Err(FrontError::Environment(msg)) => {
+                    host_unchecked = Some((format!("the host program is not checked: {msg}"), main_span));
+                }
+            }
         }
     }
+    if let Some((reason, span)) = host_unchecked {
+        report.kernels.push(KernelReport::unknown(lockstep_engine::program::HOST_ENTRY, reason, span));
+    }
     for (id, kernel) in selected {
-        let config = engine_config(options, kernel);
+        let config = engine_config(options, Some(kernel));
         let started = std::time::Instant::now();
         let kernel_report = lockstep_engine::check_kernel(module, id, &config);
         report.timings.push((format!("check {}", kernel.name), started.elapsed().as_secs_f64() * 1000.0));
@@ -225,7 +259,9 @@ fn check(options: &CheckOptions) -> Report {
 }
 
 /// The engines' configuration for one kernel, from the command line.
-fn engine_config(options: &CheckOptions, kernel: &lockstep_kir::Function) -> lockstep_engine::CheckConfig {
+/// With no `kernel`, the per-kernel `--kernel-args`/`--kernel-arrays` are
+/// left out (a whole program's launches give them).
+fn engine_config(options: &CheckOptions, kernel: Option<&lockstep_kir::Function>) -> lockstep_engine::CheckConfig {
     let three = |d: &Option<options::Dims>| d.as_ref().map_or([None; 3], |d| d.three());
     let mut config = lockstep_engine::CheckConfig {
         group_size: three(&options.launch.group_size),
@@ -248,6 +284,9 @@ fn engine_config(options: &CheckOptions, kernel: &lockstep_kir::Function) -> loc
     // GPUVerify's `--kernel-args=K,v1,...` gives the non-pointer arguments of
     // kernel K in order (a by-value struct counts as one, given as its
     // bytes); `--kernel-arrays=K,s1,...` the sizes of its pointer arguments.
+    let Some(kernel) = kernel else {
+        return config;
+    };
     for spec in &options.kernel_args {
         let mut parts = spec.split(',');
         if parts.next().map(str::trim) != Some(kernel.name.as_str()) {
@@ -285,13 +324,5 @@ fn parse_value(text: &str) -> Option<u128> {
 }
 
 fn run_equiv(args: &[String]) -> i32 {
-    let format = requested_format(args);
-    let files: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
-    if files.len() != 2 {
-        eprintln!("error: usage: lockstep equiv FILE_A[:KERNEL] FILE_B[:KERNEL] [options]");
-        return 2;
-    }
-    let mut report = Report::new(files[0].clone());
-    report.kernels.push(KernelReport::unknown("*", "equivalence checking is not implemented yet", None));
-    emit(&report, format)
+    equiv::run(args)
 }

@@ -15,6 +15,7 @@ pub mod annotations;
 pub mod confirm;
 pub mod config;
 pub mod locate;
+pub mod program;
 pub mod prove;
 pub mod search;
 

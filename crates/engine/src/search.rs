@@ -234,7 +234,7 @@ fn span(module: &Module, loc: &Loc) -> Option<lockstep_diag::Span> {
     span_at(module, loc.func, loc.block, loc.inst)
 }
 
-fn convert(
+pub(crate) fn convert(
     module: &Module,
     result: &ReplayResult,
     v: &ReplayViolation,

@@ -24,6 +24,20 @@ pub struct CompileOptions {
     pub language: Option<Language>,
     /// The clang executable; `None` looks for `clang-19`.
     pub clang: Option<PathBuf>,
+    /// Which side of a CUDA program to compile: the kernels (device, the
+    /// default) or the host program that launches them.
+    pub side: Side,
+}
+
+/// The side of a CUDA compilation.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Side {
+    /// Kernels and device functions (`--cuda-device-only`).
+    #[default]
+    Device,
+    /// Host code (`--cuda-host-only`): `main`, the CUDA runtime API calls
+    /// and the launch stubs. Only meaningful for CUDA.
+    Host,
 }
 
 /// The result of a successful compilation.
@@ -112,11 +126,11 @@ pub fn prelude_dir() -> Result<PathBuf, String> {
 /// The clang arguments for a language, fixed by DESIGN.md: `-O0` without
 /// `optnone`, so that our own mem2reg/sroa give SSA with the source's loop
 /// shape (`-O1` rotates loops and may delete racy accesses).
-fn language_args(language: Language) -> Vec<&'static str> {
+fn language_args(language: Language, side: Side) -> Vec<&'static str> {
     let common = ["-g", "-gcolumn-info", "-O0", "-Xclang", "-disable-O0-optnone", "-fno-builtin", "-fno-discard-value-names", "-emit-llvm", "-c", "-fno-color-diagnostics", "-fno-caret-diagnostics", "-ferror-limit=20"];
     let mut args: Vec<&'static str> = match language {
         Language::Cuda => vec![
-            "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70",
+            "-x", "cuda", if side == Side::Host { "--cuda-host-only" } else { "--cuda-device-only" }, "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70",
             "-include", "lockstep_cuda.h",
         ],
         Language::OpenCl => vec![
@@ -152,7 +166,7 @@ pub fn compile(file: &Path, options: &CompileOptions) -> Result<Compiled, Compil
     let out = std::env::temp_dir().join(format!("lockstep-{}-{n}.bc", std::process::id()));
 
     let mut cmd = Command::new(&clang);
-    cmd.args(language_args(language));
+    cmd.args(language_args(language, options.side));
     cmd.arg("-I").arg(&prelude);
     if let Some(parent) = file.parent() {
         if !parent.as_os_str().is_empty() {

@@ -26,7 +26,7 @@ use inkwell::OptimizationLevel;
 use lockstep_diag::Diagnostic;
 use lockstep_kir::{Language, Module};
 
-pub use driver::{language_of, CompileOptions};
+pub use driver::{language_of, CompileOptions, Side};
 pub use lower::Unsupported;
 
 /// Why the front-end produced no KIR.
@@ -60,18 +60,34 @@ pub fn load(file: &Path, options: &CompileOptions) -> Result<Loaded, FrontError>
     })?;
     let clang_time = start.elapsed();
     let start = Instant::now();
-    let module = lower_bitcode(&compiled.bitcode, compiled.language)?;
+    let module = match options.side {
+        Side::Device => lower_bitcode(&compiled.bitcode, compiled.language)?,
+        Side::Host => lower_host_bitcode(&compiled.bitcode)?,
+    };
     Ok(Loaded { module, warnings: compiled.warnings, clang_time, lower_time: start.elapsed() })
 }
 
 /// Parses bitcode, runs the pass pipeline and lowers to verified KIR.
 pub fn lower_bitcode(bitcode: &[u8], language: Language) -> Result<Module, FrontError> {
+    lower_with(bitcode, |llvm| unsafe { lower::lower_module(llvm, language) })
+}
+
+/// Like `lower_bitcode`, for the host compilation of a CUDA program: lowers
+/// `main` and what it calls (see `lower::lower_host_module`).
+pub fn lower_host_bitcode(bitcode: &[u8]) -> Result<Module, FrontError> {
+    lower_with(bitcode, |llvm| unsafe { lower::lower_host_module(llvm) })
+}
+
+fn lower_with(
+    bitcode: &[u8],
+    lower: impl FnOnce(llvm_sys::prelude::LLVMModuleRef) -> Result<Module, Unsupported>,
+) -> Result<Module, FrontError> {
     let context = Context::create();
     let buffer = MemoryBuffer::create_from_memory_range_copy(bitcode, "kernel");
     let llvm = LlvmModule::parse_bitcode_from_buffer(&buffer, &context)
         .map_err(|e| FrontError::Environment(format!("cannot read clang's bitcode: {e}")))?;
     run_passes(&llvm)?;
-    let module = unsafe { lower::lower_module(llvm.as_mut_ptr(), language) }.map_err(FrontError::Unsupported)?;
+    let module = lower(llvm.as_mut_ptr()).map_err(FrontError::Unsupported)?;
     if let Err(errors) = lockstep_kir::verify_module(&module) {
         let first: Vec<String> = errors.iter().take(5).map(|e| e.to_string()).collect();
         return Err(FrontError::Environment(format!(

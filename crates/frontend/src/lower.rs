@@ -143,6 +143,9 @@ struct ModuleCx {
     kernels: HashSet<LLVMValueRef>,
     files: HashMap<LLVMMetadataRef, FileId>,
     byval_kind: u32,
+    /// Lowering a host compilation: every memory object is host memory
+    /// (`Private`), string literals included.
+    host: bool,
 }
 
 /// Lowers every defined function and memory object of `module`.
@@ -150,6 +153,75 @@ struct ModuleCx {
 /// # Safety
 /// `module` must be a valid LLVM module that outlives the call.
 pub unsafe fn lower_module(module: LLVMModuleRef, language: Language) -> Result<Module> {
+    lower_module_from(module, language, None)
+}
+
+/// The prefix of the external calls that stand for kernel launches in a
+/// host module: `__lockstep_launch:<kernel link name>`. Clang's host
+/// compilation turns `k<<<g, b>>>(args)` into `cudaConfigureCall(g, b, ...)`
+/// followed by a call of the launch stub `__device_stub__k(args)`; the stub's
+/// body (argument marshalling and `cudaLaunch`) is not lowered, and the
+/// call names the kernel as the device compilation spells it.
+pub const LAUNCH_PREFIX: &str = "__lockstep_launch:";
+
+/// The device symbol of the kernel that a host launch stub launches:
+/// `_Z16__device_stub__kPii` → `_Z1kPii`, `__device_stub__k` → `k`.
+pub fn stub_kernel_symbol(stub: &str) -> Option<String> {
+    const MARK: &str = "__device_stub__";
+    let at = stub.find(MARK)?;
+    let (before, after) = (&stub[..at], &stub[at + MARK.len()..]);
+    // A mangled name has the identifier's length just before it.
+    let digits = before.bytes().rev().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return Some(format!("{before}{after}"));
+    }
+    let prefix = &before[..before.len() - digits];
+    let len: usize = before[before.len() - digits..].parse().ok()?;
+    let new_len = len.checked_sub(MARK.len())?;
+    Some(format!("{prefix}{new_len}{after}"))
+}
+
+/// Lowers the host side of a CUDA program: the functions reachable from
+/// `main` (the rest of the host compilation, C++ library code included, is
+/// never executed and is left out) and the memory objects they use.
+///
+/// # Safety
+/// `module` must be a valid LLVM module that outlives the call.
+pub unsafe fn lower_host_module(module: LLVMModuleRef) -> Result<Module> {
+    let main = LLVMGetNamedFunction(module, c"main".as_ptr());
+    if main.is_null() || LLVMIsDeclaration(main) != 0 {
+        return Err(Unsupported { what: "the program has no host `main` function".into(), loc: None });
+    }
+    let mut reachable = HashSet::new();
+    let mut stack = vec![main];
+    while let Some(f) = stack.pop() {
+        if !reachable.insert(f) || LLVMIsDeclaration(f) != 0 || stub_kernel_symbol(&value_name(f)).is_some() {
+            continue;
+        }
+        let mut bb = LLVMGetFirstBasicBlock(f);
+        while !bb.is_null() {
+            let mut inst = LLVMGetFirstInstruction(bb);
+            while !inst.is_null() {
+                for i in 0..LLVMGetNumOperands(inst) {
+                    let op = LLVMGetOperand(inst, i as u32);
+                    if !op.is_null() && !LLVMIsAFunction(op).is_null() {
+                        stack.push(op);
+                    }
+                }
+                inst = LLVMGetNextInstruction(inst);
+            }
+            bb = LLVMGetNextBasicBlock(bb);
+        }
+    }
+    lower_module_from(module, Language::Cuda, Some(reachable))
+}
+
+/// Lowers the functions of `only` (every defined function when `None`).
+unsafe fn lower_module_from(
+    module: LLVMModuleRef,
+    language: Language,
+    only: Option<HashSet<LLVMValueRef>>,
+) -> Result<Module> {
     let mut out = Module::new(language);
     let mut cx = ModuleCx {
         td: LLVMGetModuleDataLayout(module),
@@ -159,6 +231,7 @@ pub unsafe fn lower_module(module: LLVMModuleRef, language: Language) -> Result<
         kernels: kernel_functions(module),
         files: HashMap::new(),
         byval_kind: LLVMGetEnumAttributeKindForName(c"byval".as_ptr(), 5),
+        host: only.is_some(),
     };
 
     let mut g = LLVMGetFirstGlobal(module);
@@ -167,8 +240,8 @@ pub unsafe fn lower_module(module: LLVMModuleRef, language: Language) -> Result<
         let vty = LLVMGlobalGetValueType(g);
         let is_builtin_var = matches!(name.as_str(), "threadIdx" | "blockIdx" | "blockDim" | "gridDim" | "warpSize");
         let addrspace = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
-        if !is_builtin_var && !name.starts_with("llvm.") && !name.starts_with(".str") {
-            let space = cx.spaces.space(addrspace).unwrap_or(MemSpace::Global);
+        if !is_builtin_var && !name.starts_with("llvm.") && (cx.host || !name.starts_with(".str")) {
+            let space = if cx.host { MemSpace::Private } else { cx.spaces.space(addrspace).unwrap_or(MemSpace::Global) };
             let sized = LLVMTypeIsSized(vty) != 0;
             let size = sized.then(|| LLVMABISizeOfType(cx.td, vty));
             // An `extern __shared__` array is a zero-length array whose size
@@ -198,7 +271,8 @@ pub unsafe fn lower_module(module: LLVMModuleRef, language: Language) -> Result<
     let mut defined = Vec::new();
     let mut f = LLVMGetFirstFunction(module);
     while !f.is_null() {
-        if LLVMIsDeclaration(f) == 0 {
+        let wanted = only.as_ref().map_or(true, |set| set.contains(&f) && stub_kernel_symbol(&value_name(f)).is_none());
+        if LLVMIsDeclaration(f) == 0 && wanted {
             let link_name = value_name(f);
             let is_kernel = cx.kernels.contains(&f);
             let mut func = Function::new(base_identifier(&link_name), link_name, is_kernel);
@@ -555,7 +629,7 @@ impl<'a> FnLower<'a> {
         } else if !LLVMIsAAllocaInst(v).is_null() {
             Some(MemSpace::Private)
         } else if !LLVMIsAGlobalVariable(v).is_null() {
-            Some(self.cx.spaces.space(LLVMGetPointerAddressSpace(ty)).unwrap_or(MemSpace::Global))
+            Some(if self.cx.host { MemSpace::Private } else { self.cx.spaces.space(LLVMGetPointerAddressSpace(ty)).unwrap_or(MemSpace::Global) })
         } else if LLVMIsNull(v) != 0 || LLVMIsUndef(v) != 0 {
             None
         } else if !LLVMIsAPHINode(v).is_null() {
@@ -1378,6 +1452,14 @@ impl<'a> FnLower<'a> {
             if let Some(r) = r {
                 self.vals.insert(call, Lowered::Scalar(r));
             }
+            return Ok(());
+        }
+        if let Some(kernel) = stub_kernel_symbol(&name) {
+            let mut kargs = Vec::new();
+            for &a in &args {
+                kargs.extend(self.lanes(a)?);
+            }
+            self.emit(InstKind::CallExternal { name: format!("{LAUNCH_PREFIX}{kernel}"), args: kargs }, None);
             return Ok(());
         }
         let base = base_identifier(&name);

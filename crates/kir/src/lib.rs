@@ -12,12 +12,14 @@
 
 pub mod entity;
 pub mod ir;
+pub mod link;
 pub mod parse;
 pub mod text;
 pub mod verify;
 
 pub use entity::{EntityRef, PrimaryMap, SecondaryMap};
 pub use ir::*;
+pub use link::{append_module, LinkMap};
 pub use parse::{parse_module, ParseError};
 pub use text::{print_function, print_module};
 pub use verify::{verify_function, verify_module, Dominators, VerifyError};

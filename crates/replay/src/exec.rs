@@ -32,7 +32,7 @@ use lockstep_kir::*;
 
 use crate::math::call_external;
 use crate::memory::{Memory, ObjOrigin};
-use crate::options::{HavocOracle, HavocSite, Launch, ReplayOptions};
+use crate::options::{ExternalCall, ExternalOutcome, HavocOracle, HavocSite, Launch, ReplayOptions};
 use crate::races::{Access, Epochs, Geometry, RaceLog};
 use crate::result::*;
 use crate::value::*;
@@ -587,7 +587,20 @@ impl<'a> Ctx<'a> {
             InstKind::CallExternal { name, args } => {
                 let vals: Vec<Val> = args.iter().map(|v| val!(v)).collect();
                 let types: Vec<Type> = args.iter().map(|&v| ty_of(v)).collect();
-                call_external(name, &vals, &types, result_ty)
+                let call = ExternalCall { name, args: &vals, arg_types: &types, ret: result_ty, loc };
+                match self.oracle.call_external(&call, &mut self.memory) {
+                    None => call_external(name, &vals, &types, result_ty),
+                    Some(ExternalOutcome::Return(v)) => v,
+                    Some(ExternalOutcome::Exit) => {
+                        th.status = Status::Exited;
+                        self.threads_exited += 1;
+                        return Flow::Yield;
+                    }
+                    Some(ExternalOutcome::Unsupported(why)) => {
+                        self.stop(th, IncompleteReason::Unsupported(why));
+                        return Flow::Yield;
+                    }
+                }
             }
             InstKind::Annot { kind, args } => {
                 let holds = match args.first() {
@@ -1041,6 +1054,7 @@ impl<'a> Ctx<'a> {
         if !specification {
             self.log_access(th, loc, obj, off, width, atomic, atomic);
         }
+        self.memory.note_read(obj, off, width);
         let bytes = &self.memory.bytes(obj)[off as usize..(off + width) as usize];
         let mut buf = [0u8; 16];
         buf[..bytes.len()].copy_from_slice(bytes);
@@ -1057,6 +1071,7 @@ impl<'a> Ctx<'a> {
         let bytes = bits.to_le_bytes();
         self.memory.object_mut(obj).bytes[off as usize..(off + width) as usize]
             .copy_from_slice(&bytes[..width as usize]);
+        self.memory.note_write(obj, off, width);
         // Logged after the write, so that the log can see the value written
         // (two writes of one value are a benign race).
         self.log_access(th, loc, obj, off, width, true, atomic);
@@ -1073,9 +1088,7 @@ impl<'a> Ctx<'a> {
         };
         self.log_access(th, loc, so, soff, len, false, false);
         // Copying through a buffer gives `memmove` semantics for overlaps.
-        let data = self.memory.bytes(so)[soff as usize..(soff + len) as usize].to_vec();
-        self.memory.object_mut(dobj).bytes[doff as usize..(doff + len) as usize]
-            .copy_from_slice(&data);
+        self.memory.copy_bytes(dobj, doff, so, soff, len);
         self.log_access(th, loc, dobj, doff, len, true, false);
     }
 
@@ -1087,6 +1100,7 @@ impl<'a> Ctx<'a> {
             return;
         };
         self.memory.object_mut(obj).bytes[off as usize..(off + len) as usize].fill(byte);
+        self.memory.note_write(obj, off, len);
         self.log_access(th, loc, obj, off, len, true, false);
     }
 }

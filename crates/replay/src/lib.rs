@@ -60,7 +60,7 @@ mod sched;
 pub mod value;
 
 pub use memory::{Memory, ObjOrigin, Object};
-pub use options::{HavocOracle, HavocSite, Launch, ReplayOptions, SeededHavoc};
+pub use options::{ExternalCall, ExternalOutcome, HavocOracle, HavocSite, Launch, ReplayOptions, SeededHavoc};
 pub use result::{
     Arrival, IncompleteReason, Loc, RaceAccess, ReplayError, ReplayResult, ReplayViolation,
     ThreadEvent, ThreadId, ViolationKind,

@@ -40,6 +40,10 @@ pub struct Object {
     /// False once the frame that owned a private object has returned; any
     /// later access is reported.
     pub live: bool,
+    /// Which bytes hold no defined value yet (`None`: all are defined).
+    /// Only objects created with `alloc_undefined` (a host program's
+    /// `malloc` and `cudaMalloc`) track this; see `Memory::undefined_reads`.
+    pub undefined: Option<Vec<bool>>,
 }
 
 impl Object {
@@ -52,6 +56,10 @@ impl Object {
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
     objects: Vec<Object>,
+    /// How many loads read a byte that was never written (of an object that
+    /// tracks definedness). A program that reads undefined memory may behave
+    /// differently on each run, so one replay of it is not every run.
+    pub undefined_reads: u64,
 }
 
 impl Memory {
@@ -116,8 +124,60 @@ impl Memory {
             origin,
             bytes,
             live: true,
+            undefined: None,
         });
         id
+    }
+
+    /// Allocates a buffer of `size` bytes whose contents are undefined
+    /// until written (as `malloc`'s are). The bytes read as `fill`.
+    pub fn alloc_undefined(&mut self, name: &str, space: MemSpace, size: u64, fill: u8) -> Val {
+        let id = self.alloc_object(name.to_string(), space, ObjOrigin::Buffer, size, None);
+        let obj = &mut self.objects[id.0 as usize];
+        obj.bytes.fill(fill);
+        obj.undefined = Some(vec![true; size as usize]);
+        Val::Ptr(Pointer::new(id, 0))
+    }
+
+    /// Records a read of `len` bytes at `offset` of `id` (counted in
+    /// `undefined_reads` when one of them is undefined).
+    pub fn note_read(&mut self, id: ObjId, offset: u64, len: u64) {
+        if let Some(undef) = &self.objects[id.0 as usize].undefined {
+            let (start, end) = (offset as usize, (offset + len) as usize);
+            if undef.get(start..end).is_some_and(|r| r.iter().any(|&u| u)) {
+                self.undefined_reads += 1;
+            }
+        }
+    }
+
+    /// Marks `len` bytes at `offset` of `id` defined (they were written).
+    pub fn note_write(&mut self, id: ObjId, offset: u64, len: u64) {
+        if let Some(undef) = &mut self.objects[id.0 as usize].undefined {
+            let (start, end) = (offset as usize, (offset + len) as usize);
+            if let Some(r) = undef.get_mut(start..end) {
+                r.fill(false);
+            }
+        }
+    }
+
+    /// Copies `len` bytes from `src` to `dst` (both in bounds), with their
+    /// definedness: a copy is not a use, so it reads nothing undefined.
+    pub fn copy_bytes(&mut self, dst: ObjId, dst_off: u64, src: ObjId, src_off: u64, len: u64) {
+        let (s, d, n) = (src_off as usize, dst_off as usize, len as usize);
+        let data = self.objects[src.0 as usize].bytes[s..s + n].to_vec();
+        let undef: Option<Vec<bool>> = self.objects[src.0 as usize].undefined.as_ref().map(|u| u[s..s + n].to_vec());
+        let target = &mut self.objects[dst.0 as usize];
+        target.bytes[d..d + n].copy_from_slice(&data);
+        match (undef, &mut target.undefined) {
+            (Some(from), Some(to)) => to[d..d + n].copy_from_slice(&from),
+            (Some(from), None) if from.iter().any(|&u| u) => {
+                let mut all = vec![false; target.bytes.len()];
+                all[d..d + n].copy_from_slice(&from);
+                target.undefined = Some(all);
+            }
+            (None, Some(to)) => to[d..d + n].fill(false),
+            _ => {}
+        }
     }
 
     /// Creates the single instance of a non-shared module global, with its

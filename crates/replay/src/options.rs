@@ -1,6 +1,9 @@
 //! The configuration of a replay: the launch geometry, the options that
 //! steer the interpreter, and where `havoc` values come from.
 
+use crate::memory::Memory;
+use crate::result::Loc;
+use crate::value::Val;
 use lockstep_kir::{FuncId, InstId, Type};
 
 use crate::result::ThreadId;
@@ -148,11 +151,41 @@ pub struct HavocSite {
     pub ty: Type,
 }
 
-/// A source of `havoc` values, for callers that replay a witness whose
-/// solver model fixed them. Returned bits are masked to the type's width;
-/// for pointer types they are decoded as by `inttoptr`.
+/// One call of a function without a body, as the environment sees it.
+pub struct ExternalCall<'c> {
+    pub name: &'c str,
+    pub args: &'c [Val],
+    pub arg_types: &'c [Type],
+    pub ret: Option<Type>,
+    /// Where the call is, for reports.
+    pub loc: Loc,
+}
+
+/// What the environment made of an external call.
+pub enum ExternalOutcome {
+    /// The call returned (with this value, for a non-void call).
+    Return(Option<Val>),
+    /// The call ended the program (`exit`): the thread stops normally.
+    Exit,
+    /// The call cannot be executed: the replay is incomplete for this reason.
+    Unsupported(String),
+}
+
+/// The environment of a replay: a source of `havoc` values (for callers that
+/// replay a witness whose solver model fixed them) and, optionally, the
+/// semantics of external functions (the host-program model implements the
+/// CUDA runtime API and the C library this way). Returned havoc bits are
+/// masked to the type's width; for pointer types they are decoded as by
+/// `inttoptr`.
 pub trait HavocOracle {
     fn havoc(&mut self, site: &HavocSite) -> u128;
+
+    /// Executes an external call, or returns `None` to leave it to the
+    /// interpreter's own model (math functions; anything else becomes an
+    /// uninterpreted function of its arguments).
+    fn call_external(&mut self, _call: &ExternalCall<'_>, _memory: &mut Memory) -> Option<ExternalOutcome> {
+        None
+    }
 }
 
 /// The default oracle: a hash of the seed and the site, so that the value a

@@ -1,0 +1,429 @@
+//! Whole-program checking: a CUDA program's host `main` with its kernels.
+//!
+//! The host module is appended to the device module and `main` runs in the
+//! interpreter with the host model (`lockstep_host`) as its environment;
+//! every launch runs there too, on the program's own memory. Then:
+//!
+//! - whatever went wrong in that run is a confirmed violation: failing host
+//!   assertions, API misuse, and the races, out-of-bounds accesses and
+//!   other violations of each launch, reported with both the kernel
+//!   location and the host call site;
+//! - a kernel is `verified` by that run when the run is the program's only
+//!   behaviour: nothing nondeterministic happened before or during its
+//!   launches (no clock, no memory read before it was written, no
+//!   unmodelled function) and the kernel's outcome cannot depend on the
+//!   schedule (no atomic whose result it uses), because the interpreter's
+//!   race detection covers every schedule of one input;
+//! - otherwise each distinct launch configuration goes to the prover, with
+//!   the launch's sizes and the sizes of the buffers the program passed
+//!   (and its scalar arguments when they are the only possible ones);
+//! - the host program itself is `verified` when its run is its only
+//!   behaviour and nothing went wrong, `unknown` when the run was cut short
+//!   or could have gone otherwise.
+//!
+//! Kernels that `main` never launches are not part of the program's
+//! behaviour; the report says so in a note rather than checking them with
+//! an invented launch.
+
+use std::collections::{BTreeMap, HashSet};
+
+use lockstep_diag::{Diagnostic, KernelReport, Related, Span, Verdict, Violation, ViolationKind as Kind, Witness};
+use lockstep_host::{HostFindingKind, LaunchRecord, ProgramRun};
+use lockstep_kir::{append_module, FuncId, InstKind, MemSpace, Module, Type};
+use lockstep_replay::{Loc, ObjId};
+
+use crate::config::{CheckConfig, Mode};
+use crate::locate::span_at;
+
+/// The outcome of checking a program.
+pub struct ProgramReport {
+    /// The host program first, then each launched kernel.
+    pub kernels: Vec<KernelReport>,
+    pub notes: Vec<Diagnostic>,
+}
+
+/// The name of the host program's entry in reports.
+pub const HOST_ENTRY: &str = "main (host program)";
+
+/// Checks the program made of `device` (the kernels) and `host` (its host
+/// compilation, with `main`).
+pub fn check_program(device: &Module, host: &Module, config: &CheckConfig) -> ProgramReport {
+    let mut linked = device.clone();
+    let map = append_module(&mut linked, host, |dst, obj| {
+        // A host shadow of a `__device__`/`__constant__` variable is that
+        // variable.
+        dst.globals
+            .iter()
+            .find(|(_, g)| g.name == obj.name && matches!(g.space, MemSpace::Global | MemSpace::Constant))
+            .map(|(id, _)| id)
+    });
+    let Some(host_main) = host.function_by_name("main") else {
+        return ProgramReport {
+            kernels: vec![KernelReport::unknown(HOST_ENTRY, "the host compilation has no `main`", None)],
+            notes: Vec::new(),
+        };
+    };
+    let main = map.function(host_main);
+    let run = match lockstep_host::run_program(&linked, main) {
+        Ok(run) => run,
+        Err(e) => {
+            return ProgramReport {
+                kernels: vec![KernelReport::unknown(HOST_ENTRY, format!("the host program could not be run: {e:?}"), None)],
+                notes: Vec::new(),
+            }
+        }
+    };
+    let mut kernels = vec![host_report(&linked, &run)];
+    let mut notes: Vec<Diagnostic> = run
+        .notes
+        .iter()
+        .map(|(message, loc)| Diagnostic { span: span(&linked, loc), ..Diagnostic::note(message.clone()) })
+        .collect();
+
+    let mut by_kernel: BTreeMap<FuncId, Vec<&LaunchRecord>> = BTreeMap::new();
+    for launch in &run.launches {
+        by_kernel.entry(launch.kernel).or_default().push(launch);
+    }
+    for (id, f) in device.kernels() {
+        if !by_kernel.contains_key(&id) {
+            notes.push(Diagnostic::note(format!(
+                "kernel `{}` is never launched by this run of `main`, so it is not part of the program's behaviour (check it alone with --kernel={})",
+                f.name, f.name
+            )));
+        }
+    }
+    for (kernel, launches) in by_kernel {
+        kernels.push(kernel_report(&linked, device, kernel, &launches, &run, config));
+    }
+    ProgramReport { kernels, notes }
+}
+
+fn span(module: &Module, loc: &Loc) -> Option<Span> {
+    span_at(module, loc.func, loc.block, loc.inst)
+}
+
+fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
+    let mut report = KernelReport {
+        name: HOST_ENTRY.into(),
+        verdict: Verdict::Unknown,
+        violations: Vec::new(),
+        proved: Vec::new(),
+        assumptions: Vec::new(),
+        reason: None,
+    };
+    let all_buffers: HashSet<ObjId> = (0..run.host.memory.len() as u32).map(ObjId).collect();
+    let evidence = Witness {
+        memory: vec![("run".into(), "one execution of the host program from main".into())],
+        ..Witness::default()
+    };
+    for v in &run.host.violations {
+        if let Some(mut converted) = crate::search::convert(module, &run.host, v, &all_buffers, &evidence) {
+            converted.message = converted.message.replace(" by thread 0 of block 0", " in the host program").replace(" for thread 0 of block 0", " in the host program");
+            converted.witness = Some(evidence.clone());
+            // A failing `assert` is followed by `unreachable`: one report.
+            if !report.violations.iter().any(|o| o.primary == converted.primary) {
+                report.violations.push(converted);
+            }
+        }
+    }
+    for f in &run.findings {
+        let kind = match f.kind {
+            HostFindingKind::ApiMisuse => Kind::ApiMisuse,
+            HostFindingKind::NullPointer => Kind::NullPointer,
+            HostFindingKind::OutOfBounds => Kind::OutOfBounds,
+        };
+        let primary = span(module, &f.loc);
+        if report.violations.iter().any(|v| v.kind == kind && v.primary == primary) {
+            continue;
+        }
+        report.violations.push(Violation {
+            kind,
+            confirmed: true,
+            message: f.message.clone(),
+            primary,
+            primary_label: None,
+            related: Vec::new(),
+            witness: Some(evidence.clone()),
+        });
+    }
+    if !report.violations.is_empty() {
+        report.verdict = Verdict::Errors;
+        return report;
+    }
+    if let Some((reason, event)) = run.host.incomplete.first() {
+        report.reason = Some((format!("the run of the host program stopped early ({reason:?})"), span(module, &event.loc)));
+        return report;
+    }
+    if let Some((why, loc)) = run.nondeterminism.first() {
+        report.reason = Some((
+            format!(
+                "the host program was run once and nothing went wrong, but another run could differ: {why}{}",
+                if run.nondeterminism.len() > 1 { format!(" (and {} more)", run.nondeterminism.len() - 1) } else { String::new() }
+            ),
+            span(module, loc),
+        ));
+        return report;
+    }
+    report.verdict = Verdict::Verified;
+    report.proved = vec![
+        "host assertions".into(),
+        "CUDA runtime API use (allocation sizes, copy directions, frees)".into(),
+        "host memory safety".into(),
+    ];
+    report.assumptions = vec![format!(
+        "the program is deterministic (no clock, no input, no memory read before written), so its one execution ({} launch{}) is its only behaviour",
+        run.launches.len(),
+        if run.launches.len() == 1 { "" } else { "es" }
+    )];
+    report
+}
+
+/// Whether the kernel's outcome could depend on the order threads run in
+/// beyond what race detection covers: an atomic whose old value is used.
+fn schedule_dependent(module: &Module, kernel: FuncId) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![kernel];
+    while let Some(f) = stack.pop() {
+        if !seen.insert(f) {
+            continue;
+        }
+        let func = &module.functions[f];
+        let mut used = HashSet::new();
+        for inst in func.insts.values() {
+            inst.kind.for_each_operand(|v| {
+                used.insert(v);
+            });
+        }
+        for block in func.blocks.values() {
+            for v in block.term.operands() {
+                used.insert(v);
+            }
+        }
+        for inst in func.insts.values() {
+            match &inst.kind {
+                InstKind::Atomic { .. } | InstKind::CmpXchg { .. } if inst.result.is_some_and(|r| used.contains(&r)) => return true,
+                InstKind::Call { callee, .. } => stack.push(*callee),
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+fn dims(d: [u32; 3]) -> String {
+    if d[1] == 1 && d[2] == 1 {
+        d[0].to_string()
+    } else {
+        format!("({},{},{})", d[0], d[1], d[2])
+    }
+}
+
+fn kernel_report(
+    module: &Module,
+    device: &Module,
+    kernel: FuncId,
+    launches: &[&LaunchRecord],
+    run: &ProgramRun,
+    config: &CheckConfig,
+) -> KernelReport {
+    let func = &module.functions[kernel];
+    let mut report = KernelReport {
+        name: func.name.clone(),
+        verdict: Verdict::Unknown,
+        violations: Vec::new(),
+        proved: Vec::new(),
+        assumptions: Vec::new(),
+        reason: None,
+    };
+    let all_buffers: HashSet<ObjId> = (0..run.host.memory.len() as u32).map(ObjId).collect();
+    let schedule_dependent = schedule_dependent(module, kernel);
+    let mut to_prove: Vec<&LaunchRecord> = Vec::new();
+    let mut executed = 0usize;
+    let mut not_run: Vec<String> = Vec::new();
+    for launch in launches {
+        let site = span(module, &launch.site);
+        let result = match &launch.outcome {
+            Ok(result) => result,
+            Err(why) if why.contains("configuration is invalid") => {
+                not_run.push(why.clone());
+                continue;
+            }
+            Err(_) => {
+                to_prove.push(launch);
+                continue;
+            }
+        };
+        let witness = Witness {
+            block_dim: Some(launch.block.map(u64::from)),
+            grid_dim: Some(launch.grid.map(u64::from)),
+            threads: Vec::new(),
+            args: func
+                .params
+                .iter()
+                .zip(&launch.args)
+                .zip(&launch.arg_sizes)
+                .map(|((p, a), size)| {
+                    let value = match (p.ty, size) {
+                        (Type::Ptr(_), Some(size)) => format!("buffer of {size} bytes"),
+                        (Type::Ptr(_), None) => "a pointer to no allocation".into(),
+                        _ => a.bits().to_string(),
+                    };
+                    (p.name.clone(), value)
+                })
+                .collect(),
+            memory: vec![("inputs".into(), "the program's own data at the launch".into())],
+        };
+        // The launch's objects live on in the program's final memory (the
+        // launch's own result gave its memory back to the program).
+        let with_memory = (!result.violations.is_empty())
+            .then(|| lockstep_replay::ReplayResult { memory: run.host.memory.clone(), ..result.clone() });
+        for v in &result.violations {
+            let result = with_memory.as_ref().expect("set when there are violations");
+            if let Some(mut converted) = crate::search::convert(module, result, v, &all_buffers, &witness) {
+                if let Some(site) = site.clone() {
+                    converted.related.push(Related {
+                        span: site,
+                        label: format!("launched here with <<<{}, {}>>>", dims(launch.grid), dims(launch.block)),
+                    });
+                }
+                let key = (converted.kind, converted.primary.clone());
+                if !report.violations.iter().any(|o| (o.kind, o.primary.clone()) == key) {
+                    report.violations.push(converted);
+                }
+            }
+        }
+        let exact = result.completed && !launch.read_undefined && launch.deterministic_before && !schedule_dependent;
+        if exact {
+            executed += 1;
+        } else {
+            to_prove.push(launch);
+        }
+    }
+    if !report.violations.is_empty() {
+        report.verdict = Verdict::Errors;
+        return report;
+    }
+    // The launches the run does not settle go to the prover, once per
+    // distinct configuration.
+    let mut configs: Vec<CheckConfig> = Vec::new();
+    for launch in &to_prove {
+        let c = launch_config(func, launch, config);
+        if !configs.iter().any(|o| same_launch(o, &c)) {
+            configs.push(c);
+        }
+    }
+    let mut proved: Vec<String> = Vec::new();
+    let mut assumptions: Vec<String> = Vec::new();
+    for c in &configs {
+        let sub = crate::check_kernel(device, kernel, c);
+        match sub.verdict {
+            Verdict::Verified => {
+                for p in sub.proved {
+                    if !proved.contains(&p) {
+                        proved.push(p);
+                    }
+                }
+                for a in sub.assumptions {
+                    if !assumptions.contains(&a) {
+                        assumptions.push(a);
+                    }
+                }
+            }
+            _ => {
+                // The prover's findings hold for some inputs of this launch
+                // shape, not necessarily the program's: they stay possible.
+                report.verdict = if sub.verdict == Verdict::Unknown { Verdict::Unknown } else { Verdict::PossibleErrors };
+                report.violations = sub
+                    .violations
+                    .into_iter()
+                    .map(|mut v| {
+                        v.confirmed = false;
+                        v
+                    })
+                    .collect();
+                report.reason = sub.reason.or_else(|| {
+                    Some((
+                        format!(
+                            "the program's run found no violation, but it does not cover every behaviour ({}), and the proof for <<<{}, {}>>> failed",
+                            why_not_exact(run, to_prove.first().copied(), schedule_dependent),
+                            c.num_groups.map(|d| d.unwrap_or(0)).iter().map(u64::to_string).collect::<Vec<_>>().join(","),
+                            c.group_size.map(|d| d.unwrap_or(0)).iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+                        ),
+                        None,
+                    ))
+                });
+                return report;
+            }
+        }
+    }
+    if executed == 0 && configs.is_empty() {
+        report.reason = Some((format!("the kernel never ran: {}", not_run.join("; ")), None));
+        return report;
+    }
+    report.verdict = Verdict::Verified;
+    if executed > 0 {
+        report.proved.push(format!(
+            "race freedom, barrier divergence freedom, memory safety and assertions for {executed} launch{} of the program, by executing every thread on the program's own data",
+            if executed == 1 { "" } else { "es" }
+        ));
+        report.assumptions.push("the program is deterministic up to these launches, and the kernel's results do not depend on the order of its atomics".into());
+    }
+    report.proved.extend(proved);
+    report.assumptions.extend(assumptions);
+    report
+}
+
+fn why_not_exact(run: &ProgramRun, launch: Option<&LaunchRecord>, schedule_dependent: bool) -> String {
+    if schedule_dependent {
+        return "the kernel uses the results of atomics".into();
+    }
+    if let Some(l) = launch {
+        if l.read_undefined {
+            return "the kernel reads memory that was never written".into();
+        }
+        if let Err(why) = &l.outcome {
+            return why.clone();
+        }
+        if let Ok(r) = &l.outcome {
+            if !r.completed {
+                return "the launch's run stopped early".into();
+            }
+        }
+    }
+    run.nondeterminism.first().map(|(w, _)| w.clone()).unwrap_or_else(|| "the program is nondeterministic".into())
+}
+
+/// The prover's configuration for one launch: its sizes, the sizes of the
+/// buffers passed, and its scalar arguments when they are the only ones.
+fn launch_config(func: &lockstep_kir::Function, launch: &LaunchRecord, base: &CheckConfig) -> CheckConfig {
+    let mut c = base.clone();
+    c.mode = Mode::Prove;
+    c.group_size = launch.block.map(|d| Some(d as u64));
+    c.num_groups = launch.grid.map(|d| Some(d as u64));
+    c.dynamic_shared_bytes = Some(launch.shared_bytes);
+    c.array_sizes = func
+        .params
+        .iter()
+        .zip(&launch.arg_sizes)
+        .filter(|(p, _)| matches!(p.ty, Type::Ptr(s) if s != MemSpace::Private))
+        .map(|(_, s)| *s)
+        .collect();
+    c.scalar_args = if launch.deterministic_before {
+        func.params
+            .iter()
+            .zip(&launch.args)
+            .map(|(p, a)| matches!(p.ty, Type::Int(_) | Type::Float(_)).then(|| a.bits()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    c
+}
+
+fn same_launch(a: &CheckConfig, b: &CheckConfig) -> bool {
+    a.group_size == b.group_size
+        && a.num_groups == b.num_groups
+        && a.array_sizes == b.array_sizes
+        && a.scalar_args == b.scalar_args
+        && a.dynamic_shared_bytes == b.dynamic_shared_bytes
+}

@@ -1,0 +1,1091 @@
+//! Symbolic execution of every thread of one arbitrary group.
+//!
+//! The group's id and the number of groups are SMT constants (concrete when
+//! the launch fixes them), the local ids are concrete: the block size must be
+//! known, the grid need not be. Scalar arguments and the initial contents
+//! of the pointer arguments' buffers are SMT constants and arrays shared by
+//! the two kernels (`Inputs`), so that both read the same inputs.
+//!
+//! Execution follows the barrier intervals: every thread runs to its next
+//! barrier (or its end) in turn, then the next interval starts. The result
+//! of one interval does not depend on this order when the kernel is free of
+//! data races, which is an assumption of every proof (stated in reports, and
+//! tested by the interpreter's race detector during differential testing).
+//!
+//! A thread forks at a branch whose condition is not a literal; its paths
+//! run on, each with its path condition, and are merged (values by `ite` on
+//! the conditions) when they all meet at the same barrier. Memory effects are
+//! guarded by the path condition, so the paths of a thread can share one
+//! memory. Loops unroll as long as their conditions are literals (the usual
+//! case once thread ids and block sizes are concrete); a loop whose exit
+//! depends on symbolic values exhausts the path or step budget and makes the
+//! run `Unsupported`, never a wrong answer.
+//!
+//! Memory: one object per pointer parameter, `__shared__` global and private
+//! object. An object's contents are an SMT array from byte offset (bv64) to
+//! elements of one width (every access of an object must use that width and
+//! an aligned offset: the alignment conditions are returned, and a proof
+//! must show they cannot fail). Writes to literal offsets stay in an overlay
+//! map so that reads at literal offsets resolve to values without the
+//! solver; a write or read at a symbolic offset first folds the overlay into
+//! a named array (a fresh constant defined by an equation in `defs`), which
+//! keeps every term small when printed.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use lockstep_kir::{
+    AnnotFn, AnnotKind, BinOp, BlockId, BuiltinVar, CastOp, FloatCC, FloatOp, Function, InstId, InstKind, IntCC,
+    MemSpace, SrcLoc, Terminator, Type, ValueDef, ValueId,
+};
+use lockstep_smt::{Sort, TermId, TermStore};
+
+/// Why a kernel is outside what the symbolic engine handles.
+#[derive(Clone, Debug)]
+pub struct Unsupported {
+    pub what: String,
+    pub loc: Option<SrcLoc>,
+}
+
+type Res<T> = Result<T, Unsupported>;
+
+fn unsupported<T>(what: impl Into<String>, loc: Option<SrcLoc>) -> Res<T> {
+    Err(Unsupported { what: what.into(), loc })
+}
+
+/// The symbols both kernels share: launch, arguments, input memory.
+pub struct Inputs {
+    pub st: TermStore,
+    /// Threads per group (concrete).
+    pub group_size: [u32; 3],
+    /// Group id and number of groups in each dimension.
+    pub group_id: [TermId; 3],
+    pub num_groups: [TermId; 3],
+    /// The scalar argument of each parameter index (None for pointers).
+    pub scalars: Vec<Option<TermId>>,
+    /// Initial contents of each pointer parameter's buffer, created on the
+    /// first access with that access's element width.
+    pub buffers: HashMap<usize, (u32, TermId)>,
+    /// Float operations and math functions as uninterpreted functions.
+    funs: HashMap<String, lockstep_smt::FunId>,
+}
+
+impl Inputs {
+    /// Symbols for a launch with `group_size` threads per group and
+    /// `num_groups` groups (`None`: any number), and for the parameters of
+    /// `params` (both kernels have parameters of the same types).
+    pub fn new(group_size: [u32; 3], num_groups: [Option<u64>; 3], params: &[Type]) -> Inputs {
+        let mut st = TermStore::new();
+        let dims = ["x", "y", "z"];
+        let num_groups = [0, 1, 2].map(|d| match num_groups[d] {
+            Some(n) => st.bv_const(32, n as u128),
+            None => st.declare_const(&format!("gridDim.{}", dims[d]), Sort::bv(32)),
+        });
+        let group_id = [0, 1, 2].map(|d| match st.as_bv(num_groups[d]).and_then(|v| v.to_u128()) {
+            Some(1) => st.bv_const(32, 0),
+            _ => st.declare_const(&format!("blockIdx.{}", dims[d]), Sort::bv(32)),
+        });
+        let scalars = params
+            .iter()
+            .enumerate()
+            .map(|(i, ty)| match ty {
+                Type::Int(w) if *w > 1 => Some(st.declare_const(&format!("arg{i}"), Sort::bv(*w as u32))),
+                Type::Float(w) => Some(st.declare_const(&format!("arg{i}"), Sort::bv(*w as u32))),
+                _ => None,
+            })
+            .collect();
+        Inputs { st, group_size, group_id, num_groups, scalars, buffers: HashMap::new(), funs: HashMap::new() }
+    }
+
+    /// The launch constraints: each group id below its dimension, and each
+    /// symbolic dimension within CUDA's limits.
+    pub fn launch_constraints(&mut self) -> Vec<TermId> {
+        let limits = [0x7fff_ffffu128, 0xffff, 0xffff];
+        let mut out = Vec::new();
+        for d in 0..3 {
+            let (g, n) = (self.group_id[d], self.num_groups[d]);
+            let lt = self.st.bvult(g, n);
+            out.push(lt);
+            let max = self.st.bv_const(32, limits[d]);
+            let le = self.st.bvule(n, max);
+            out.push(le);
+        }
+        out
+    }
+
+    fn buffer(&mut self, param: usize, bits: u32, loc: Option<SrcLoc>) -> Res<TermId> {
+        if let Some(&(w, t)) = self.buffers.get(&param) {
+            if w != bits {
+                return unsupported(format!("buffer argument {param} is accessed with {w}- and {bits}-bit elements"), loc);
+            }
+            return Ok(t);
+        }
+        let t = self.st.declare_const(&format!("buffer{param}"), Sort::array(Sort::bv(64), Sort::bv(bits)));
+        self.buffers.insert(param, (bits, t));
+        Ok(t)
+    }
+
+    fn uf(&mut self, name: &str, args: &[TermId], ret: Sort) -> TermId {
+        let f = match self.funs.get(name) {
+            Some(&f) => f,
+            None => {
+                let sorts: Vec<Sort> = args.iter().map(|&a| self.st.sort_of(a).clone()).collect();
+                let f = self.st.declare_fun(name, &sorts, ret);
+                self.funs.insert(name.to_string(), f);
+                f
+            }
+        };
+        self.st.apply(f, args)
+    }
+}
+
+/// A symbolic value.
+#[derive(Clone, Debug, PartialEq)]
+enum SV {
+    /// An `i1`, as an SMT Bool.
+    Bool(TermId),
+    /// Integers and floats (their IEEE bits).
+    Bv(TermId),
+    /// A pointer into memory object `obj` at byte offset `off` (bv64).
+    Ptr { obj: usize, off: TermId },
+}
+
+/// Who a memory object belongs to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum ObjKey {
+    Param(usize),
+    Shared(lockstep_kir::GlobalId),
+    Local(usize, lockstep_kir::LocalId),
+}
+
+struct Obj {
+    key: ObjKey,
+    name: String,
+    /// Element width, fixed by the first access.
+    bits: Option<u32>,
+    /// The contents below the overlay (None until the first access).
+    base: Option<TermId>,
+    /// Writes at literal offsets since `base` was last named.
+    overlay: BTreeMap<u128, TermId>,
+    written: bool,
+}
+
+#[derive(Clone)]
+struct Path {
+    pc: TermId,
+    env: HashMap<ValueId, SV>,
+    block: BlockId,
+    idx: usize,
+    /// The barrier the path waits at, or None when it returned.
+    at: Option<InstId>,
+}
+
+/// A postcondition that fails when `violated` holds.
+#[derive(Clone, Debug)]
+pub struct Obligation {
+    pub violated: TermId,
+    pub loc: Option<SrcLoc>,
+    pub thread: [u32; 3],
+}
+
+/// The writes to one output element (one address term), merged over the
+/// threads and paths that make them: the element is written when `guard`
+/// holds, and then holds `value`.
+#[derive(Clone, Debug)]
+pub struct ElementWrite {
+    pub off: TermId,
+    pub guard: TermId,
+    pub value: TermId,
+}
+
+/// The writes of a kernel to one pointer parameter, element by element:
+/// the per-element view of PUG_para. Valid (`Some`) only when every write
+/// happens in one barrier interval, so that, for a race-free kernel, the
+/// final value of an element is the value of its unique writer.
+#[derive(Clone, Debug, Default)]
+pub struct Writes {
+    pub elements: Vec<ElementWrite>,
+    /// Conditions under which two writes of one thread with different
+    /// address terms hit the same element (which the merge by address term
+    /// would miss); the per-element view is only sound when none can hold.
+    pub self_overlap: Vec<TermId>,
+}
+
+struct Record {
+    obj: usize,
+    interval: u32,
+    thread: usize,
+    pc: TermId,
+    off: TermId,
+    value: TermId,
+}
+
+/// What running one kernel for one group produced.
+pub struct GroupRun {
+    /// The per-element writes of each written pointer parameter, when
+    /// every write to it happens in one barrier interval.
+    pub writes: HashMap<usize, Option<Writes>>,
+    /// The final contents of each pointer parameter the kernel writes.
+    pub finals: HashMap<usize, TermId>,
+    /// Equations defining the named arrays.
+    pub defs: Vec<TermId>,
+    /// `__requires` conditions (guarded by their path conditions).
+    pub requires: Vec<TermId>,
+    /// Conditions under which an access is misaligned.
+    pub misaligned: Vec<TermId>,
+    /// Postconditions, one per thread and `__ensures`.
+    pub obligations: Vec<Obligation>,
+    /// Pointer parameters the kernel reads.
+    pub reads: HashSet<usize>,
+}
+
+/// Instructions executed by all threads before the run gives up.
+const STEP_BUDGET: u64 = 2_000_000;
+/// Paths one thread may have between two barriers.
+const PATH_LIMIT: usize = 64;
+
+pub struct Executor<'a> {
+    module: &'a lockstep_kir::Module,
+    func: &'a Function,
+    /// The thread being executed (for its private objects).
+    thread: usize,
+    tag: &'a str,
+    inp: &'a mut Inputs,
+    objs: Vec<Obj>,
+    obj_index: HashMap<ObjKey, usize>,
+    defs: Vec<TermId>,
+    requires: Vec<TermId>,
+    misaligned: Vec<TermId>,
+    obligations: Vec<Obligation>,
+    reads: HashSet<usize>,
+    records: Vec<Record>,
+    interval: u32,
+    writes: HashMap<usize, Option<Writes>>,
+    steps: u64,
+    /// In postcondition mode loads read the final memory and the thread
+    /// stops at its first write or barrier.
+    post: bool,
+    spec_loads: HashSet<InstId>,
+}
+
+impl<'a> Executor<'a> {
+    pub fn new(module: &'a lockstep_kir::Module, func: &'a Function, tag: &'a str, inp: &'a mut Inputs) -> Executor<'a> {
+        Executor {
+            module,
+            func,
+            thread: 0,
+            tag,
+            inp,
+            objs: Vec::new(),
+            obj_index: HashMap::new(),
+            defs: Vec::new(),
+            requires: Vec::new(),
+            misaligned: Vec::new(),
+            obligations: Vec::new(),
+            reads: HashSet::new(),
+            records: Vec::new(),
+            interval: 0,
+            writes: HashMap::new(),
+            steps: 0,
+            post: false,
+            spec_loads: lockstep_analysis::ghost::specification_loads(func),
+        }
+    }
+
+    /// Runs every thread of the group to its end, then evaluates the
+    /// postconditions of every thread on the final memory.
+    pub fn run(mut self) -> Res<GroupRun> {
+        check_postcondition_placement(self.func)?;
+        let [sx, sy, sz] = self.inp.group_size;
+        let threads: Vec<[u32; 3]> =
+            (0..sz).flat_map(|z| (0..sy).flat_map(move |y| (0..sx).map(move |x| [x, y, z]))).collect();
+        let mut states: Vec<Option<Path>> = threads.iter().map(|_| Some(self.entry_path())).collect();
+        loop {
+            let mut barrier: Option<Option<InstId>> = None;
+            for (t, lid) in threads.iter().enumerate() {
+                let Some(path) = states[t].take() else { continue };
+                let paths = self.run_paths(t, *lid, vec![path])?;
+                let merged = self.merge(paths)?;
+                match barrier {
+                    None => barrier = Some(merged.at),
+                    Some(b) if b != merged.at => {
+                        let loc = merged.at.or(b).and_then(|i| self.func.inst_locs.get(i).clone());
+                        return unsupported("threads of a group reach different barriers (barrier divergence)", loc);
+                    }
+                    _ => {}
+                }
+                states[t] = merged.at.is_some().then_some(merged);
+            }
+            if states.iter().all(Option::is_none) {
+                break;
+            }
+            self.interval += 1;
+        }
+        self.writes = self.element_writes();
+        // Postconditions read the final memory.
+        for i in 0..self.objs.len() {
+            self.flush(i);
+        }
+        if self.func.blocks.values().any(|b| b.insts.iter().any(|&i| is_ensures(&self.func.insts[i].kind))) {
+            self.post = true;
+            for (t, lid) in threads.iter().enumerate() {
+                let path = self.entry_path();
+                self.run_paths(t, *lid, vec![path])?;
+            }
+        }
+        let mut finals = HashMap::new();
+        for o in &self.objs {
+            if let (ObjKey::Param(p), true, Some(base)) = (&o.key, o.written, o.base) {
+                finals.insert(*p, base);
+            }
+        }
+        Ok(GroupRun {
+            writes: std::mem::take(&mut self.writes),
+            finals,
+            defs: self.defs,
+            requires: self.requires,
+            misaligned: self.misaligned,
+            obligations: self.obligations,
+            reads: self.reads,
+        })
+    }
+
+    fn entry_path(&mut self) -> Path {
+        let mut env = HashMap::new();
+        for (i, p) in self.func.params.iter().enumerate() {
+            let v = match p.ty {
+                Type::Ptr(_) => {
+                    let obj = self.object(ObjKey::Param(i), &p.name);
+                    let zero = self.inp.st.bv_const(64, 0);
+                    SV::Ptr { obj, off: zero }
+                }
+                _ => match self.inp.scalars.get(i).copied().flatten() {
+                    Some(t) => SV::Bv(t),
+                    None => continue,
+                },
+            };
+            env.insert(p.value, v);
+        }
+        let pc = self.inp.st.true_();
+        Path { pc, env, block: self.func.entry, idx: 0, at: None }
+    }
+
+    fn object(&mut self, key: ObjKey, name: &str) -> usize {
+        if let Some(&i) = self.obj_index.get(&key) {
+            return i;
+        }
+        let i = self.objs.len();
+        self.objs.push(Obj { key: key.clone(), name: name.to_string(), bits: None, base: None, overlay: BTreeMap::new(), written: false });
+        self.obj_index.insert(key, i);
+        i
+    }
+
+    /// Runs paths until each waits at a barrier or has returned.
+    fn run_paths(&mut self, t: usize, lid: [u32; 3], mut work: Vec<Path>) -> Res<Vec<Path>> {
+        self.thread = t;
+        let mut out = Vec::new();
+        while let Some(mut p) = work.pop() {
+            loop {
+                self.steps += 1;
+                if self.steps > STEP_BUDGET {
+                    return unsupported("the symbolic execution budget was exhausted (a loop whose trip count depends on symbolic values?)", self.func.loc);
+                }
+                let block = &self.func.blocks[p.block];
+                if p.idx < block.insts.len() {
+                    let inst = block.insts[p.idx];
+                    p.idx += 1;
+                    match self.exec(t, lid, &mut p, inst)? {
+                        Flow::Next => continue,
+                        Flow::Barrier => {
+                            p.at = Some(inst);
+                            out.push(p);
+                        }
+                        Flow::Stop => {}
+                    }
+                    break;
+                }
+                let loc = self.func.term_locs.get(p.block).clone();
+                match block.term.clone() {
+                    Terminator::Return(_) => {
+                        p.at = None;
+                        out.push(p);
+                        break;
+                    }
+                    Terminator::Unreachable => {
+                        return unsupported("`unreachable` reached", loc);
+                    }
+                    Terminator::Jump(call) => self.jump(&mut p, &call, loc)?,
+                    Terminator::Branch { cond, then_dest, else_dest } => {
+                        let c = self.boolean(&p, cond, loc)?;
+                        match self.inp.st.as_bool(c) {
+                            Some(true) => self.jump(&mut p, &then_dest, loc)?,
+                            Some(false) => self.jump(&mut p, &else_dest, loc)?,
+                            None => {
+                                let mut other = p.clone();
+                                let nc = self.inp.st.not(c);
+                                other.pc = self.inp.st.and(&[p.pc, nc]);
+                                p.pc = self.inp.st.and(&[p.pc, c]);
+                                self.jump(&mut other, &else_dest, loc)?;
+                                work.push(other);
+                                if work.len() + out.len() > PATH_LIMIT {
+                                    return unsupported(
+                                        "too many paths in one barrier interval (a loop whose trip count depends on symbolic values?)",
+                                        loc,
+                                    );
+                                }
+                                self.jump(&mut p, &then_dest, loc)?;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn jump(&mut self, p: &mut Path, call: &lockstep_kir::BlockCall, loc: Option<SrcLoc>) -> Res<()> {
+        let args: Vec<SV> = call.args.iter().map(|&a| self.val(p, a, loc)).collect::<Res<_>>()?;
+        let params = &self.func.blocks[call.block].params;
+        for (&param, a) in params.iter().zip(args) {
+            p.env.insert(param, a);
+        }
+        p.block = call.block;
+        p.idx = 0;
+        Ok(())
+    }
+
+    /// Merges the paths of one thread, which must all wait at the same
+    /// barrier or all have returned.
+    fn merge(&mut self, mut paths: Vec<Path>) -> Res<Path> {
+        let mut merged = match paths.pop() {
+            Some(p) => p,
+            None => return unsupported("a thread has no feasible path", self.func.loc),
+        };
+        for p in paths {
+            if p.at != merged.at {
+                let at = p.at.or(merged.at);
+                let loc = at.and_then(|i| self.func.inst_locs.get(i).clone());
+                return unsupported("a barrier is reached under a condition on symbolic values (barrier divergence is possible)", loc);
+            }
+            let mut env = HashMap::new();
+            for (k, v) in &p.env {
+                let Some(w) = merged.env.get(k) else { continue };
+                let m = match (v, w) {
+                    _ if v == w => v.clone(),
+                    (SV::Bool(a), SV::Bool(b)) => SV::Bool(self.inp.st.ite(p.pc, *a, *b)),
+                    (SV::Bv(a), SV::Bv(b)) => SV::Bv(self.inp.st.ite(p.pc, *a, *b)),
+                    (SV::Ptr { obj: o1, off: a }, SV::Ptr { obj: o2, off: b }) if o1 == o2 => {
+                        SV::Ptr { obj: *o1, off: self.inp.st.ite(p.pc, *a, *b) }
+                    }
+                    // A value whose object depends on the path: dropped, and
+                    // a later use reports it.
+                    _ => continue,
+                };
+                env.insert(*k, m);
+            }
+            merged.pc = self.inp.st.or(&[p.pc, merged.pc]);
+            merged.env = env;
+        }
+        Ok(merged)
+    }
+
+    fn loc(&self, inst: InstId) -> Option<SrcLoc> {
+        self.func.inst_locs.get(inst).clone()
+    }
+
+    fn val(&mut self, p: &Path, v: ValueId, loc: Option<SrcLoc>) -> Res<SV> {
+        if let Some(x) = p.env.get(&v) {
+            return Ok(x.clone());
+        }
+        let data = &self.func.values[v];
+        let ty = data.ty;
+        match &data.def {
+            ValueDef::Const(bits) => Ok(match ty {
+                Type::Int(1) => SV::Bool(self.inp.st.bool_const(bits & 1 == 1)),
+                Type::Int(w) | Type::Float(w) => SV::Bv(self.inp.st.bv_const(w as u32, *bits)),
+                Type::Ptr(_) => return unsupported("a pointer constant", loc),
+            }),
+            ValueDef::Undef => Ok(match ty {
+                Type::Int(1) => SV::Bool(self.inp.st.fresh_const("undef", Sort::Bool)),
+                Type::Int(w) | Type::Float(w) => SV::Bv(self.inp.st.fresh_const("undef", Sort::bv(w as u32))),
+                Type::Ptr(_) => return unsupported("an undefined pointer", loc),
+            }),
+            ValueDef::GlobalAddr(g) => {
+                let global = &self.module.globals[*g];
+                if global.space != MemSpace::Shared {
+                    return unsupported(
+                        format!("the {} variable `{}` (only kernel arguments and __shared__ memory are modelled)", global.space.name(), global.name),
+                        loc,
+                    );
+                }
+                let name = global.name.clone();
+                let obj = self.object(ObjKey::Shared(*g), &name);
+                Ok(SV::Ptr { obj, off: self.inp.st.bv_const(64, 0) })
+            }
+            ValueDef::LocalAddr(l) => {
+                let name = format!("{}.t{}", self.func.locals[*l].name, self.thread);
+                let obj = self.object(ObjKey::Local(self.thread, *l), &name);
+                Ok(SV::Ptr { obj, off: self.inp.st.bv_const(64, 0) })
+            }
+            ValueDef::Null => unsupported("the null pointer", loc),
+            _ => unsupported(format!("a value whose definition depends on the path taken ({v})"), loc),
+        }
+    }
+
+    fn bv(&mut self, p: &Path, v: ValueId, loc: Option<SrcLoc>) -> Res<TermId> {
+        match self.val(p, v, loc)? {
+            SV::Bv(t) => Ok(t),
+            SV::Bool(b) => {
+                let one = self.inp.st.bv_const(1, 1);
+                let zero = self.inp.st.bv_const(1, 0);
+                Ok(self.inp.st.ite(b, one, zero))
+            }
+            SV::Ptr { .. } => unsupported("a pointer used as an integer", loc),
+        }
+    }
+
+    fn boolean(&mut self, p: &Path, v: ValueId, loc: Option<SrcLoc>) -> Res<TermId> {
+        match self.val(p, v, loc)? {
+            SV::Bool(b) => Ok(b),
+            _ => unsupported("internal: a branch on a non-boolean", loc),
+        }
+    }
+
+    fn exec(&mut self, t: usize, lid: [u32; 3], p: &mut Path, inst: InstId) -> Res<Flow> {
+        let data = &self.func.insts[inst];
+        let loc = self.loc(inst);
+        let result = data.result;
+        let rty = result.map(|r| self.func.values[r].ty);
+        let value = match data.kind.clone() {
+            InstKind::Binary { op, lhs, rhs } => {
+                if rty == Some(Type::Int(1)) {
+                    let (a, b) = (self.boolean(p, lhs, loc)?, self.boolean(p, rhs, loc)?);
+                    SV::Bool(match op {
+                        BinOp::And => self.inp.st.and(&[a, b]),
+                        BinOp::Or => self.inp.st.or(&[a, b]),
+                        BinOp::Xor => self.inp.st.xor(a, b),
+                        _ => return unsupported(format!("`{}` on booleans", op.name()), loc),
+                    })
+                } else {
+                    let (a, b) = (self.bv(p, lhs, loc)?, self.bv(p, rhs, loc)?);
+                    if let Some(t) = normalise(&mut self.inp.st, op, a, b) {
+                        return self.bind(p, result, SV::Bv(t));
+                    }
+                    let st = &mut self.inp.st;
+                    SV::Bv(match op {
+                        BinOp::Add => st.bvadd(a, b),
+                        BinOp::Sub => st.bvsub(a, b),
+                        BinOp::Mul => st.bvmul(a, b),
+                        BinOp::UDiv => st.bvudiv(a, b),
+                        BinOp::SDiv => st.bvsdiv(a, b),
+                        BinOp::URem => st.bvurem(a, b),
+                        BinOp::SRem => st.bvsrem(a, b),
+                        BinOp::Shl => st.bvshl(a, b),
+                        BinOp::LShr => st.bvlshr(a, b),
+                        BinOp::AShr => st.bvashr(a, b),
+                        BinOp::And => st.bvand(a, b),
+                        BinOp::Or => st.bvor(a, b),
+                        BinOp::Xor => st.bvxor(a, b),
+                    })
+                }
+            }
+            InstKind::Icmp { cc, lhs, rhs } => {
+                let (a, b) = match (self.val(p, lhs, loc)?, self.val(p, rhs, loc)?) {
+                    (SV::Ptr { obj: o1, off: a }, SV::Ptr { obj: o2, off: b }) if o1 == o2 => (a, b),
+                    (SV::Ptr { .. }, _) | (_, SV::Ptr { .. }) => return unsupported("a comparison of pointers into different objects", loc),
+                    (SV::Bool(a), SV::Bool(b)) if matches!(cc, IntCC::Eq | IntCC::Ne) => {
+                        let e = self.inp.st.eq(a, b);
+                        let r = if cc == IntCC::Eq { e } else { self.inp.st.not(e) };
+                        return self.bind(p, result, SV::Bool(r));
+                    }
+                    _ => (self.bv(p, lhs, loc)?, self.bv(p, rhs, loc)?),
+                };
+                let st = &mut self.inp.st;
+                SV::Bool(match cc {
+                    IntCC::Eq => st.eq(a, b),
+                    IntCC::Ne => {
+                        let e = st.eq(a, b);
+                        st.not(e)
+                    }
+                    IntCC::Ult => st.bvult(a, b),
+                    IntCC::Ule => st.bvule(a, b),
+                    IntCC::Ugt => st.bvugt(a, b),
+                    IntCC::Uge => st.bvuge(a, b),
+                    IntCC::Slt => st.bvslt(a, b),
+                    IntCC::Sle => st.bvsle(a, b),
+                    IntCC::Sgt => st.bvsgt(a, b),
+                    IntCC::Sge => st.bvsge(a, b),
+                })
+            }
+            InstKind::Select { cond, then_value, else_value } => {
+                let c = self.boolean(p, cond, loc)?;
+                match (self.val(p, then_value, loc)?, self.val(p, else_value, loc)?) {
+                    (SV::Bool(a), SV::Bool(b)) => SV::Bool(self.inp.st.ite(c, a, b)),
+                    (SV::Bv(a), SV::Bv(b)) => SV::Bv(self.inp.st.ite(c, a, b)),
+                    (SV::Ptr { obj: o1, off: a }, SV::Ptr { obj: o2, off: b }) if o1 == o2 => {
+                        SV::Ptr { obj: o1, off: self.inp.st.ite(c, a, b) }
+                    }
+                    (x, y) => match self.inp.st.as_bool(c) {
+                        Some(true) => x,
+                        Some(false) => y,
+                        None => return unsupported("a pointer chosen between objects by a symbolic condition", loc),
+                    },
+                }
+            }
+            InstKind::Cast { op, arg } => self.cast(p, op, arg, rty.expect("cast has a result"), loc)?,
+            InstKind::Float { op, args } => {
+                let w = rty.expect("float op has a result").bits();
+                let vals: Vec<TermId> = args.iter().map(|&a| self.bv(p, a, loc)).collect::<Res<_>>()?;
+                SV::Bv(self.float_op(op, w, vals))
+            }
+            InstKind::Fcmp { cc, lhs, rhs } => {
+                let (a, b) = (self.bv(p, lhs, loc)?, self.bv(p, rhs, loc)?);
+                SV::Bool(match cc {
+                    FloatCC::True => self.inp.st.true_(),
+                    FloatCC::False => self.inp.st.false_(),
+                    _ => {
+                        let w = self.inp.st.sort_of(a).bv_width().unwrap_or(32);
+                        self.inp.uf(&format!("fcmp.{}{w}", cc.name()), &[a, b], Sort::Bool)
+                    }
+                })
+            }
+            InstKind::PtrAdd { base, offset } => match self.val(p, base, loc)? {
+                SV::Ptr { obj, off } => {
+                    let d = self.bv(p, offset, loc)?;
+                    SV::Ptr { obj, off: self.inp.st.bvadd(off, d) }
+                }
+                _ => return unsupported("pointer arithmetic on a non-pointer", loc),
+            },
+            InstKind::Load { ptr, .. } => {
+                let ty = rty.expect("load has a result");
+                let (obj, off) = self.pointer(p, ptr, loc)?;
+                if self.post && !self.spec_loads.contains(&inst) && self.objs[obj].written {
+                    return unsupported("a postcondition depends on a read of a written buffer outside the annotation", loc);
+                }
+                self.access(p, obj, off, ty, loc)?;
+                let x = match self.objs[obj].key {
+                    ObjKey::Param(i) if self.post => self.final_element(i, obj, off),
+                    _ => self.read(obj, off),
+                };
+                // Reads that only state a postcondition are not reads of the
+                // program.
+                if let (ObjKey::Param(i), false, false) = (&self.objs[obj].key, self.post, self.spec_loads.contains(&inst)) {
+                    self.reads.insert(*i);
+                }
+                if ty == Type::Int(1) {
+                    return unsupported("a load of a boolean", loc);
+                }
+                SV::Bv(x)
+            }
+            InstKind::Store { ptr, value, .. } => {
+                if self.post {
+                    return Ok(Flow::Stop);
+                }
+                let ty = self.func.values[value].ty;
+                let (obj, off) = self.pointer(p, ptr, loc)?;
+                let bits = self.access(p, obj, off, ty, loc)?;
+                let v = match self.val(p, value, loc)? {
+                    SV::Bv(v) => v,
+                    _ => return unsupported("a store of a pointer or a boolean", loc),
+                };
+                debug_assert_eq!(self.inp.st.sort_of(v).bv_width(), Some(bits));
+                self.write(obj, off, v, p.pc);
+                return Ok(Flow::Next);
+            }
+            InstKind::Barrier { scope, .. } => {
+                if self.post {
+                    return Ok(Flow::Stop);
+                }
+                if scope != lockstep_kir::BarrierScope::Group {
+                    return unsupported(format!("a {} barrier", scope.name()), loc);
+                }
+                return Ok(Flow::Barrier);
+            }
+            InstKind::Fence { .. } | InstKind::Nop { .. } => return Ok(Flow::Next),
+            InstKind::Builtin { var, dim } => {
+                let d = dim as usize;
+                SV::Bv(match var {
+                    BuiltinVar::LocalId => self.inp.st.bv_const(32, lid[d] as u128),
+                    BuiltinVar::LocalSize => self.inp.st.bv_const(32, self.inp.group_size[d] as u128),
+                    BuiltinVar::GroupId => self.inp.group_id[d],
+                    BuiltinVar::NumGroups => self.inp.num_groups[d],
+                    BuiltinVar::GlobalOffset => self.inp.st.bv_const(32, 0),
+                })
+            }
+            InstKind::CallExternal { name, args } => {
+                let ty = match rty {
+                    Some(t @ (Type::Int(_) | Type::Float(_))) if t != Type::Int(1) => t,
+                    _ => return unsupported(format!("a call of `{name}` without a numeric result"), loc),
+                };
+                let vals: Vec<TermId> = args.iter().map(|&a| self.bv(p, a, loc)).collect::<Res<_>>()?;
+                if vals.is_empty() {
+                    return unsupported(format!("a call of `{name}` without arguments"), loc);
+                }
+                SV::Bv(self.inp.uf(&format!("ext.{name}"), &vals, Sort::bv(ty.bits())))
+            }
+            InstKind::Annot { kind, args } => {
+                let cond = match args.first() {
+                    Some(&a) => self.boolean(p, a, loc)?,
+                    None => self.inp.st.true_(),
+                };
+                match kind {
+                    AnnotKind::Requires | AnnotKind::Assume if !self.post => {
+                        let r = self.inp.st.implies(p.pc, cond);
+                        self.requires.push(r);
+                    }
+                    AnnotKind::Ensures if self.post => {
+                        let nc = self.inp.st.not(cond);
+                        let violated = self.inp.st.and(&[p.pc, nc]);
+                        self.obligations.push(Obligation { violated, loc, thread: lid });
+                    }
+                    _ => {}
+                }
+                return Ok(Flow::Next);
+            }
+            InstKind::AnnotValue { func: AnnotFn::Implies, args } if args.len() == 2 => {
+                let (a, b) = (self.boolean(p, args[0], loc)?, self.boolean(p, args[1], loc)?);
+                SV::Bool(self.inp.st.implies(a, b))
+            }
+            InstKind::AnnotValue { func, .. } => {
+                return unsupported(format!("the annotation function `{}`", func.name()), loc);
+            }
+            InstKind::Havoc => {
+                let ty = rty.expect("havoc has a result");
+                match ty {
+                    Type::Int(1) => SV::Bool(self.inp.st.fresh_const("havoc", Sort::Bool)),
+                    Type::Int(w) | Type::Float(w) => SV::Bv(self.inp.st.fresh_const("havoc", Sort::bv(w as u32))),
+                    Type::Ptr(_) => return unsupported("a nondeterministic pointer", loc),
+                }
+            }
+            InstKind::Atomic { .. } | InstKind::CmpXchg { .. } => {
+                return unsupported("atomic operations (their result depends on the schedule)", loc)
+            }
+            InstKind::Warp { .. } => return unsupported("warp-level operations", loc),
+            InstKind::MemCopy { .. } | InstKind::MemSet { .. } => return unsupported("memcpy/memset", loc),
+            InstKind::Call { .. } => return unsupported("a call that could not be inlined", loc),
+        };
+        let _ = t;
+        self.bind(p, result, value)
+    }
+
+    fn bind(&mut self, p: &mut Path, result: Option<ValueId>, v: SV) -> Res<Flow> {
+        if let Some(r) = result {
+            p.env.insert(r, v);
+        }
+        Ok(Flow::Next)
+    }
+
+    fn cast(&mut self, p: &Path, op: CastOp, arg: ValueId, to: Type, loc: Option<SrcLoc>) -> Res<SV> {
+        let from = self.func.values[arg].ty;
+        if op == CastOp::AddrSpaceCast {
+            return self.val(p, arg, loc);
+        }
+        if from == Type::Int(1) && matches!(op, CastOp::Zext | CastOp::Sext) {
+            let b = self.boolean(p, arg, loc)?;
+            let w = to.bits();
+            let one = if op == CastOp::Zext { 1 } else { lockstep_replay::value::mask(w) };
+            let (t, f) = (self.inp.st.bv_const(w, one), self.inp.st.bv_const(w, 0));
+            return Ok(SV::Bv(self.inp.st.ite(b, t, f)));
+        }
+        if to == Type::Int(1) && op == CastOp::Trunc {
+            let x = self.bv(p, arg, loc)?;
+            let bit = self.inp.st.extract(0, 0, x);
+            let one = self.inp.st.bv_const(1, 1);
+            return Ok(SV::Bool(self.inp.st.eq(bit, one)));
+        }
+        if from.is_ptr() || to.is_ptr() {
+            return unsupported("a conversion between pointers and integers", loc);
+        }
+        let x = self.bv(p, arg, loc)?;
+        let (fw, tw) = (from.bits(), to.bits());
+        let st = &mut self.inp.st;
+        Ok(SV::Bv(match op {
+            CastOp::Zext => st.zero_extend(tw - fw, x),
+            CastOp::Sext => st.sign_extend(tw - fw, x),
+            CastOp::Trunc => st.extract(tw - 1, 0, x),
+            CastOp::Bitcast => x,
+            _ => {
+                let name = format!("{}.{fw}.{tw}", op.name());
+                self.inp.uf(&name, &[x], Sort::bv(tw))
+            }
+        }))
+    }
+
+    /// Float arithmetic as uninterpreted functions over the IEEE bits.
+    /// Commutativity of `+` and `*` (which IEEE guarantees) is built in by
+    /// ordering the arguments; associativity, which IEEE does not
+    /// guarantee, is not. Negation flips the sign bit, exactly as IEEE does.
+    fn float_op(&mut self, op: FloatOp, w: u32, mut args: Vec<TermId>) -> TermId {
+        if op == FloatOp::Neg {
+            let sign = self.inp.st.bv_const(w, 1u128 << (w - 1));
+            return self.inp.st.bvxor(args[0], sign);
+        }
+        if matches!(op, FloatOp::Add | FloatOp::Mul) {
+            args.sort();
+        }
+        self.inp.uf(&format!("{}{w}", op.name()), &args, Sort::bv(w))
+    }
+
+    fn pointer(&mut self, p: &Path, ptr: ValueId, loc: Option<SrcLoc>) -> Res<(usize, TermId)> {
+        if let Some(SV::Ptr { obj, off }) = p.env.get(&ptr) {
+            return Ok((*obj, *off));
+        }
+        match self.val(p, ptr, loc)? {
+            SV::Ptr { obj, off } => Ok((obj, off)),
+            _ => unsupported("an access through a non-pointer", loc),
+        }
+    }
+
+    /// Checks an access's width against its object and records the
+    /// condition under which its offset is misaligned.
+    fn access(&mut self, p: &Path, obj: usize, off: TermId, ty: Type, loc: Option<SrcLoc>) -> Res<u32> {
+        let bits = if ty == Type::Int(1) { 8 } else { ty.bits() };
+        match self.objs[obj].bits {
+            Some(b) if b != bits => {
+                return unsupported(format!("`{}` is accessed with {b}- and {bits}-bit values", self.objs[obj].name), loc)
+            }
+            Some(_) => {}
+            None => {
+                self.objs[obj].bits = Some(bits);
+                let base = match self.objs[obj].key.clone() {
+                    ObjKey::Param(i) => self.inp.buffer(i, bits, loc)?,
+                    _ => {
+                        let name = format!("{}.{}.init", self.tag, self.objs[obj].name);
+                        self.inp.st.fresh_const(&name, Sort::array(Sort::bv(64), Sort::bv(bits)))
+                    }
+                };
+                self.objs[obj].base = Some(base);
+            }
+        }
+        let size = (bits / 8).max(1) as u128;
+        if size > 1 {
+            let m = self.inp.st.bv_const(64, size - 1);
+            let low = self.inp.st.bvand(off, m);
+            let zero = self.inp.st.bv_const(64, 0);
+            let aligned = self.inp.st.eq(low, zero);
+            let bad = self.inp.st.not(aligned);
+            let cond = self.inp.st.and(&[p.pc, bad]);
+            if self.inp.st.as_bool(cond) != Some(false) {
+                self.misaligned.push(cond);
+            }
+        }
+        Ok(bits)
+    }
+
+    fn read(&mut self, obj: usize, off: TermId) -> TermId {
+        self.read_bits(obj, off)
+    }
+
+    /// A postcondition's read of an output element. When the group writes
+    /// the element (its address term is one the kernel writes), the value
+    /// is that of its unique writer; otherwise another group or nobody
+    /// wrote it, and the value is left unconstrained (sound: the proof then
+    /// holds whatever that value is).
+    fn final_element(&mut self, param: usize, obj: usize, off: TermId) -> TermId {
+        let found = match self.writes.get(&param) {
+            Some(Some(w)) if w.self_overlap.is_empty() => w.elements.iter().find(|e| e.off == off).cloned(),
+            _ => None,
+        };
+        match found {
+            Some(e) => {
+                let sort = self.inp.st.sort_of(e.value).clone();
+                let other = self.inp.st.fresh_const("unwritten", sort);
+                self.inp.st.ite(e.guard, e.value, other)
+            }
+            None => self.read(obj, off),
+        }
+    }
+
+    /// Merges the recorded writes by parameter and address term.
+    fn element_writes(&mut self) -> HashMap<usize, Option<Writes>> {
+        let mut out: HashMap<usize, Option<Writes>> = HashMap::new();
+        let mut intervals: HashMap<usize, u32> = HashMap::new();
+        let records = std::mem::take(&mut self.records);
+        for r in &records {
+            let ObjKey::Param(p) = self.objs[r.obj].key else { continue };
+            let entry = out.entry(p).or_insert_with(|| Some(Writes::default()));
+            if *intervals.entry(p).or_insert(r.interval) != r.interval {
+                *entry = None;
+            }
+            let Some(w) = entry else { continue };
+            match w.elements.iter_mut().find(|e| e.off == r.off) {
+                Some(e) => {
+                    e.value = self.inp.st.ite(r.pc, r.value, e.value);
+                    e.guard = self.inp.st.or(&[e.guard, r.pc]);
+                }
+                None => w.elements.push(ElementWrite { off: r.off, guard: r.pc, value: r.value }),
+            }
+        }
+        // Two writes of one thread at different address terms may still
+        // hit one element.
+        for (i, a) in records.iter().enumerate() {
+            for b in &records[i + 1..] {
+                if a.thread != b.thread || a.obj != b.obj || a.off == b.off {
+                    continue;
+                }
+                let ObjKey::Param(p) = self.objs[a.obj].key else { continue };
+                let same = self.inp.st.eq(a.off, b.off);
+                let c = self.inp.st.and(&[a.pc, b.pc, same]);
+                if self.inp.st.as_bool(c) != Some(false) {
+                    if let Some(Some(w)) = out.get_mut(&p) {
+                        w.self_overlap.push(c);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn read_bits(&mut self, obj: usize, off: TermId) -> TermId {
+        if let Some(c) = self.inp.st.as_bv(off).and_then(|v| v.to_u128()) {
+            if let Some(&v) = self.objs[obj].overlay.get(&c) {
+                return v;
+            }
+        } else {
+            self.flush(obj);
+        }
+        let base = self.objs[obj].base.expect("accessed objects have a base");
+        self.inp.st.select(base, off)
+    }
+
+    fn write(&mut self, obj: usize, off: TermId, v: TermId, pc: TermId) {
+        self.objs[obj].written = true;
+        if matches!(self.objs[obj].key, ObjKey::Param(_)) {
+            self.records.push(Record { obj, interval: self.interval, thread: self.thread, pc, off, value: v });
+        }
+        let guarded = if self.inp.st.as_bool(pc) == Some(true) {
+            v
+        } else {
+            let old = self.read_bits(obj, off);
+            self.inp.st.ite(pc, v, old)
+        };
+        match self.inp.st.as_bv(off).and_then(|v| v.to_u128()) {
+            Some(c) => {
+                self.objs[obj].overlay.insert(c, guarded);
+            }
+            None => {
+                self.flush(obj);
+                let base = self.objs[obj].base.expect("accessed objects have a base");
+                let stored = self.inp.st.store(base, off, guarded);
+                self.name_base(obj, stored);
+            }
+        }
+    }
+
+    /// Folds the overlay into the base array, under a fresh name.
+    fn flush(&mut self, obj: usize) {
+        if self.objs[obj].overlay.is_empty() {
+            return;
+        }
+        let overlay = std::mem::take(&mut self.objs[obj].overlay);
+        let mut arr = self.objs[obj].base.expect("accessed objects have a base");
+        for (c, v) in overlay {
+            let i = self.inp.st.bv_const(64, c);
+            arr = self.inp.st.store(arr, i, v);
+        }
+        self.name_base(obj, arr);
+    }
+
+    fn name_base(&mut self, obj: usize, arr: TermId) {
+        let sort = self.inp.st.sort_of(arr).clone();
+        let name = format!("{}.{}", self.tag, self.objs[obj].name);
+        let fresh = self.inp.st.fresh_const(&name, sort);
+        let def = self.inp.st.eq(fresh, arr);
+        self.defs.push(def);
+        self.objs[obj].base = Some(fresh);
+    }
+}
+
+/// Rewrites index arithmetic with literal operands into one canonical
+/// form, so that the address terms of a kernel and of its strength-reduced
+/// version coincide syntactically (which the per-element check relies on):
+/// `x << c` becomes `x * 2^c`, `x - c` becomes `x + (-c)`, literals go to
+/// the right of `+` and `*`, and nested literals fold (`(x + 1) + 1` is
+/// `x + 2`). Every rewrite is an identity of modular arithmetic.
+fn normalise(st: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> Option<TermId> {
+    use lockstep_smt::{Op, TermKind};
+    let w = st.sort_of(a).bv_width()?;
+    if w > 64 {
+        return None;
+    }
+    let lit = |st: &TermStore, t: TermId| st.as_bv(t).and_then(|v| v.to_u128());
+    let m = lockstep_replay::value::mask(w);
+    let (op, a, b) = match (op, lit(st, a), lit(st, b)) {
+        (_, Some(_), Some(_)) => return None,
+        (BinOp::Shl, None, Some(c)) if c < w as u128 => (BinOp::Mul, a, st.bv_const(w, (1u128 << c) & m)),
+        (BinOp::Sub, None, Some(c)) => (BinOp::Add, a, st.bv_const(w, c.wrapping_neg() & m)),
+        (BinOp::Add | BinOp::Mul, Some(_), None) => (op, b, a),
+        (BinOp::Add | BinOp::Mul, None, Some(_)) => (op, a, b),
+        _ => return None,
+    };
+    let c = lit(st, b)?;
+    let inner_op = if op == BinOp::Add { Op::BvAdd } else { Op::BvMul };
+    if let TermKind::App(o, args) = st.kind(a) {
+        if *o == inner_op && args.len() == 2 {
+            let (x, y) = (args[0], args[1]);
+            if let Some(c1) = lit(st, y) {
+                let folded = if op == BinOp::Add { c1.wrapping_add(c) } else { c1.wrapping_mul(c) } & m;
+                let k = st.bv_const(w, folded);
+                return Some(if op == BinOp::Add { st.bvadd(x, k) } else { st.bvmul(x, k) });
+            }
+        }
+    }
+    Some(if op == BinOp::Add { st.bvadd(a, b) } else { st.bvmul(a, b) })
+}
+
+enum Flow {
+    Next,
+    Barrier,
+    /// The path ends here (postcondition mode reached a write).
+    Stop,
+}
+
+fn is_ensures(kind: &InstKind) -> bool {
+    matches!(kind, InstKind::Annot { kind: AnnotKind::Ensures, .. })
+}
+
+/// Postconditions are evaluated on the final memory by re-running each
+/// thread up to its first write or barrier, so every `__ensures` must come
+/// before any of them (GPUVerify writes contracts at the top of the body).
+fn check_postcondition_placement(func: &Function) -> Res<()> {
+    let cfg = lockstep_analysis::Cfg::compute(func);
+    let effect = |k: &InstKind| {
+        matches!(
+            k,
+            InstKind::Store { .. }
+                | InstKind::Barrier { .. }
+                | InstKind::Atomic { .. }
+                | InstKind::CmpXchg { .. }
+                | InstKind::MemCopy { .. }
+                | InstKind::MemSet { .. }
+        )
+    };
+    for (b, block) in func.blocks.iter() {
+        for (pos, &i) in block.insts.iter().enumerate() {
+            if !is_ensures(&func.insts[i].kind) {
+                continue;
+            }
+            let before_here = block.insts[..pos].iter().any(|&j| effect(&func.insts[j].kind));
+            // Any block that can reach this one (excluding itself unless in a loop).
+            let mut seen = HashSet::new();
+            let mut work: Vec<BlockId> = cfg.preds(b).to_vec();
+            let mut before = before_here;
+            while let Some(x) = work.pop() {
+                if !seen.insert(x) {
+                    continue;
+                }
+                if func.blocks[x].insts.iter().any(|&j| effect(&func.insts[j].kind)) {
+                    before = true;
+                    break;
+                }
+                work.extend(cfg.preds(x).iter().copied());
+            }
+            if before {
+                return unsupported(
+                    "`__ensures` after a write or a barrier: write postconditions at the top of the kernel",
+                    func.inst_locs.get(i).clone(),
+                );
+            }
+        }
+    }
+    Ok(())
+}

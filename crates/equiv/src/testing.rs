@@ -1,0 +1,511 @@
+//! Differential testing with the concrete interpreter, and confirmation of
+//! solver models.
+//!
+//! Both kernels run on the same concrete launch, scalar arguments and
+//! buffer contents; their final buffers are compared byte for byte. A
+//! difference found this way is real (for the interpreter's semantics), so
+//! every `different` verdict comes from here. Launches come from the
+//! configuration: concrete dimensions are kept, `*` dimensions are drawn
+//! from a fixed list of small shapes (square and non-square), so that the
+//! report can say which shapes a difference depends on.
+//!
+//! A launch on which either kernel goes wrong in a way that makes its
+//! outputs meaningless (out-of-bounds access, failing precondition,
+//! division by zero, divergence) is *invalid* for the comparison and
+//! skipped. A data race is reported: it makes the outputs depend on the
+//! schedule.
+//!
+//! Postconditions are checked concretely by running, after the kernel, a
+//! copy of the module whose stores are removed: its `__ensures` (at the top
+//! of the kernel) then read the memory the launch left behind.
+
+use std::time::Instant;
+
+use lockstep_kir::{AnnotKind, InstKind, MemSpace, Module, Type};
+use lockstep_replay::{replay, Launch, Memory, ReplayOptions, Val, ViolationKind};
+
+use crate::{Candidate, Difference, EquivConfig, KernelRef, LaunchShape, PostFailure, ShapeResult};
+
+/// What differential testing found.
+#[derive(Default)]
+pub struct Tested {
+    pub shapes: Vec<ShapeResult>,
+    pub difference: Option<Difference>,
+    pub post_failure: Option<PostFailure>,
+    /// A data race seen in either kernel.
+    pub race: Option<String>,
+    pub notes: Vec<String>,
+}
+
+/// The outcome of confirming a solver model.
+pub enum Confirmed {
+    Difference(Difference),
+    Post(PostFailure),
+    /// Not confirmed, and why.
+    No(String),
+}
+
+/// Block shapes tried for `*` dimensions (x, y, z), and grids for `*` grids.
+const BLOCKS: [[u32; 3]; 10] = [
+    [8, 8, 1],
+    [8, 4, 1],
+    [4, 4, 1],
+    [4, 8, 1],
+    [16, 16, 1],
+    [32, 1, 1],
+    [64, 1, 1],
+    [16, 2, 1],
+    [2, 16, 1],
+    [1, 1, 1],
+];
+const GRIDS: [[u32; 3]; 3] = [[2, 2, 1], [3, 1, 1], [1, 2, 1]];
+/// Random tests per launch.
+const TESTS_PER_LAUNCH: usize = 3;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+fn launches(config: &EquivConfig) -> Vec<LaunchShape> {
+    let mut out: Vec<LaunchShape> = Vec::new();
+    for (i, blk) in BLOCKS.iter().enumerate() {
+        let mut l = LaunchShape { group_size: [1; 3], num_groups: [1; 3] };
+        for d in 0..3 {
+            l.group_size[d] = config.group_size[d].map_or(blk[d], |v| v.min(u32::MAX as u64) as u32);
+            l.num_groups[d] = config.num_groups[d].map_or(GRIDS[i % GRIDS.len()][d], |v| v.min(u32::MAX as u64) as u32);
+        }
+        if !out.contains(&l) {
+            out.push(l);
+        }
+    }
+    out
+}
+
+/// One kernel's concrete run.
+struct Run {
+    /// Final bytes of each pointer argument's buffer.
+    outputs: Vec<Option<Vec<u8>>>,
+    race: Option<String>,
+    invalid: Option<String>,
+    /// Failing postconditions: (thread, group, line).
+    post: Vec<([u32; 3], [u32; 3], lockstep_replay::Loc)>,
+}
+
+/// A test input: scalar values and buffer contents by parameter.
+#[derive(Clone)]
+struct Input {
+    values: Vec<Option<u128>>,
+    buffers: Vec<Option<Vec<u8>>>,
+}
+
+fn elem_size(k: KernelRef, param: usize) -> u64 {
+    k.func().params[param].pointee.as_ref().and_then(|p| p.elem_size).filter(|s| [1, 2, 4, 8].contains(s)).unwrap_or(4)
+}
+
+fn elem_is_float(k: KernelRef, param: usize) -> bool {
+    k.func().params[param]
+        .pointee
+        .as_ref()
+        .and_then(|p| p.elem_type.as_deref())
+        .is_some_and(|t| t.contains("float") || t.contains("double") || t.contains("half"))
+}
+
+/// Chooses scalar arguments: the launch's extents first (kernels usually
+/// take sizes that match the launch), then the extents off by a few, then
+/// random values up to twice the largest extent.
+fn choose_input(k: KernelRef, launch: &LaunchShape, test: usize, rng: &mut Rng, config: &EquivConfig, min_elems: u64) -> Input {
+    let f = k.func();
+    let totals: Vec<u64> = (0..3).map(|d| launch.group_size[d] as u64 * launch.num_groups[d] as u64).collect();
+    let largest = *totals.iter().max().unwrap_or(&1);
+    let mut values = Vec::new();
+    let mut j = 0usize;
+    let mut max_scalar = 0u64;
+    for (i, p) in f.params.iter().enumerate() {
+        let v = match p.ty {
+            Type::Ptr(_) => None,
+            Type::Int(w) => Some(match config.scalar_args.get(i).copied().flatten() {
+                Some(v) => v,
+                None => {
+                    let ext = totals[j % 3].max(1);
+                    let v = match test {
+                        0 => ext,
+                        1 => ext.saturating_sub(3).max(1),
+                        _ => 1 + rng.below(2 * largest),
+                    };
+                    j += 1;
+                    max_scalar = max_scalar.max(v);
+                    (v as u128) & lockstep_replay::value::mask(w as u32)
+                }
+            }),
+            Type::Float(w) => Some(match config.scalar_args.get(i).copied().flatten() {
+                Some(v) => v,
+                None => {
+                    let x = (1 + rng.below(16)) as f64 / 2.0;
+                    lockstep_replay::value::f64_to_float(x, w as u32)
+                }
+            }),
+        };
+        values.push(v);
+    }
+    let square = (max_scalar + 1).saturating_mul(max_scalar + 1).min(1 << 20);
+    let threads: u64 = totals.iter().product();
+    let elems = 4096u64.max(threads * 8).max(square).max(min_elems);
+    let buffers = f
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if !p.ty.is_ptr() {
+                return None;
+            }
+            let size = elem_size(k, i);
+            let float = elem_is_float(k, i);
+            let mut bytes = Vec::with_capacity((elems * size) as usize);
+            for _ in 0..elems {
+                let x = rng.below(1 << 12);
+                let v: u64 = match (float, size) {
+                    (true, 8) => ((x as f64) / 8.0).to_bits(),
+                    (true, 2) => lockstep_replay::value::f32_to_f16(x as f32 / 8.0) as u64,
+                    (true, _) => ((x as f32) / 8.0).to_bits() as u64,
+                    (false, _) => rng.next() & 0xffff,
+                };
+                bytes.extend_from_slice(&v.to_le_bytes()[..size as usize]);
+            }
+            Some(bytes)
+        })
+        .collect();
+    Input { values, buffers }
+}
+
+/// A copy of `module` whose stores are removed, so that its postconditions
+/// read the memory a previous launch left.
+fn post_module(module: &Module) -> Option<Module> {
+    let mut m = module.clone();
+    for f in m.functions.values_mut() {
+        for data in f.insts.values_mut() {
+            match data.kind {
+                InstKind::Store { .. } => data.kind = InstKind::Nop { what: "store removed to check postconditions".into() },
+                InstKind::Atomic { .. } | InstKind::CmpXchg { .. } | InstKind::MemCopy { .. } | InstKind::MemSet { .. } => return None,
+                _ => {}
+            }
+        }
+    }
+    Some(m)
+}
+
+fn has_ensures(k: KernelRef) -> bool {
+    k.func().insts.values().any(|i| matches!(i.kind, InstKind::Annot { kind: AnnotKind::Ensures, .. }))
+}
+
+fn run(module: &Module, k: KernelRef, launch: &LaunchShape, input: &Input, only_groups: Option<Vec<u32>>) -> Result<(Run, Vec<Option<Vec<u8>>>), String> {
+    let mut memory = Memory::new();
+    let mut args = Vec::new();
+    for (i, p) in k.func().params.iter().enumerate() {
+        match (&input.buffers[i], input.values[i]) {
+            (Some(bytes), _) => args.push(memory.alloc(MemSpace::Global, bytes.len() as u64, Some(bytes))),
+            (None, Some(v)) => args.push(Val::Bits(v)),
+            (None, None) => return Err(format!("no value for parameter `{}`", p.name)),
+        }
+    }
+    let options = ReplayOptions { only_groups, ..ReplayOptions::default() };
+    let l = Launch { group_size: launch.group_size, num_groups: launch.num_groups, global_offset: [0; 3] };
+    let result = replay(module, k.kernel, &l, &args, memory, &options).map_err(|e| e.to_string())?;
+    let func = &module.functions[k.kernel];
+    let line = |loc: &lockstep_replay::Loc| {
+        loc.inst
+            .and_then(|i| module.functions[loc.func].inst_locs.get(i).clone())
+            .map(|l| format!(" (line {})", l.line))
+            .unwrap_or_default()
+    };
+    let mut out = Run { outputs: Vec::new(), race: None, invalid: None, post: Vec::new() };
+    for v in &result.violations {
+        match &v.kind {
+            ViolationKind::DataRace { .. } => {
+                out.race.get_or_insert_with(|| format!("`{}` has a data race{} with {launch}: {}", func.name, line(&v.loc), v.message));
+            }
+            ViolationKind::AssertionFailed { annot: AnnotKind::Ensures } => out.post.push((v.thread.local, v.thread.group, v.loc)),
+            _ => {
+                out.invalid.get_or_insert_with(|| format!("`{}`: {}{}", func.name, v.message, line(&v.loc)));
+            }
+        }
+    }
+    if !result.is_feasible() {
+        out.invalid.get_or_insert_with(|| format!("`{}`: an assumption fails on the chosen inputs", func.name));
+    }
+    if !result.completed {
+        out.invalid.get_or_insert_with(|| format!("`{}` did not run to completion in the interpreter", func.name));
+    }
+    let finals: Vec<Option<Vec<u8>>> = args
+        .iter()
+        .map(|a| match a {
+            Val::Ptr(_) => result.memory.target(*a).map(|o| result.memory.bytes(o).to_vec()),
+            _ => None,
+        })
+        .collect();
+    out.outputs = finals.clone();
+    Ok((out, finals))
+}
+
+/// Runs `k` and, if it has postconditions, its store-free copy on the
+/// final memory; returns the run with the failing postconditions filled in.
+fn run_with_post(k: KernelRef, post: Option<&Module>, launch: &LaunchShape, input: &Input, only: Option<Vec<u32>>) -> Result<Run, String> {
+    let (mut r, finals) = run(k.module, k, launch, input, only.clone())?;
+    // Postconditions evaluated during the real run read memory too early.
+    r.post.clear();
+    if let (Some(pm), true) = (post, r.invalid.is_none() && r.race.is_none()) {
+        let after = Input { values: input.values.clone(), buffers: finals };
+        let (p, _) = run(pm, k, launch, &after, only)?;
+        r.post = p.post;
+    }
+    Ok(r)
+}
+
+fn render(bytes: &[u8], float: bool) -> String {
+    let mut b = [0u8; 8];
+    b[..bytes.len()].copy_from_slice(bytes);
+    let bits = u64::from_le_bytes(b);
+    match (float, bytes.len()) {
+        (true, 4) => format!("{}", f32::from_bits(bits as u32)),
+        (true, 8) => format!("{}", f64::from_bits(bits)),
+        (_, 1) => format!("{}", bits as u8 as i8),
+        (_, 2) => format!("{}", bits as u16 as i16),
+        (_, 4) => format!("{}", bits as u32 as i32),
+        _ => format!("{}", bits as i64),
+    }
+}
+
+fn args_of(k: KernelRef, input: &Input) -> Vec<(String, String)> {
+    k.func()
+        .params
+        .iter()
+        .zip(&input.values)
+        .filter_map(|(p, v)| {
+            let v = (*v)?;
+            Some((
+                p.name.clone(),
+                match p.ty {
+                    Type::Int(w) => lockstep_replay::value::sext(v, w as u32).to_string(),
+                    Type::Float(w) => lockstep_replay::value::float_to_f64(v, w as u32).to_string(),
+                    Type::Ptr(_) => v.to_string(),
+                },
+            ))
+        })
+        .collect()
+}
+
+/// The first element where the two runs' buffers differ.
+fn compare(a: KernelRef, ra: &Run, rb: &Run) -> Option<(String, u64, String, String)> {
+    for (i, (x, y)) in ra.outputs.iter().zip(&rb.outputs).enumerate() {
+        let (Some(x), Some(y)) = (x, y) else { continue };
+        if x == y {
+            continue;
+        }
+        let size = elem_size(a, i) as usize;
+        let float = elem_is_float(a, i);
+        let first = x.iter().zip(y.iter()).position(|(p, q)| p != q).unwrap_or(0);
+        let index = first / size;
+        let at = index * size;
+        let end = (at + size).min(x.len()).min(y.len());
+        return Some((a.func().params[i].name.clone(), index as u64, render(&x[at..end], float), render(&y[at..end], float)));
+    }
+    None
+}
+
+fn post_failure(side: char, k: KernelRef, launch: &LaunchShape, input: &Input, r: &Run) -> Option<PostFailure> {
+    let &(local, group, loc) = r.post.first()?;
+    let src = loc.inst.and_then(|i| k.module.functions[loc.func].inst_locs.get(i).clone());
+    Some(PostFailure {
+        side,
+        kernel: k.func().name.clone(),
+        loc: k.describe(src),
+        launch: launch.clone(),
+        thread: (local, group),
+        args: args_of(k, input),
+    })
+}
+
+/// Tests the kernels on the launches the configuration allows, within the
+/// configured time budget (at least one launch is always tested).
+pub fn differential(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Tested {
+    let start = Instant::now();
+    let mut rng = Rng(config.seed);
+    let mut tested = Tested::default();
+    let post_a = if has_ensures(a) { post_module(a.module) } else { None };
+    let post_b = b.filter(|b| has_ensures(*b)).and_then(|b| post_module(b.module));
+    if (has_ensures(a) && post_a.is_none()) || b.is_some_and(|b| has_ensures(b) && post_b.is_none()) {
+        tested.notes.push("postconditions were not tested concretely: the kernel uses atomics or memcpy/memset".into());
+    }
+    for launch in launches(config) {
+        if start.elapsed() > config.test_budget && !tested.shapes.is_empty() {
+            break;
+        }
+        let groups = launch.num_groups.iter().map(|&g| g as u64).product::<u64>();
+        let only = (groups > 8).then(|| vec![0, 1, (groups - 1) as u32]);
+        let mut differs = Some(false);
+        for test in 0..TESTS_PER_LAUNCH {
+            let input = choose_input(a, &launch, test, &mut rng, config, 0);
+            let ra = match run_with_post(a, post_a.as_ref(), &launch, &input, only.clone()) {
+                Ok(r) => r,
+                Err(e) => {
+                    tested.notes.push(format!("with {launch}: {e}"));
+                    differs = None;
+                    break;
+                }
+            };
+            let rb = match b.map(|b| run_with_post(b, post_b.as_ref(), &launch, &input, only.clone())).transpose() {
+                Ok(r) => r,
+                Err(e) => {
+                    tested.notes.push(format!("with {launch}: {e}"));
+                    differs = None;
+                    break;
+                }
+            };
+            if let Some(why) = ra.invalid.as_ref().or(rb.as_ref().and_then(|r| r.invalid.as_ref())) {
+                let note = format!("with {launch} the kernels were not compared: {why}");
+                if !tested.notes.contains(&note) {
+                    tested.notes.push(note);
+                }
+                differs = None;
+                break;
+            }
+            if let Some(race) = ra.race.as_ref().or(rb.as_ref().and_then(|r| r.race.as_ref())) {
+                tested.race.get_or_insert_with(|| race.clone());
+                differs = None;
+                break;
+            }
+            if tested.post_failure.is_none() {
+                tested.post_failure = post_failure('a', a, &launch, &input, &ra)
+                    .or_else(|| rb.as_ref().and_then(|r| post_failure('b', b.expect("rb from b"), &launch, &input, r)));
+            }
+            if let Some(rb) = &rb {
+                if let Some((buffer, index, value_a, value_b)) = compare(a, &ra, rb) {
+                    differs = Some(true);
+                    if tested.difference.is_none() {
+                        tested.difference = Some(Difference {
+                            launch: launch.clone(),
+                            args: args_of(a, &input),
+                            buffer,
+                            index,
+                            value_a,
+                            value_b,
+                            inputs: inputs_description(test, config.seed),
+                        });
+                    }
+                    break;
+                }
+            }
+        }
+        tested.shapes.push(ShapeResult { launch, differs });
+    }
+    tested
+}
+
+fn inputs_description(test: usize, seed: u64) -> String {
+    let scalars = match test {
+        0 => "scalar arguments equal to the launch's extents (x, y, z in turn)",
+        1 => "scalar arguments 3 below the launch's extents",
+        _ => "random scalar arguments",
+    };
+    format!("{scalars}; buffers filled by a pseudo-random generator (seed {seed:#x}, test {test})")
+}
+
+/// Runs both kernels on the launch and scalar arguments of a solver model,
+/// with a few pseudo-random buffer contents.
+pub fn confirm(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig, group_size: [u32; 3], c: &Candidate) -> Confirmed {
+    let mut launch = LaunchShape { group_size, num_groups: [1; 3] };
+    for d in 0..3 {
+        launch.num_groups[d] = c.num_groups[d].clamp(1, u32::MAX as u64) as u32;
+    }
+    let g = c.group_id;
+    let linear = g[0] + launch.num_groups[0] as u64 * (g[1] + launch.num_groups[1] as u64 * g[2]);
+    let per_group: u64 = group_size.iter().map(|&x| x as u64).product();
+    let needed = (linear + 1).saturating_mul(per_group).saturating_mul(8);
+    if needed > 1 << 24 || linear > u32::MAX as u64 {
+        return Confirmed::No(format!("its launch ({launch}, group {g:?}) is too large for the interpreter to confirm"));
+    }
+    let post_a = if has_ensures(a) { post_module(a.module) } else { None };
+    let post_b = b.filter(|b| has_ensures(*b)).and_then(|b| post_module(b.module));
+    let mut rng = Rng(config.seed ^ 0xc0ff_ee);
+    for test in 0..4 {
+        let mut input = choose_input(a, &launch, 2, &mut rng, config, needed);
+        for (i, v) in c.scalars.iter().enumerate() {
+            if let (Some(v), Some(slot)) = (v, input.values.get_mut(i)) {
+                *slot = Some(*v);
+            }
+        }
+        if test == 0 {
+            // All-zero buffers find differences in which element is written.
+            for b in input.buffers.iter_mut().flatten() {
+                b.iter_mut().for_each(|x| *x = 0);
+            }
+        }
+        let only = Some(vec![linear as u32]);
+        let Ok(ra) = run_with_post(a, post_a.as_ref(), &launch, &input, only.clone()) else { break };
+        let rb = match b.map(|b| run_with_post(b, post_b.as_ref(), &launch, &input, only.clone())).transpose() {
+            Ok(r) => r,
+            Err(_) => break,
+        };
+        if let Some(why) = ra.invalid.as_ref().or(rb.as_ref().and_then(|r| r.invalid.as_ref())) {
+            return Confirmed::No(format!("the interpreter cannot confirm it on {launch}: {why}"));
+        }
+        if let Some(race) = ra.race.as_ref().or(rb.as_ref().and_then(|r| r.race.as_ref())) {
+            return Confirmed::No(race.clone());
+        }
+        if let Some(p) = post_failure('a', a, &launch, &input, &ra)
+            .or_else(|| rb.as_ref().and_then(|r| post_failure('b', b.expect("rb from b"), &launch, &input, r)))
+        {
+            return Confirmed::Post(p);
+        }
+        if let Some(rb) = &rb {
+            if let Some((buffer, index, value_a, value_b)) = compare(a, &ra, rb) {
+                return Confirmed::Difference(Difference {
+                    launch,
+                    args: args_of(a, &input),
+                    buffer,
+                    index,
+                    value_a,
+                    value_b,
+                    inputs: format!(
+                        "launch and scalar arguments from the solver's model (group {g:?} run); buffers {}",
+                        if test == 0 { "all zero".to_string() } else { format!("pseudo-random (seed {:#x})", config.seed ^ 0xc0ff_ee) }
+                    ),
+                });
+            }
+        }
+    }
+    Confirmed::No(format!("running both kernels on its launch ({launch}) and arguments showed no difference"))
+}
+
+/// A sentence on the launch shapes the difference depends on.
+pub fn shape_summary(shapes: &[ShapeResult]) -> Option<String> {
+    let differ: Vec<&LaunchShape> = shapes.iter().filter(|s| s.differs == Some(true)).map(|s| &s.launch).collect();
+    let agree: Vec<&LaunchShape> = shapes.iter().filter(|s| s.differs == Some(false)).map(|s| &s.launch).collect();
+    if differ.is_empty() {
+        return None;
+    }
+    let list = |v: &[&LaunchShape]| v.iter().map(|l| l.to_string()).collect::<Vec<_>>().join("; ");
+    let square = |l: &LaunchShape| l.group_size[0] == l.group_size[1];
+    if agree.is_empty() {
+        return Some(format!("the kernels differ on every launch tested ({})", differ.len()));
+    }
+    if differ.iter().all(|l| !square(l)) && agree.iter().all(|l| square(l)) {
+        return Some(format!(
+            "the difference depends on the launch shape: only non-square blocks (blockDim.x != blockDim.y) show it ({}); square blocks agree ({})",
+            list(&differ),
+            list(&agree)
+        ));
+    }
+    Some(format!("the difference depends on the launch shape: it shows with {} but not with {}", list(&differ), list(&agree)))
+}

@@ -1,0 +1,734 @@
+//! lockstep-host: the host-program model.
+//!
+//! A whole CUDA program is its host `main` plus its kernels. The host side
+//! is compiled separately (clang's host compilation) and linked with the
+//! device module into one KIR module (`lockstep_kir::append_module`), so
+//! that host code and kernels share one memory. `run_program` then executes
+//! `main` in the concrete interpreter as a single thread, with this crate
+//! as the interpreter's environment (`HavocOracle::call_external`):
+//!
+//! - the C library that programs use on the host (`malloc`, `calloc`,
+//!   `free`, `memcpy`, `memset`, `rand`/`srand` exactly as glibc computes
+//!   them, `time`, `exit`);
+//! - the CUDA runtime API (`cudaMalloc`, `cudaMallocManaged`, `cudaMemcpy`
+//!   of every kind, `cudaMemset`, `cudaFree`, `cudaMemcpyToSymbol`/
+//!   `FromSymbol`, synchronisation, error codes), checked for misuse: copies
+//!   larger than an allocation, use after free, double free, null or host
+//!   pointers where device pointers are due, a wrong copy direction;
+//! - kernel launches (`k<<<grid, block, shared>>>(args)`, which the
+//!   front-end turns into `cudaConfigureCall` and a launch call): each is
+//!   run in the interpreter on the program's own memory, with every thread
+//!   of the launch, and recorded with its configuration, arguments and the
+//!   sizes of the buffers its pointer arguments point into.
+//!
+//! The run also records where the program's behaviour could differ between
+//! runs: reads of memory never written (malloc'd or cudaMalloc'd), the
+//! clock, seeding `rand` from the clock, functions lockstep does not model.
+//! A run without such nondeterminism is the program's only behaviour, so its
+//! outcome is a proof for this program; with it, the run is one behaviour
+//! among several, good for finding bugs but not for proving their absence.
+//!
+//! Invariant: a `ProgramRun` never claims determinism that the run did not
+//! have: every source of nondeterminism the run met is in `nondeterminism`.
+
+pub mod libc;
+pub mod rand;
+
+use std::collections::HashMap;
+
+use lockstep_kir::{FuncId, MemSpace, Module, Type};
+use lockstep_replay::{
+    replay_with_oracle, ExternalCall, ExternalOutcome, HavocOracle, HavocSite, Launch, Loc, Memory,
+    ObjId, Pointer, ReplayOptions, ReplayResult, SeededHavoc, Val,
+};
+
+pub use lockstep_kir::link::LinkMap;
+
+/// The prefix of the calls that stand for launches (see the front-end).
+pub const LAUNCH_PREFIX: &str = "__lockstep_launch:";
+
+/// Launches with more threads than this are not executed: the interpreter
+/// runs every thread. Their effect on memory is then unknown to the rest of
+/// the run, which becomes nondeterministic.
+pub const MAX_LAUNCH_THREADS: u64 = 1 << 18;
+
+/// What kind of memory an allocation is.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum AllocKind {
+    /// `malloc`, `calloc`, `cudaMallocHost`: host memory.
+    Host,
+    /// `cudaMalloc`: device memory.
+    Device,
+    /// `cudaMallocManaged`: visible to both.
+    Managed,
+}
+
+#[derive(Clone, Debug)]
+struct Alloc {
+    kind: AllocKind,
+    freed: bool,
+}
+
+/// A misuse of the CUDA runtime API or the C library on the host.
+#[derive(Clone, Debug)]
+pub struct HostFinding {
+    /// `api-misuse`, `null-pointer` or `out-of-bounds`.
+    pub kind: HostFindingKind,
+    pub message: String,
+    /// The host call site.
+    pub loc: Loc,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum HostFindingKind {
+    ApiMisuse,
+    NullPointer,
+    OutOfBounds,
+}
+
+/// One kernel launch of the program.
+#[derive(Clone, Debug)]
+pub struct LaunchRecord {
+    pub kernel: FuncId,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// Bytes of dynamic shared memory (`extern __shared__`).
+    pub shared_bytes: u64,
+    /// The arguments, as the kernel receives them.
+    pub args: Vec<Val>,
+    /// For each pointer argument, the bytes from the pointer to the end of
+    /// the allocation it points into (`None` for other arguments).
+    pub arg_sizes: Vec<Option<u64>>,
+    /// The host call site of the launch.
+    pub site: Loc,
+    /// Whether everything the program did before the launch was
+    /// deterministic (so the arguments and memory are the only possible ones).
+    pub deterministic_before: bool,
+    /// The interpreter's run of the launch (memory moved back into the
+    /// program's), or why it did not run.
+    pub outcome: Result<ReplayResult, String>,
+    /// Whether the launch read memory never written, or the kernel uses an
+    /// uninitialised variable.
+    pub read_undefined: bool,
+}
+
+/// Everything one run of the program saw.
+pub struct ProgramRun {
+    /// The run of `main` (its violations are host-code violations: failing
+    /// assertions, out-of-bounds host accesses); its memory is the final
+    /// memory of the program.
+    pub host: ReplayResult,
+    pub launches: Vec<LaunchRecord>,
+    pub findings: Vec<HostFinding>,
+    /// Questionable but defined uses of the API (reported as notes).
+    pub notes: Vec<(String, Loc)>,
+    /// Why another run could behave differently, with where.
+    pub nondeterminism: Vec<(String, Loc)>,
+    /// The `main` that ran.
+    pub main: FuncId,
+}
+
+impl ProgramRun {
+    pub fn is_deterministic(&self) -> bool {
+        self.nondeterminism.is_empty()
+    }
+}
+
+/// Why the program could not be run at all.
+#[derive(Debug)]
+pub enum HostError {
+    NoMain,
+    Replay(String),
+}
+
+/// Runs the program's `main` (in `module`, the device module with the host
+/// module appended) with the host model as its environment.
+pub fn run_program(module: &Module, main: FuncId) -> Result<ProgramRun, HostError> {
+    let func = module.functions.get(main).ok_or(HostError::NoMain)?;
+    let mut env = HostEnv::new(module);
+    let mut memory = Memory::new();
+    // `main(argc, argv)`: one argument, the program's name.
+    let mut args = Vec::new();
+    if !func.params.is_empty() {
+        let name = memory.alloc_named("argv[0]", MemSpace::Private, 8, Some(b"program\0"));
+        let argv_bytes: Vec<u8> = [name.as_ptr().encode(), 0].iter().flat_map(|w| w.to_le_bytes()).collect();
+        let argv = memory.alloc_named("argv", MemSpace::Private, 16, Some(&argv_bytes));
+        for (i, p) in func.params.iter().enumerate() {
+            args.push(match (i, p.ty) {
+                (0, Type::Int(_)) => Val::i32(1),
+                (1, Type::Ptr(_)) => argv,
+                _ => Val::Bits(0),
+            });
+        }
+    }
+    let options = ReplayOptions { check_races: false, step_budget_per_thread: 20_000_000, ..ReplayOptions::default() };
+    let host = replay_with_oracle(module, main, &Launch::linear(1, 1), &args, memory, &options, &mut env)
+        .map_err(|e| HostError::Replay(format!("{e:?}")))?;
+    let mut nondeterminism = env.nondeterminism;
+    if let Some((f, src)) = undefined_value_use(module, main) {
+        let line = src.map(|l| format!(" (line {})", l.line)).unwrap_or_default();
+        let loc = Loc { func: f, block: module.functions[f].entry, inst: None };
+        nondeterminism.push((format!("the host program uses an uninitialised variable{line}"), loc));
+    }
+    if host.memory.undefined_reads > 0 && !nondeterminism.iter().any(|(r, _)| r.contains("never written")) {
+        nondeterminism.push(("the program reads memory that was never written".into(), env.last_loc.unwrap_or(Loc {
+            func: main,
+            block: func.entry,
+            inst: None,
+        })));
+    }
+    Ok(ProgramRun { host, launches: env.launches, findings: env.findings, notes: env.notes, nondeterminism, main })
+}
+
+/// The interpreter's environment while `main` runs.
+struct HostEnv<'m> {
+    module: &'m Module,
+    kernels: HashMap<&'m str, FuncId>,
+    allocs: HashMap<ObjId, Alloc>,
+    /// The configuration of the next launch (`cudaConfigureCall`).
+    pending: Option<([u32; 3], [u32; 3], u64)>,
+    rand: rand::GlibcRand,
+    /// Set once `rand` was seeded from the clock or another unknown value.
+    rand_unknown: bool,
+    last_error: u32,
+    launches: Vec<LaunchRecord>,
+    findings: Vec<HostFinding>,
+    notes: Vec<(String, Loc)>,
+    nondeterminism: Vec<(String, Loc)>,
+    last_loc: Option<Loc>,
+    havoc: SeededHavoc,
+}
+
+const CUDA_SUCCESS: u32 = 0;
+const CUDA_ERROR_INVALID_VALUE: u32 = 1;
+const CUDA_ERROR_INVALID_CONFIGURATION: u32 = 9;
+const CUDA_ERROR_INVALID_DEVICE_POINTER: u32 = 17;
+const CUDA_ERROR_INVALID_MEMCPY_DIRECTION: u32 = 21;
+
+impl<'m> HostEnv<'m> {
+    fn new(module: &'m Module) -> HostEnv<'m> {
+        let kernels = module.kernels().map(|(id, f)| (f.link_name.as_str(), id)).collect();
+        HostEnv {
+            module,
+            kernels,
+            allocs: HashMap::new(),
+            pending: None,
+            rand: rand::GlibcRand::default(),
+            rand_unknown: false,
+            last_error: CUDA_SUCCESS,
+            launches: Vec::new(),
+            findings: Vec::new(),
+            notes: Vec::new(),
+            nondeterminism: Vec::new(),
+            last_loc: None,
+            havoc: SeededHavoc { seed: 0x686f_7374 },
+        }
+    }
+
+    fn finding(&mut self, kind: HostFindingKind, loc: Loc, message: String) {
+        self.findings.push(HostFinding { kind, message, loc });
+    }
+
+    fn nondeterministic(&mut self, why: String, loc: Loc) {
+        if !self.nondeterminism.iter().any(|(w, _)| *w == why) {
+            self.nondeterminism.push((why, loc));
+        }
+    }
+
+    /// The allocation a pointer points into, with the object's size, if it
+    /// is a live object.
+    fn object_of(&self, memory: &Memory, p: Pointer) -> Option<(ObjId, u64)> {
+        let id = p.obj.filter(|id| (id.0 as usize) < memory.len())?;
+        Some((id, memory.object(id).size()))
+    }
+
+    /// Checks that `[p, p + len)` lies in one live object; reports a finding
+    /// naming `what` (e.g. "the source of cudaMemcpy") otherwise.
+    fn check_range(&mut self, memory: &Memory, p: Pointer, len: u64, what: &str, loc: Loc) -> Option<(ObjId, u64)> {
+        if p.is_null() || p.obj.is_none() {
+            if len > 0 || p.obj.is_none() && !p.is_null() {
+                self.finding(HostFindingKind::NullPointer, loc, format!("{what} is a null pointer"));
+            }
+            return None;
+        }
+        let (id, size) = self.object_of(memory, p)?;
+        let obj = memory.object(id);
+        if !obj.live || self.allocs.get(&id).is_some_and(|a| a.freed) {
+            self.finding(HostFindingKind::ApiMisuse, loc, format!("{what} points to `{}`, which was freed", obj.name));
+            return None;
+        }
+        let end = p.offset.checked_add(len as i64);
+        if p.offset < 0 || end.map_or(true, |e| e as u64 > size) {
+            self.finding(
+                HostFindingKind::OutOfBounds,
+                loc,
+                format!(
+                    "{what}: {len} bytes at offset {} of `{}`, which has {size} bytes",
+                    p.offset, obj.name
+                ),
+            );
+            return None;
+        }
+        Some((id, p.offset as u64))
+    }
+
+    fn kind_of(&self, memory: &Memory, id: ObjId) -> AllocKind {
+        match self.allocs.get(&id) {
+            Some(a) => a.kind,
+            None => match memory.object(id).space {
+                // Module globals: `__device__`/`__constant__` variables.
+                MemSpace::Global | MemSpace::Constant | MemSpace::Shared | MemSpace::Generic => AllocKind::Device,
+                MemSpace::Private => AllocKind::Host,
+            },
+        }
+    }
+
+    fn store_pointer(&mut self, memory: &mut Memory, at: Pointer, value: Val, what: &str, loc: Loc) -> bool {
+        let Some((id, off)) = self.check_range(memory, at, 8, what, loc) else {
+            return false;
+        };
+        let bytes = value.as_ptr().encode().to_le_bytes();
+        memory.object_mut(id).bytes[off as usize..off as usize + 8].copy_from_slice(&bytes);
+        memory.note_write(id, off, 8);
+        true
+    }
+
+    fn allocate(&mut self, memory: &mut Memory, kind: AllocKind, size: u64, name: String) -> Val {
+        let space = if kind == AllocKind::Host { MemSpace::Private } else { MemSpace::Global };
+        let p = memory.alloc_undefined(&name, space, size, 0);
+        self.allocs.insert(p.as_ptr().obj.expect("allocated"), Alloc { kind, freed: false });
+        p
+    }
+
+    fn free(&mut self, memory: &mut Memory, p: Pointer, device: bool, what: &str, loc: Loc) -> u32 {
+        if p.is_null() {
+            return CUDA_SUCCESS;
+        }
+        let Some(id) = p.obj.filter(|id| (id.0 as usize) < memory.len()) else {
+            self.finding(HostFindingKind::ApiMisuse, loc, format!("{what} of a pointer to no allocation"));
+            return CUDA_ERROR_INVALID_DEVICE_POINTER;
+        };
+        let name = memory.object(id).name.clone();
+        let Some(alloc) = self.allocs.get(&id).cloned() else {
+            let message = format!("{what} of `{name}`, which was not allocated by {}", if device { "cudaMalloc" } else { "malloc" });
+            if device {
+                // CUDA rejects it with an error code and frees nothing: a
+                // leak and a sign of confusion (`cudaFree(&p)` for
+                // `cudaFree(p)`), but defined behaviour.
+                self.notes.push((format!("{message}: CUDA returns an error and frees nothing"), loc));
+            } else {
+                self.finding(HostFindingKind::ApiMisuse, loc, message);
+            }
+            return CUDA_ERROR_INVALID_DEVICE_POINTER;
+        };
+        if alloc.freed {
+            self.finding(HostFindingKind::ApiMisuse, loc, format!("double free: {what} of `{name}`, which was already freed"));
+            return CUDA_ERROR_INVALID_DEVICE_POINTER;
+        }
+        let right_kind = match alloc.kind {
+            AllocKind::Host => !device,
+            AllocKind::Device | AllocKind::Managed => device,
+        };
+        if !right_kind || p.offset != 0 {
+            self.finding(
+                HostFindingKind::ApiMisuse,
+                loc,
+                if p.offset != 0 {
+                    format!("{what} of a pointer into the middle of `{name}`")
+                } else {
+                    format!("{what} of `{name}`, which was allocated by {}", if device { "malloc" } else { "cudaMalloc" })
+                },
+            );
+            return CUDA_ERROR_INVALID_DEVICE_POINTER;
+        }
+        self.allocs.insert(id, Alloc { freed: true, ..alloc });
+        let obj = memory.object_mut(id);
+        obj.live = false;
+        CUDA_SUCCESS
+    }
+
+    /// `cudaMemcpy` and its relatives: checks both ranges and the
+    /// direction, then copies.
+    #[allow(clippy::too_many_arguments)]
+    fn memcpy(&mut self, memory: &mut Memory, dst: Pointer, src: Pointer, len: u64, kind: Option<u32>, name: &str, loc: Loc) -> u32 {
+        if len == 0 {
+            return CUDA_SUCCESS;
+        }
+        let d = self.check_range(memory, dst, len, &format!("the destination of {name}"), loc);
+        let s = self.check_range(memory, src, len, &format!("the source of {name}"), loc);
+        let (Some((dobj, doff)), Some((sobj, soff))) = (d, s) else {
+            return CUDA_ERROR_INVALID_VALUE;
+        };
+        if let Some(kind) = kind {
+            let (dk, sk) = (self.kind_of(memory, dobj), self.kind_of(memory, sobj));
+            let device = |k: AllocKind| k != AllocKind::Host;
+            let host = |k: AllocKind| k != AllocKind::Device;
+            let ok = match kind {
+                0 => host(dk) && host(sk),
+                1 => device(dk) && host(sk),
+                2 => host(dk) && device(sk),
+                3 => device(dk) && device(sk),
+                4 => true,
+                _ => false,
+            };
+            if !ok {
+                let names = ["cudaMemcpyHostToHost", "cudaMemcpyHostToDevice", "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice", "cudaMemcpyDefault"];
+                let side = |k: AllocKind| match k {
+                    AllocKind::Host => "host",
+                    AllocKind::Device => "device",
+                    AllocKind::Managed => "managed",
+                };
+                self.finding(
+                    HostFindingKind::ApiMisuse,
+                    loc,
+                    format!(
+                        "{name} with {} copies from {} memory `{}` to {} memory `{}`",
+                        names.get(kind as usize).copied().unwrap_or("an invalid cudaMemcpyKind"),
+                        side(sk),
+                        memory.object(sobj).name,
+                        side(dk),
+                        memory.object(dobj).name
+                    ),
+                );
+                return CUDA_ERROR_INVALID_MEMCPY_DIRECTION;
+            }
+        }
+        memory.copy_bytes(dobj, doff, sobj, soff, len);
+        CUDA_SUCCESS
+    }
+
+    fn launch(&mut self, memory: &mut Memory, symbol: &str, args: &[Val], loc: Loc) -> ExternalOutcome {
+        let Some(&kernel) = self.kernels.get(symbol) else {
+            return ExternalOutcome::Unsupported(format!("a launch of `{symbol}`, which is not a kernel of the device compilation"));
+        };
+        let Some((grid, block, shared_bytes)) = self.pending.take() else {
+            return ExternalOutcome::Unsupported("a launch without a configuration".into());
+        };
+        let func = &self.module.functions[kernel];
+        let arg_sizes = args
+            .iter()
+            .zip(&func.params)
+            .map(|(a, p)| match (p.ty, a) {
+                (Type::Ptr(_), Val::Ptr(ptr)) => self
+                    .object_of(memory, *ptr)
+                    .map(|(_, size)| size.saturating_sub(ptr.offset.max(0) as u64)),
+                _ => None,
+            })
+            .collect();
+        let deterministic_before = self.nondeterminism.is_empty() && memory.undefined_reads == 0;
+        let mut record = LaunchRecord {
+            kernel,
+            grid,
+            block,
+            shared_bytes,
+            args: args.to_vec(),
+            arg_sizes,
+            site: loc,
+            deterministic_before,
+            outcome: Err(String::new()),
+            read_undefined: false,
+        };
+        let threads: u64 = grid.iter().chain(&block).map(|&d| d as u64).product();
+        let per_block: u64 = block.iter().map(|&d| d as u64).product();
+        if grid.contains(&0) || block.contains(&0) || per_block > 1024 {
+            // CUDA refuses the launch: the kernel does not run.
+            self.last_error = CUDA_ERROR_INVALID_CONFIGURATION;
+            record.outcome = Err(format!(
+                "the launch configuration is invalid (grid {grid:?}, block {block:?}): CUDA does not run the kernel"
+            ));
+            self.launches.push(record);
+            return ExternalOutcome::Return(None);
+        }
+        if func.params.len() != args.len() {
+            record.outcome = Err(format!(
+                "the launch passes {} values for {} parameters (by-value structs are not supported at launches yet)",
+                args.len(),
+                func.params.len()
+            ));
+            self.nondeterministic(format!("the effect of launching `{}` is unknown", func.name), loc);
+            self.launches.push(record);
+            return ExternalOutcome::Return(None);
+        }
+        if threads > MAX_LAUNCH_THREADS {
+            record.outcome = Err(format!("the launch has {threads} threads, more than the interpreter runs ({MAX_LAUNCH_THREADS})"));
+            self.nondeterministic(format!("the effect of launching `{}` is unknown", func.name), loc);
+            self.launches.push(record);
+            return ExternalOutcome::Return(None);
+        }
+        let launch = Launch { group_size: block, num_groups: grid, global_offset: [0; 3] };
+        // Two writes of the same value to a byte are benign. The values are
+        // the program's own, and any read that could see another value under
+        // another schedule races with a write and is reported itself.
+        let options = ReplayOptions {
+            dynamic_shared_size: shared_bytes,
+            benign_writes_from_memory: true,
+            ..ReplayOptions::default()
+        };
+        let before = memory.undefined_reads;
+        let taken = std::mem::take(memory);
+        let mut kernel_env = KernelEnv { havoc: SeededHavoc { seed: options.havoc_seed } };
+        match replay_with_oracle(self.module, kernel, &launch, args, taken.clone(), &options, &mut kernel_env) {
+            Ok(mut result) => {
+                *memory = std::mem::take(&mut result.memory);
+                record.read_undefined = memory.undefined_reads > before || undefined_value_use(self.module, kernel).is_some();
+                if !result.completed {
+                    self.nondeterministic(format!("the launch of `{}` did not run to completion", func.name), loc);
+                }
+                record.outcome = Ok(result);
+            }
+            Err(e) => {
+                *memory = taken;
+                record.outcome = Err(format!("{e:?}"));
+                self.nondeterministic(format!("the effect of launching `{}` is unknown", func.name), loc);
+            }
+        }
+        self.launches.push(record);
+        ExternalOutcome::Return(None)
+    }
+}
+
+fn int(v: &Val) -> u64 {
+    v.bits() as u64
+}
+
+fn ptr(v: &Val) -> Pointer {
+    v.as_ptr()
+}
+
+impl HavocOracle for HostEnv<'_> {
+    fn havoc(&mut self, site: &HavocSite) -> u128 {
+        self.havoc.havoc(site)
+    }
+
+    fn call_external(&mut self, call: &ExternalCall<'_>, memory: &mut Memory) -> Option<ExternalOutcome> {
+        let loc = call.loc;
+        self.last_loc = Some(loc);
+        let a = call.args;
+        let ret = |v: u64| Some(ExternalOutcome::Return(call.ret.map(|_| Val::Bits(v as u128))));
+        let ret_err = |code: u32| Some(ExternalOutcome::Return(call.ret.map(|_| Val::Bits(code as u128))));
+        if let Some(symbol) = call.name.strip_prefix(LAUNCH_PREFIX) {
+            return Some(self.launch(memory, symbol, a, loc));
+        }
+        let name = call.name;
+        match libc::call(name, a, memory) {
+            Some(libc::LibcResult::Value(v)) => return Some(ExternalOutcome::Return(call.ret.and(v))),
+            Some(libc::LibcResult::BadArgument(message)) => {
+                self.finding(HostFindingKind::OutOfBounds, loc, message);
+                return Some(ExternalOutcome::Return(call.ret.map(|_| Val::Bits(0))));
+            }
+            None => {}
+        }
+        match name {
+            "malloc" | "cudaMallocHost_ret" => {
+                let size = int(&a[0]);
+                let p = self.allocate(memory, AllocKind::Host, size, format!("malloc'd buffer {}", memory.len()));
+                Some(ExternalOutcome::Return(Some(p)))
+            }
+            "calloc" => {
+                let size = int(&a[0]).saturating_mul(int(&a[1]));
+                let p = self.allocate(memory, AllocKind::Host, size, format!("calloc'd buffer {}", memory.len()));
+                let id = p.as_ptr().obj.expect("allocated");
+                memory.note_write(id, 0, size);
+                Some(ExternalOutcome::Return(Some(p)))
+            }
+            "free" => {
+                self.free(memory, ptr(&a[0]), false, "free", loc);
+                Some(ExternalOutcome::Return(None))
+            }
+            "cudaMalloc" | "cudaMallocManaged" | "cudaMallocHost" | "cudaHostAlloc" => {
+                let kind = match name {
+                    "cudaMalloc" => AllocKind::Device,
+                    "cudaMallocManaged" => AllocKind::Managed,
+                    _ => AllocKind::Host,
+                };
+                let size = int(&a[1]);
+                let label = match kind {
+                    AllocKind::Device => "device buffer",
+                    AllocKind::Managed => "managed buffer",
+                    AllocKind::Host => "pinned host buffer",
+                };
+                // Named after the variable that receives it, when there is one.
+                let target = ptr(&a[0]);
+                let name = match target.obj.filter(|id| (id.0 as usize) < memory.len()) {
+                    Some(id) if target.offset == 0 && memory.object(id).size() == 8 => memory.object(id).name.clone(),
+                    _ => format!("{label} {}", memory.len()),
+                };
+                let p = self.allocate(memory, kind, size, name);
+                if !self.store_pointer(memory, ptr(&a[0]), p, &format!("the first argument of {}", call.name), loc) {
+                    return ret_err(CUDA_ERROR_INVALID_VALUE);
+                }
+                ret(0)
+            }
+            "cudaFree" | "cudaFreeHost" => {
+                let device = name == "cudaFree";
+                let code = self.free(memory, ptr(&a[0]), device, name, loc);
+                ret_err(code)
+            }
+            "cudaMemcpy" | "cudaMemcpyAsync" => {
+                let code = self.memcpy(memory, ptr(&a[0]), ptr(&a[1]), int(&a[2]), Some(int(&a[3]) as u32), name, loc);
+                ret_err(code)
+            }
+            "memcpy" | "memmove" => {
+                self.memcpy(memory, ptr(&a[0]), ptr(&a[1]), int(&a[2]), None, name, loc);
+                Some(ExternalOutcome::Return(call.ret.map(|_| a[0])))
+            }
+            "cudaMemcpyToSymbol" | "cudaMemcpyToSymbolAsync" => {
+                let symbol = ptr(&a[0]).offset_by(int(&a[3]) as i64);
+                let code = self.memcpy(memory, symbol, ptr(&a[1]), int(&a[2]), None, name, loc);
+                ret_err(code)
+            }
+            "cudaMemcpyFromSymbol" | "cudaMemcpyFromSymbolAsync" => {
+                let symbol = ptr(&a[1]).offset_by(int(&a[3]) as i64);
+                let code = self.memcpy(memory, ptr(&a[0]), symbol, int(&a[2]), None, name, loc);
+                ret_err(code)
+            }
+            "cudaMemset" | "cudaMemsetAsync" | "memset" => {
+                let (p, byte, len) = (ptr(&a[0]), int(&a[1]) as u8, int(&a[2]));
+                if let Some((id, off)) = self.check_range(memory, p, len, &format!("the destination of {name}"), loc) {
+                    memory.object_mut(id).bytes[off as usize..(off + len) as usize].fill(byte);
+                    memory.note_write(id, off, len);
+                    if name == "cudaMemset" && self.kind_of(memory, id) == AllocKind::Host {
+                        let obj = memory.object(id).name.clone();
+                        self.finding(HostFindingKind::ApiMisuse, loc, format!("cudaMemset of host memory `{obj}`"));
+                    }
+                }
+                if name == "memset" {
+                    Some(ExternalOutcome::Return(call.ret.map(|_| a[0])))
+                } else {
+                    ret(0)
+                }
+            }
+            "cudaConfigureCall" => {
+                // (gridDim.x | gridDim.y << 32, gridDim.z, blockDim..., shared bytes, stream)
+                let split = |xy: u64, z: u64| [xy as u32, (xy >> 32) as u32, z as u32];
+                self.pending = Some((split(int(&a[0]), int(&a[1])), split(int(&a[2]), int(&a[3])), int(&a[4])));
+                ret(0)
+            }
+            "cudaGetLastError" => {
+                let e = std::mem::replace(&mut self.last_error, CUDA_SUCCESS);
+                ret(e as u64)
+            }
+            "cudaPeekAtLastError" => ret(self.last_error as u64),
+            "cudaDeviceSynchronize" | "cudaThreadSynchronize" | "cudaDeviceReset" | "cudaThreadExit" | "cudaSetDevice"
+            | "cudaStreamSynchronize" | "cudaEventSynchronize" | "cudaEventRecord" | "cudaEventDestroy"
+            | "cudaStreamDestroy" | "cudaDeviceSetLimit" | "cudaDeviceSetCacheConfig" | "cudaFuncSetCacheConfig"
+            | "cudaSetDeviceFlags" | "cudaProfilerStart" | "cudaProfilerStop" | "cudaDeviceSetSharedMemConfig"
+            | "cudaThreadSetCacheConfig" | "cudaHostRegister" | "cudaHostUnregister" | "cudaMemPrefetchAsync"
+            | "cudaStreamWaitEvent" => ret(0),
+            "cudaGetDeviceCount" | "cudaGetDevice" => {
+                let value = if name == "cudaGetDeviceCount" { 1u32 } else { 0 };
+                if let Some((id, off)) = self.check_range(memory, ptr(&a[0]), 4, &format!("the argument of {name}"), loc) {
+                    memory.object_mut(id).bytes[off as usize..off as usize + 4].copy_from_slice(&value.to_le_bytes());
+                    memory.note_write(id, off, 4);
+                }
+                ret(0)
+            }
+            "cudaEventCreate" | "cudaStreamCreate" | "cudaEventCreateWithFlags" | "cudaStreamCreateWithFlags" => {
+                let handle = memory.alloc_named("handle", MemSpace::Private, 8, None);
+                self.store_pointer(memory, ptr(&a[0]), handle, &format!("the argument of {name}"), loc);
+                ret(0)
+            }
+            "cudaGetErrorString" | "cudaGetErrorName" => {
+                let s = memory.alloc_named("error string", MemSpace::Private, 16, Some(b"cuda error\0"));
+                Some(ExternalOutcome::Return(Some(s)))
+            }
+            "rand" | "random" => {
+                if self.rand_unknown {
+                    self.nondeterministic("`rand` is seeded from the clock".into(), loc);
+                }
+                ret(self.rand.next() as u64)
+            }
+            "srand" | "srandom" => {
+                self.rand = rand::GlibcRand::new(int(&a[0]) as u32);
+                ret(0)
+            }
+            "time" | "clock" | "gettimeofday" | "clock_gettime" => {
+                // The clock's value is unknown; a fixed one stands for it, and
+                // `rand` seeded from it is no longer reproducible.
+                self.rand_unknown = true;
+                self.nondeterministic(format!("the program reads the clock (`{name}`)"), loc);
+                if name == "time" && !ptr(&a[0]).is_null() {
+                    if let Some((id, off)) = self.check_range(memory, ptr(&a[0]), 8, "the argument of time", loc) {
+                        memory.object_mut(id).bytes[off as usize..off as usize + 8].copy_from_slice(&1_700_000_000u64.to_le_bytes());
+                        memory.note_write(id, off, 8);
+                    }
+                }
+                ret(1_700_000_000)
+            }
+            "exit" | "_exit" => Some(ExternalOutcome::Exit),
+
+            "cudaLaunchKernel" | "cudaLaunch" | "cudaLaunchCooperativeKernel" => Some(ExternalOutcome::Unsupported(
+                format!("`{name}` (launches through the runtime API; use kernel<<<...>>>)"),
+            )),
+            _ if name.starts_with("cuda") || name.starts_with("curand") => {
+                self.nondeterministic(format!("`{name}` is not modelled"), loc);
+                ret(0)
+            }
+            _ => {
+                // Math functions are the interpreter's; anything else with
+                // pointer arguments could write memory lockstep cannot see.
+                if call.arg_types.iter().any(|t| matches!(t, Type::Ptr(_))) || call.ret.is_some_and(|t| matches!(t, Type::Ptr(_))) {
+                    self.nondeterministic(format!("`{name}` is not modelled"), loc);
+                }
+                None
+            }
+        }
+    }
+}
+
+/// The first use of an unspecified value (LLVM `undef`: an uninitialised
+/// variable) in `root` or a function it calls, where the value could matter.
+/// The interpreter gives such values one arbitrary value, so a run that
+/// uses one is one behaviour among several. Uses as an operand of a bitwise
+/// `and`/`or` are the front-end's way of building aggregates field by field
+/// (the other operand masks the unspecified bits) and do not count.
+pub fn undefined_value_use(module: &Module, root: FuncId) -> Option<(FuncId, Option<lockstep_kir::SrcLoc>)> {
+    use lockstep_kir::{BinOp, InstKind, ValueDef};
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![root];
+    while let Some(f) = stack.pop() {
+        if !seen.insert(f) {
+            continue;
+        }
+        let func = &module.functions[f];
+        let is_undef = |v: lockstep_kir::ValueId| matches!(func.values[v].def, ValueDef::Undef);
+        for (id, inst) in func.insts.iter() {
+            if let InstKind::Call { callee, .. } = &inst.kind {
+                stack.push(*callee);
+            }
+            if matches!(inst.kind, InstKind::Binary { op: BinOp::And | BinOp::Or, .. }) {
+                continue;
+            }
+            let mut found = false;
+            inst.kind.for_each_operand(|v| found |= is_undef(v));
+            if found {
+                return Some((f, *func.inst_locs.get(id)));
+            }
+        }
+        for (b, block) in func.blocks.iter() {
+            if block.term.operands().into_iter().any(is_undef) {
+                return Some((f, *func.term_locs.get(b)));
+            }
+        }
+    }
+    None
+}
+
+/// The environment of a launch: the interpreter's defaults, plus the C
+/// library's string functions that device code may call.
+struct KernelEnv {
+    havoc: SeededHavoc,
+}
+
+impl HavocOracle for KernelEnv {
+    fn havoc(&mut self, site: &HavocSite) -> u128 {
+        self.havoc.havoc(site)
+    }
+
+    fn call_external(&mut self, call: &ExternalCall<'_>, memory: &mut Memory) -> Option<ExternalOutcome> {
+        match libc::call(call.name, call.args, memory)? {
+            libc::LibcResult::Value(v) => Some(ExternalOutcome::Return(call.ret.and(v))),
+            libc::LibcResult::BadArgument(message) => Some(ExternalOutcome::Unsupported(message)),
+        }
+    }
+}
