@@ -21,8 +21,9 @@ subcommands:
                 print the outcome table and figures, and compare with the
                 baseline of known gaps (conformance/baseline.txt);
                 `cargo xtask conformance --help` for its options
-  bless         rewrite the golden tests' .expected files (examples/ and
-                crates/cli/tests/golden/) from the current output, showing the diff
+  bless         rewrite the golden tests' .expected files (examples/,
+                examples/equiv/ and crates/cli/tests/golden/) from the current
+                output, showing the diff
   help          this text
 ";
 
@@ -43,20 +44,28 @@ fn main() -> ExitCode {
     ExitCode::from(u8::try_from(code).unwrap_or(2))
 }
 
-/// Runs the golden test with `LOCKSTEP_BLESS=1`, which rewrites every
-/// `.expected` file that differs and prints the differences.
+/// Runs the golden tests with `LOCKSTEP_BLESS=1`, which rewrites every
+/// `.expected` file that differs and prints the differences: `golden`
+/// (`lockstep check` over examples/ and crates/cli/tests/golden/) and
+/// `equiv_golden` (`lockstep equiv` over examples/equiv/). Both run even
+/// when the first fails, so one bless brings every expected file up to date.
 fn bless() -> i32 {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = std::process::Command::new(cargo)
-        .args(["test", "--quiet", "--package", "lockstep", "--test", "golden", "--", "--nocapture"])
-        .env("LOCKSTEP_BLESS", "1")
-        .status();
-    match status {
-        Ok(s) if s.success() => 0,
-        Ok(_) => 1,
-        Err(e) => {
-            eprintln!("error: cannot run cargo: {e}");
-            2
-        }
+    let mut worst = 0;
+    for test in ["golden", "equiv_golden"] {
+        let status = std::process::Command::new(&cargo)
+            .args(["test", "--quiet", "--package", "lockstep", "--test", test, "--", "--nocapture"])
+            .env("LOCKSTEP_BLESS", "1")
+            .status();
+        let code = match status {
+            Ok(s) if s.success() => 0,
+            Ok(_) => 1,
+            Err(e) => {
+                eprintln!("error: cannot run cargo: {e}");
+                2
+            }
+        };
+        worst = worst.max(code);
     }
+    worst
 }

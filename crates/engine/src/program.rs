@@ -64,7 +64,7 @@ pub fn check_program(device: &Module, host: &Module, config: &CheckConfig) -> Pr
         };
     };
     let main = map.function(host_main);
-    let run = match lockstep_host::run_program(&linked, main) {
+    let run = match lockstep_host::run_program(&linked, main, 0) {
         Ok(run) => run,
         Err(e) => {
             return ProgramReport {
@@ -73,6 +73,24 @@ pub fn check_program(device: &Module, host: &Module, config: &CheckConfig) -> Pr
             }
         }
     };
+    // A nondeterministic program gets a few more runs with other inputs
+    // and clock readings, to find the bugs the first run's choices hide;
+    // the report follows the first run that went wrong.
+    // A run that waits forever for other input (a validation loop) gives
+    // way to one that completes.
+    let mut run = run;
+    if !run.is_deterministic() && !went_wrong(&run) {
+        for choice in 1..=2 {
+            let Ok(other) = lockstep_host::run_program(&linked, main, choice) else { continue };
+            if went_wrong(&other) {
+                run = other;
+                break;
+            }
+            if !run.host.completed && other.host.completed {
+                run = other;
+            }
+        }
+    }
     let mut kernels = vec![host_report(&linked, &run)];
     let mut notes: Vec<Diagnostic> = run
         .notes
@@ -98,6 +116,13 @@ pub fn check_program(device: &Module, host: &Module, config: &CheckConfig) -> Pr
     ProgramReport { kernels, notes }
 }
 
+/// Whether a run saw a violation, on the host or in a launch.
+fn went_wrong(run: &ProgramRun) -> bool {
+    !run.host.violations.is_empty()
+        || !run.findings.is_empty()
+        || run.launches.iter().any(|l| l.outcome.as_ref().is_ok_and(|r| !r.violations.is_empty()))
+}
+
 fn span(module: &Module, loc: &Loc) -> Option<Span> {
     span_at(module, loc.func, loc.block, loc.inst)
 }
@@ -112,10 +137,13 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
         reason: None,
     };
     let all_buffers: HashSet<ObjId> = (0..run.host.memory.len() as u32).map(ObjId).collect();
-    let evidence = Witness {
+    let mut evidence = Witness {
         memory: vec![("run".into(), "one execution of the host program from main".into())],
         ..Witness::default()
     };
+    for (why, _) in &run.nondeterminism {
+        evidence.memory.push(("choice".into(), why.clone()));
+    }
     for v in &run.host.violations {
         if let Some(mut converted) = crate::search::convert(module, &run.host, v, &all_buffers, &evidence) {
             converted.message = converted.message.replace(" by thread 0 of block 0", " in the host program").replace(" for thread 0 of block 0", " in the host program");
@@ -273,6 +301,15 @@ fn kernel_report(
                 .collect(),
             memory: vec![("inputs".into(), "the program's own data at the launch".into())],
         };
+        let mut witness = witness;
+        if launch.undefined_all_ones {
+            witness.memory.push(("choice".into(), "uninitialised variables hold all-ones bits".into()));
+        }
+        if !launch.deterministic_before {
+            for (why, _) in &run.nondeterminism {
+                witness.memory.push(("choice".into(), why.clone()));
+            }
+        }
         // The launch's objects live on in the program's final memory (the
         // launch's own result gave its memory back to the program).
         let with_memory = (!result.violations.is_empty())

@@ -33,6 +33,7 @@
 //! unconfirmed solver model gives `Unknown` with the reason. `Equivalent` is
 //! only returned when every query answered `unsat`.
 
+pub mod param;
 pub mod sym;
 pub mod testing;
 
@@ -276,14 +277,53 @@ fn check_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outc
         return outcome;
     }
 
-    // 2. The proof, for one arbitrary group.
+    // 2. The parameterized proof: one symbolic thread per kernel, for any
+    // block size the flags allow (its cost does not grow with the block).
+    let mut not_param: Option<(String, Option<(String, u32, u32)>)> = None;
+    if let Some(b) = b {
+        match param::prove(a, b, config) {
+            param::ParamOutcome::Proved { proved, assumptions } => {
+                outcome.verdict = Verdict::Equivalent;
+                outcome.proved = proved;
+                outcome.assumptions = assumptions;
+                return outcome;
+            }
+            param::ParamOutcome::Model(candidate, group_size) => match testing::confirm(a, Some(b), config, group_size, &candidate) {
+                testing::Confirmed::Difference(d) => {
+                    outcome.verdict = Verdict::Different;
+                    outcome.difference = Some(d);
+                    return outcome;
+                }
+                testing::Confirmed::Post(p) => {
+                    outcome.verdict = Verdict::Different;
+                    outcome.post_failure = Some(p);
+                    return outcome;
+                }
+                testing::Confirmed::No(why) => not_param = Some((format!("{}, but {why}", candidate.what), None)),
+            },
+            param::ParamOutcome::NotApplicable(why, loc) => not_param = Some((why, loc)),
+        }
+    }
+
+    // 3. The bounded proof, for one arbitrary group of a concrete size.
     let Some(group_size) = concrete(config.group_size) else {
-        outcome.reason = Some((
-            "the proof needs a concrete block size (--blockDim / --local_size); with `*` only differential testing ran, and it found no difference".into(),
-            None,
-        ));
+        outcome.reason = Some(match not_param {
+            Some((why, loc)) => (
+                format!(
+                    "the proof for any block size does not apply ({why}); the bounded proof needs a concrete block size (--blockDim / --local_size), and differential testing found no difference"
+                ),
+                loc,
+            ),
+            None => (
+                "the proof needs a concrete block size (--blockDim / --local_size); with `*` only differential testing ran, and it found no difference".into(),
+                None,
+            ),
+        });
         return outcome;
     };
+    if let Some((why, _)) = &not_param {
+        outcome.notes.push(format!("the parameterized proof does not apply ({why}); the bounded proof for one group of this size ran instead"));
+    }
     let proof = prove(a, b, group_size, config);
     match proof {
         Proof::Proved { proved, assumptions } => {

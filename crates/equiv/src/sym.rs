@@ -55,8 +55,15 @@ fn unsupported<T>(what: impl Into<String>, loc: Option<SrcLoc>) -> Res<T> {
 /// The symbols both kernels share: launch, arguments, input memory.
 pub struct Inputs {
     pub st: TermStore,
-    /// Threads per group (concrete).
+    /// Threads per group (concrete; unused by the one-thread mode).
     pub group_size: [u32; 3],
+    /// Threads per group as terms: literals, or `blockDim.*` constants in
+    /// the one-thread mode of [`crate::param`].
+    pub local_size: [TermId; 3],
+    /// The one-thread mode: the local id of the one symbolic thread that is
+    /// executed (`tid.*` constants). `None`: every thread of the group runs
+    /// with concrete local ids.
+    pub local_id: Option<[TermId; 3]>,
     /// Group id and number of groups in each dimension.
     pub group_id: [TermId; 3],
     pub num_groups: [TermId; 3],
@@ -93,7 +100,25 @@ impl Inputs {
                 _ => None,
             })
             .collect();
-        Inputs { st, group_size, group_id, num_groups, scalars, buffers: HashMap::new(), funs: HashMap::new() }
+        let local_size = group_size.map(|n| st.bv_const(32, n as u128));
+        Inputs { st, group_size, local_size, local_id: None, group_id, num_groups, scalars, buffers: HashMap::new(), funs: HashMap::new() }
+    }
+
+    /// Symbols for the one-thread mode: block sizes are literals where the
+    /// launch fixes them and `blockDim.*` constants otherwise, and the local
+    /// id is a `tid.*` constant in every dimension whose block size is not 1.
+    pub fn new_param(group_size: [Option<u64>; 3], num_groups: [Option<u64>; 3], params: &[Type]) -> Inputs {
+        let mut inp = Inputs::new([1; 3], num_groups, params);
+        let dims = ["x", "y", "z"];
+        inp.local_size = [0, 1, 2].map(|d| match group_size[d] {
+            Some(n) => inp.st.bv_const(32, n as u128),
+            None => inp.st.declare_const(&format!("blockDim.{}", dims[d]), Sort::bv(32)),
+        });
+        inp.local_id = Some([0, 1, 2].map(|d| match group_size[d] {
+            Some(1) => inp.st.bv_const(32, 0),
+            _ => inp.st.declare_const(&format!("tid.{}", dims[d]), Sort::bv(32)),
+        }));
+        inp
     }
 
     /// The launch constraints: each group id below its dimension, and each
@@ -219,6 +244,52 @@ struct Record {
     value: TermId,
 }
 
+/// What a conditional assignment writes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// The buffer of a pointer parameter.
+    Param(usize),
+    /// A `__shared__` variable.
+    Shared(lockstep_kir::GlobalId),
+}
+
+/// A conditional assignment of the one symbolic thread: in barrier interval
+/// `interval`, when `guard` holds, the element at byte offset `off` of
+/// `target` becomes `value`. All three are terms over the thread's ids.
+#[derive(Clone, Debug)]
+pub struct Assignment {
+    pub target: Target,
+    pub interval: u32,
+    pub guard: TermId,
+    pub off: TermId,
+    pub value: TermId,
+}
+
+/// A read of shared memory by the one symbolic thread: `placeholder`
+/// stands for the value read until the writer is found.
+#[derive(Clone, Debug)]
+pub struct SharedRead {
+    pub placeholder: TermId,
+    pub global: lockstep_kir::GlobalId,
+    pub interval: u32,
+    pub pc: TermId,
+    pub off: TermId,
+    pub loc: Option<SrcLoc>,
+}
+
+/// What running the one symbolic thread of a kernel produced.
+pub struct ThreadRun {
+    pub cas: Vec<Assignment>,
+    pub shared_reads: Vec<SharedRead>,
+    /// `__requires`, as conditions on the thread's ids.
+    pub requires: Vec<TermId>,
+    pub misaligned: Vec<TermId>,
+    /// Pointer parameters the kernel reads.
+    pub reads: HashSet<usize>,
+    /// Barrier intervals (rounds) the thread went through.
+    pub intervals: u32,
+}
+
 /// What running one kernel for one group produced.
 pub struct GroupRun {
     /// The per-element writes of each written pointer parameter, when
@@ -265,10 +336,16 @@ pub struct Executor<'a> {
     /// stops at its first write or barrier.
     post: bool,
     spec_loads: HashSet<InstId>,
+    /// The one-thread mode (`Inputs::local_id` is set): record conditional
+    /// assignments and shared reads instead of modelling other threads.
+    param: bool,
+    cas: Vec<Assignment>,
+    shared_reads: Vec<SharedRead>,
 }
 
 impl<'a> Executor<'a> {
     pub fn new(module: &'a lockstep_kir::Module, func: &'a Function, tag: &'a str, inp: &'a mut Inputs) -> Executor<'a> {
+        let param = inp.local_id.is_some();
         Executor {
             module,
             func,
@@ -288,6 +365,9 @@ impl<'a> Executor<'a> {
             steps: 0,
             post: false,
             spec_loads: lockstep_analysis::ghost::specification_loads(func),
+            param,
+            cas: Vec::new(),
+            shared_reads: Vec::new(),
         }
     }
 
@@ -346,6 +426,33 @@ impl<'a> Executor<'a> {
             misaligned: self.misaligned,
             obligations: self.obligations,
             reads: self.reads,
+        })
+    }
+
+    /// The one-thread mode: runs the symbolic thread through every barrier
+    /// interval and returns its conditional assignments (PUG_para's CAs:
+    /// guard, address and value as terms over the thread's ids) and its
+    /// reads of shared memory.
+    pub fn run_param(mut self) -> Res<ThreadRun> {
+        if self.func.blocks.values().any(|b| b.insts.iter().any(|&i| is_ensures(&self.func.insts[i].kind))) {
+            return unsupported("postconditions (`__ensures`) in the one-thread proof", self.func.loc);
+        }
+        let mut state = Some(self.entry_path());
+        while let Some(path) = state.take() {
+            let paths = self.run_paths(0, [0; 3], vec![path])?;
+            let merged = self.merge(paths)?;
+            if merged.at.is_some() {
+                state = Some(merged);
+                self.interval += 1;
+            }
+        }
+        Ok(ThreadRun {
+            cas: self.cas,
+            shared_reads: self.shared_reads,
+            requires: self.requires,
+            misaligned: self.misaligned,
+            reads: self.reads,
+            intervals: self.interval + 1,
         })
     }
 
@@ -661,9 +768,36 @@ impl<'a> Executor<'a> {
                 if self.post && !self.spec_loads.contains(&inst) && self.objs[obj].written {
                     return unsupported("a postcondition depends on a read of a written buffer outside the annotation", loc);
                 }
-                self.access(p, obj, off, ty, loc)?;
+                let bits = self.access(p, obj, off, ty, loc)?;
                 let x = match self.objs[obj].key {
                     ObjKey::Param(i) if self.post => self.final_element(i, obj, off),
+                    ObjKey::Shared(g) if self.param => {
+                        // Another thread wrote what this one reads: a
+                        // placeholder that `param` resolves to the value of
+                        // the element's writer in an earlier round.
+                        if self.cas.iter().any(|c| c.target == Target::Shared(g) && c.interval == self.interval) {
+                            return unsupported(
+                                format!("`{}` is read in the barrier interval that writes it", self.objs[obj].name),
+                                loc,
+                            );
+                        }
+                        let ph = self.inp.st.fresh_const(&format!("{}.read.{}", self.tag, self.objs[obj].name), Sort::bv(bits));
+                        self.shared_reads.push(SharedRead {
+                            placeholder: ph,
+                            global: g,
+                            interval: self.interval,
+                            pc: p.pc,
+                            off,
+                            loc,
+                        });
+                        ph
+                    }
+                    ObjKey::Param(i) if self.param && self.objs[obj].written => {
+                        return unsupported(
+                            format!("`{}` is read after the kernel writes it (reads of outputs need the other threads' writes)", self.func.params[i].name),
+                            loc,
+                        );
+                    }
                     _ => self.read(obj, off),
                 };
                 // Reads that only state a postcondition are not reads of the
@@ -704,8 +838,11 @@ impl<'a> Executor<'a> {
             InstKind::Builtin { var, dim } => {
                 let d = dim as usize;
                 SV::Bv(match var {
-                    BuiltinVar::LocalId => self.inp.st.bv_const(32, lid[d] as u128),
-                    BuiltinVar::LocalSize => self.inp.st.bv_const(32, self.inp.group_size[d] as u128),
+                    BuiltinVar::LocalId => match self.inp.local_id {
+                        Some(l) => l[d],
+                        None => self.inp.st.bv_const(32, lid[d] as u128),
+                    },
+                    BuiltinVar::LocalSize => self.inp.local_size[d],
                     BuiltinVar::GroupId => self.inp.group_id[d],
                     BuiltinVar::NumGroups => self.inp.num_groups[d],
                     BuiltinVar::GlobalOffset => self.inp.st.bv_const(32, 0),
@@ -788,6 +925,18 @@ impl<'a> Executor<'a> {
         }
         if to == Type::Int(1) && op == CastOp::Trunc {
             let x = self.bv(p, arg, loc)?;
+            // `(bool)(c ? 1 : 0)`, C's round trip of a condition through
+            // an integer, is `c` itself: keeping it a plain condition lets
+            // `param` use preconditions such as `blockDim.x == blockDim.y`
+            // as equalities.
+            if let lockstep_smt::TermKind::App(lockstep_smt::Op::Ite, args) = self.inp.st.kind(x).clone() {
+                let bit = |st: &TermStore, t: TermId| st.as_bv(t).and_then(|v| v.to_u128()).map(|v| v & 1);
+                match (bit(&self.inp.st, args[1]), bit(&self.inp.st, args[2])) {
+                    (Some(1), Some(0)) => return Ok(SV::Bool(args[0])),
+                    (Some(0), Some(1)) => return Ok(SV::Bool(self.inp.st.not(args[0]))),
+                    _ => {}
+                }
+            }
             let bit = self.inp.st.extract(0, 0, x);
             let one = self.inp.st.bv_const(1, 1);
             return Ok(SV::Bool(self.inp.st.eq(bit, one)));
@@ -949,6 +1098,16 @@ impl<'a> Executor<'a> {
 
     fn write(&mut self, obj: usize, off: TermId, v: TermId, pc: TermId) {
         self.objs[obj].written = true;
+        if self.param {
+            let target = match self.objs[obj].key {
+                ObjKey::Param(p) => Some(Target::Param(p)),
+                ObjKey::Shared(g) => Some(Target::Shared(g)),
+                ObjKey::Local(..) => None,
+            };
+            if let Some(target) = target {
+                self.cas.push(Assignment { target, interval: self.interval, guard: pc, off, value: v });
+            }
+        }
         if matches!(self.objs[obj].key, ObjKey::Param(_)) {
             self.records.push(Record { obj, interval: self.interval, thread: self.thread, pc, off, value: v });
         }
@@ -1011,6 +1170,18 @@ fn normalise(st: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> Option<Term
     let m = lockstep_replay::value::mask(w);
     let (op, a, b) = match (op, lit(st, a), lit(st, b)) {
         (_, Some(_), Some(_)) => return None,
+        // Unsigned division and remainder by a power of two are a shift and
+        // a mask: solvers bit-blast those cheaply, while proving facts
+        // about a division circuit is slow (and `(x / 4) * 4 + x % 4`
+        // against `(x & ~3) + (x & 3)` is a typical strength reduction).
+        (BinOp::UDiv, None, Some(c)) if c.is_power_of_two() => {
+            let k = st.bv_const(w, c.trailing_zeros() as u128);
+            return Some(st.bvlshr(a, k));
+        }
+        (BinOp::URem, None, Some(c)) if c.is_power_of_two() => {
+            let m = st.bv_const(w, c - 1);
+            return Some(st.bvand(a, m));
+        }
         (BinOp::Shl, None, Some(c)) if c < w as u128 => (BinOp::Mul, a, st.bv_const(w, (1u128 << c) & m)),
         (BinOp::Sub, None, Some(c)) => (BinOp::Add, a, st.bv_const(w, c.wrapping_neg() & m)),
         (BinOp::Add | BinOp::Mul, Some(_), None) => (op, b, a),

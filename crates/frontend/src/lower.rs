@@ -102,6 +102,8 @@ pub fn base_identifier(symbol: &str) -> String {
         return last.map(str::to_string).unwrap_or_else(|| symbol.to_string());
     }
     if let Some(rest) = symbol.strip_prefix("_Z") {
+        // `_ZL`: a name with internal linkage (a `static` function).
+        let rest = rest.strip_prefix('L').unwrap_or(rest);
         if let Some((ident, _)) = read_ident(rest) {
             return ident.to_string();
         }
@@ -148,6 +150,15 @@ struct ModuleCx {
     host: bool,
 }
 
+/// Function addresses are integers from here on, 16 apart: below 2^40, so
+/// the interpreter's pointer encoding reads them as addresses of no object,
+/// and far above any small integer a program would cast to a pointer.
+pub const FUNCTION_ADDRESS_BASE: u64 = 0xF0_0000_0000;
+
+fn function_address(f: FuncId) -> u64 {
+    FUNCTION_ADDRESS_BASE + 16 * f.index() as u64
+}
+
 /// Lowers every defined function and memory object of `module`.
 ///
 /// # Safety
@@ -159,9 +170,12 @@ pub unsafe fn lower_module(module: LLVMModuleRef, language: Language) -> Result<
 /// The prefix of the external calls that stand for kernel launches in a
 /// host module: `__lockstep_launch:<kernel link name>`. Clang's host
 /// compilation turns `k<<<g, b>>>(args)` into `cudaConfigureCall(g, b, ...)`
-/// followed by a call of the launch stub `__device_stub__k(args)`; the stub's
-/// body (argument marshalling and `cudaLaunch`) is not lowered, and the
-/// call names the kernel as the device compilation spells it.
+/// followed by a call of the launch stub `__device_stub__k(args)`, which
+/// passes each argument's bytes to `cudaSetupArgument(&arg, size, offset)`
+/// and then calls `cudaLaunch(stub)`. That last call becomes the launch,
+/// naming the kernel as the device compilation spells it; the arguments'
+/// bytes are those given to `cudaSetupArgument` (whatever the host ABI did
+/// to by-value structs on the way to the stub).
 pub const LAUNCH_PREFIX: &str = "__lockstep_launch:";
 
 /// The device symbol of the kernel that a host launch stub launches:
@@ -195,7 +209,7 @@ pub unsafe fn lower_host_module(module: LLVMModuleRef) -> Result<Module> {
     let mut reachable = HashSet::new();
     let mut stack = vec![main];
     while let Some(f) = stack.pop() {
-        if !reachable.insert(f) || LLVMIsDeclaration(f) != 0 || stub_kernel_symbol(&value_name(f)).is_some() {
+        if !reachable.insert(f) || LLVMIsDeclaration(f) != 0 {
             continue;
         }
         let mut bb = LLVMGetFirstBasicBlock(f);
@@ -234,6 +248,22 @@ unsafe fn lower_module_from(
         host: only.is_some(),
     };
 
+    // Create every defined function first, so calls can name their callee.
+    let mut defined = Vec::new();
+    let mut f = LLVMGetFirstFunction(module);
+    while !f.is_null() {
+        let wanted = only.as_ref().map_or(true, |set| set.contains(&f));
+        if LLVMIsDeclaration(f) == 0 && wanted {
+            let link_name = value_name(f);
+            let is_kernel = cx.kernels.contains(&f);
+            let mut func = Function::new(base_identifier(&link_name), link_name, is_kernel);
+            func.loc = subprogram_loc(&mut cx, &mut out, f);
+            let id = out.functions.push(func);
+            cx.funcs.insert(f, id);
+            defined.push((f, id));
+        }
+        f = LLVMGetNextFunction(f);
+    }
     let mut g = LLVMGetFirstGlobal(module);
     while !g.is_null() {
         let name = value_name(g);
@@ -252,7 +282,7 @@ unsafe fn lower_module_from(
             };
             let elem_size = element_size(cx.td, vty);
             let is_extern = LLVMIsDeclaration(g) != 0;
-            let init = if is_extern { None } else { constant_bytes(cx.td, LLVMGetInitializer(g)) };
+            let init = if is_extern { None } else { constant_bytes(cx.td, &cx.funcs, LLVMGetInitializer(g)) };
             let id = out.globals.push(MemObject {
                 name: base_identifier(&name),
                 space,
@@ -267,22 +297,6 @@ unsafe fn lower_module_from(
         g = LLVMGetNextGlobal(g);
     }
 
-    // Create every defined function first, so calls can name their callee.
-    let mut defined = Vec::new();
-    let mut f = LLVMGetFirstFunction(module);
-    while !f.is_null() {
-        let wanted = only.as_ref().map_or(true, |set| set.contains(&f) && stub_kernel_symbol(&value_name(f)).is_none());
-        if LLVMIsDeclaration(f) == 0 && wanted {
-            let link_name = value_name(f);
-            let is_kernel = cx.kernels.contains(&f);
-            let mut func = Function::new(base_identifier(&link_name), link_name, is_kernel);
-            func.loc = subprogram_loc(&mut cx, &mut out, f);
-            let id = out.functions.push(func);
-            cx.funcs.insert(f, id);
-            defined.push((f, id));
-        }
-        f = LLVMGetNextFunction(f);
-    }
     for (f, id) in defined {
         let func = FnLower::lower(&mut cx, &mut out, f, id)?;
         out.functions[id] = func;
@@ -336,7 +350,7 @@ unsafe fn element_size(td: LLVMTargetDataRef, ty: LLVMTypeRef) -> Option<u64> {
 
 /// The bytes of a constant initialiser, when it is made of integers and
 /// floats only (enough for `__constant__` tables).
-unsafe fn constant_bytes(td: LLVMTargetDataRef, c: LLVMValueRef) -> Option<Vec<u8>> {
+unsafe fn constant_bytes(td: LLVMTargetDataRef, funcs: &HashMap<LLVMValueRef, FuncId>, c: LLVMValueRef) -> Option<Vec<u8>> {
     if c.is_null() || LLVMIsUndef(c) != 0 {
         return None;
     }
@@ -346,15 +360,21 @@ unsafe fn constant_bytes(td: LLVMTargetDataRef, c: LLVMValueRef) -> Option<Vec<u
         return None;
     }
     let mut bytes = vec![0u8; size];
-    fill_constant(td, c, &mut bytes, 0).then_some(bytes)
+    fill_constant(td, funcs, c, &mut bytes, 0).then_some(bytes)
 }
 
-unsafe fn fill_constant(td: LLVMTargetDataRef, c: LLVMValueRef, out: &mut [u8], at: usize) -> bool {
+unsafe fn fill_constant(td: LLVMTargetDataRef, funcs: &HashMap<LLVMValueRef, FuncId>, c: LLVMValueRef, out: &mut [u8], at: usize) -> bool {
     let ty = LLVMTypeOf(c);
     if LLVMIsNull(c) != 0 {
         return true;
     }
     match LLVMGetTypeKind(ty) {
+        // A table of device functions: their addresses as the lowering
+        // numbers them.
+        LLVMTypeKind::LLVMPointerTypeKind if !LLVMIsAFunction(c).is_null() => match funcs.get(&c) {
+            Some(&f) => out.get_mut(at..at + 8).map(|dst| dst.copy_from_slice(&function_address(f).to_le_bytes())).is_some(),
+            None => false,
+        },
         LLVMTypeKind::LLVMIntegerTypeKind if !LLVMIsAConstantInt(c).is_null() => {
             let v = LLVMConstIntGetZExtValue(c).to_le_bytes();
             let n = LLVMStoreSizeOfType(td, ty) as usize;
@@ -380,7 +400,7 @@ unsafe fn fill_constant(td: LLVMTargetDataRef, c: LLVMValueRef, out: &mut [u8], 
             };
             (0..n).all(|i| {
                 let e = LLVMGetAggregateElement(c, i as u32);
-                !e.is_null() && fill_constant(td, e, out, at + i * stride)
+                !e.is_null() && fill_constant(td, funcs, e, out, at + i * stride)
             })
         }
         LLVMTypeKind::LLVMStructTypeKind => {
@@ -388,7 +408,7 @@ unsafe fn fill_constant(td: LLVMTargetDataRef, c: LLVMValueRef, out: &mut [u8], 
             (0..n).all(|i| {
                 let e = LLVMGetAggregateElement(c, i);
                 let off = LLVMOffsetOfElement(td, ty, i) as usize;
-                !e.is_null() && fill_constant(td, e, out, at + off)
+                !e.is_null() && fill_constant(td, funcs, e, out, at + off)
             })
         }
         _ => false,
@@ -836,7 +856,13 @@ impl<'a> FnLower<'a> {
             };
         }
         if !LLVMIsAFunction(v).is_null() {
-            return self.unsupported(format!("a pointer to function `{}`", base_identifier(&value_name(v))));
+            // A function's address: an integer that is no object's address
+            // (see `FUNCTION_ADDRESS_BASE`); indirect calls compare with it.
+            let Some(&fid) = self.cx.funcs.get(&v) else {
+                return self.unsupported(format!("a pointer to function `{}`, which has no body", base_identifier(&value_name(v))));
+            };
+            let bits = self.const_int(Type::I64, function_address(fid) as u128);
+            return Ok(self.emit_value(InstKind::Cast { op: CastOp::IntToPtr, arg: bits }, ty));
         }
         if !LLVMIsAConstantExpr(v).is_null() {
             let op = LLVMGetConstOpcode(v);
@@ -1409,7 +1435,7 @@ impl<'a> FnLower<'a> {
             return self.unsupported("inline assembly");
         }
         if LLVMIsAFunction(callee).is_null() {
-            return self.unsupported("a call through a function pointer");
+            return self.lower_indirect_call(call, callee);
         }
         let name = value_name(callee);
         let nargs = LLVMGetNumArgOperands(call);
@@ -1418,10 +1444,39 @@ impl<'a> FnLower<'a> {
             return self.lower_llvm_intrinsic(call, rest, &args);
         }
         if let Some(&fid) = self.cx.funcs.get(&callee) {
+            let r = self.lower_direct_call(call, callee, fid, &args)?;
+            if let Some(r) = r {
+                self.vals.insert(call, Lowered::Scalar(r));
+            }
+            return Ok(());
+        }        // The launch stub's `cudaLaunch(stub)`: the stub passed each
+        // argument's bytes to `cudaSetupArgument` before it.
+        if self.cx.host && name == "cudaLaunch" {
+            if let Some(kernel) = args.first().filter(|a| !LLVMIsAFunction(**a).is_null()).and_then(|a| stub_kernel_symbol(&value_name(*a))) {
+                let ret = self.result_type(call)?;
+                if let Some(r) = self.emit(InstKind::CallExternal { name: format!("{LAUNCH_PREFIX}{kernel}"), args: Vec::new() }, ret) {
+                    self.vals.insert(call, Lowered::Scalar(r));
+                }
+                return Ok(());
+            }
+        }
+        let base = base_identifier(&name);
+        crate::builtins::lower_named_call(self, call, &name, &base, &args)
+    }
+
+    /// A call of a function of this module; returns its result.
+    unsafe fn lower_direct_call(
+        &mut self,
+        call: LLVMValueRef,
+        callee: LLVMValueRef,
+        fid: FuncId,
+        args: &[LLVMValueRef],
+    ) -> Result<Option<ValueId>> {
             let mut kargs = Vec::new();
-            for &a in &args {
+            for &a in args {
                 kargs.extend(self.lanes(a)?);
             }
+
             let callee_params: Vec<Type> = {
                 // The callee may not be lowered yet: compute its parameter
                 // types from LLVM, as its own lowering will.
@@ -1448,22 +1503,62 @@ impl<'a> FnLower<'a> {
                 Shape::Scalar(t) => Some(t),
                 Shape::Lanes(_) => return self.unsupported("a call returning a vector or struct by value"),
             };
-            let r = self.emit(InstKind::Call { callee: fid, args: kargs }, ret);
-            if let Some(r) = r {
-                self.vals.insert(call, Lowered::Scalar(r));
-            }
-            return Ok(());
+            Ok(self.emit(InstKind::Call { callee: fid, args: kargs }, ret))
+    }
+
+    /// A call through a function pointer: compared with the address of
+    /// every function of the module with the call's type, each match a
+    /// direct call; a pointer that matches none (null, say) is dereferenced,
+    /// so the engines report the bad pointer where the call is.
+    unsafe fn lower_indirect_call(&mut self, call: LLVMValueRef, callee: LLVMValueRef) -> Result<()> {
+        let nargs = LLVMGetNumArgOperands(call);
+        let args: Vec<LLVMValueRef> = (0..nargs).map(|i| LLVMGetOperand(call, i)).collect();
+        let fn_type = LLVMGetCalledFunctionType(call);
+        let mut candidates: Vec<(LLVMValueRef, FuncId)> = self
+            .cx
+            .funcs
+            .iter()
+            .filter(|(f, _)| !self.cx.kernels.contains(*f) && LLVMGlobalGetValueType(**f) == fn_type)
+            .map(|(f, id)| (*f, *id))
+            .collect();
+        candidates.sort_by_key(|(_, id)| *id);
+        let target = self.scalar(callee)?;
+        let target_bits = self.emit_value(InstKind::Cast { op: CastOp::PtrToInt, arg: target }, Type::I64);
+        let ret = match self.shape_of_type(LLVMTypeOf(call), None)? {
+            Shape::Void => None,
+            Shape::Scalar(t) => Some(t),
+            Shape::Lanes(_) => return self.unsupported("an indirect call returning a vector or struct by value"),
+        };
+        let join = self.f.add_block();
+        let result = ret.map(|t| self.f.add_block_param(join, t));
+        for (g, fid) in candidates {
+            let address = self.const_int(Type::I64, function_address(fid) as u128);
+            let is_g = self.emit_value(InstKind::Icmp { cc: IntCC::Eq, lhs: target_bits, rhs: address }, Type::BOOL);
+            let (then_b, else_b) = (self.f.add_block(), self.f.add_block());
+            self.f.set_terminator(
+                self.cur,
+                Terminator::Branch {
+                    cond: is_g,
+                    then_dest: BlockCall { block: then_b, args: vec![] },
+                    else_dest: BlockCall { block: else_b, args: vec![] },
+                },
+                self.cur_loc,
+            );
+            self.cur = then_b;
+            let r = self.lower_direct_call(call, g, fid, &args)?;
+            self.f.set_terminator(self.cur, Terminator::Jump(BlockCall { block: join, args: r.into_iter().collect() }), self.cur_loc);
+            self.cur = else_b;
         }
-        if let Some(kernel) = stub_kernel_symbol(&name) {
-            let mut kargs = Vec::new();
-            for &a in &args {
-                kargs.extend(self.lanes(a)?);
-            }
-            self.emit(InstKind::CallExternal { name: format!("{LAUNCH_PREFIX}{kernel}"), args: kargs }, None);
-            return Ok(());
+        // No function has this address: the call dereferences a bad pointer.
+        self.emit(InstKind::Load { ptr: target, align: 1 }, Some(Type::I8));
+        // Its result is never used for a verdict: the bad dereference is.
+        let fallback = ret.map(|t| self.zero_of(t));
+        self.f.set_terminator(self.cur, Terminator::Jump(BlockCall { block: join, args: fallback.into_iter().collect() }), self.cur_loc);
+        self.cur = join;
+        if let Some(r) = result {
+            self.vals.insert(call, Lowered::Scalar(r));
         }
-        let base = base_identifier(&name);
-        crate::builtins::lower_named_call(self, call, &name, &base, &args)
+        Ok(())
     }
 
     /// The KIR type a callee gives its parameter: pointer parameters of

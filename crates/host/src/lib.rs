@@ -110,6 +110,9 @@ pub struct LaunchRecord {
     /// Whether the launch read memory never written, or the kernel uses an
     /// uninitialised variable.
     pub read_undefined: bool,
+    /// Whether the recorded run gave uninitialised variables all-ones bits
+    /// (the first run, with zeros, went right).
+    pub undefined_all_ones: bool,
 }
 
 /// Everything one run of the program saw.
@@ -142,10 +145,15 @@ pub enum HostError {
 }
 
 /// Runs the program's `main` (in `module`, the device module with the host
-/// module appended) with the host model as its environment.
-pub fn run_program(module: &Module, main: FuncId) -> Result<ProgramRun, HostError> {
+/// module appended) with the host model as its environment. `choice`
+/// steers what a nondeterministic program sees: every value it reads as
+/// input is `choice`, the clock reads a time `choice` seconds later, and
+/// memory never written reads as 0x00, 0x01 or 0xA5 bytes.
+pub fn run_program(module: &Module, main: FuncId, choice: u32) -> Result<ProgramRun, HostError> {
     let func = module.functions.get(main).ok_or(HostError::NoMain)?;
     let mut env = HostEnv::new(module);
+    env.choice = choice;
+    env.used_results = used_call_results(module);
     let mut memory = Memory::new();
     // `main(argc, argv)`: one argument, the program's name.
     let mut args = Vec::new();
@@ -187,6 +195,9 @@ struct HostEnv<'m> {
     allocs: HashMap<ObjId, Alloc>,
     /// The configuration of the next launch (`cudaConfigureCall`).
     pending: Option<([u32; 3], [u32; 3], u64)>,
+    /// The next launch's arguments as `cudaSetupArgument` gave them:
+    /// (offset, bytes).
+    pending_args: Vec<(u64, Vec<u8>)>,
     rand: rand::GlibcRand,
     /// Set once `rand` was seeded from the clock or another unknown value.
     rand_unknown: bool,
@@ -197,6 +208,11 @@ struct HostEnv<'m> {
     nondeterminism: Vec<(String, Loc)>,
     last_loc: Option<Loc>,
     havoc: SeededHavoc,
+    /// External calls whose result the program uses: an input function
+    /// (`getchar`, a timer) makes the run nondeterministic only then.
+    used_results: std::collections::HashSet<(FuncId, lockstep_kir::InstId)>,
+    /// See `run_program`.
+    choice: u32,
 }
 
 const CUDA_SUCCESS: u32 = 0;
@@ -213,6 +229,7 @@ impl<'m> HostEnv<'m> {
             kernels,
             allocs: HashMap::new(),
             pending: None,
+            pending_args: Vec::new(),
             rand: rand::GlibcRand::default(),
             rand_unknown: false,
             last_error: CUDA_SUCCESS,
@@ -222,6 +239,8 @@ impl<'m> HostEnv<'m> {
             nondeterminism: Vec::new(),
             last_loc: None,
             havoc: SeededHavoc { seed: 0x686f_7374 },
+            used_results: std::collections::HashSet::new(),
+            choice: 0,
         }
     }
 
@@ -295,7 +314,10 @@ impl<'m> HostEnv<'m> {
 
     fn allocate(&mut self, memory: &mut Memory, kind: AllocKind, size: u64, name: String) -> Val {
         let space = if kind == AllocKind::Host { MemSpace::Private } else { MemSpace::Global };
-        let p = memory.alloc_undefined(&name, space, size, 0);
+        // What never-written bytes read as: zero first, other patterns in
+        // the further runs of a nondeterministic program.
+        let fill = [0x00, 0x01, 0xA5][self.choice as usize % 3];
+        let p = memory.alloc_undefined(&name, space, size, fill);
         self.allocs.insert(p.as_ptr().obj.expect("allocated"), Alloc { kind, freed: false });
         p
     }
@@ -397,13 +419,42 @@ impl<'m> HostEnv<'m> {
         CUDA_SUCCESS
     }
 
-    fn launch(&mut self, memory: &mut Memory, symbol: &str, args: &[Val], loc: Loc) -> ExternalOutcome {
+    /// The kernel's arguments from the bytes `cudaSetupArgument` received:
+    /// scalars and pointers decoded, a by-value struct copied into a
+    /// private object that the kernel's parameter points to.
+    fn kernel_args(&mut self, memory: &mut Memory, kernel: FuncId) -> Result<Vec<Val>, String> {
+        let func = &self.module.functions[kernel];
+        let pieces = std::mem::take(&mut self.pending_args);
+        if pieces.len() != func.params.len() {
+            return Err(format!("the launch passes {} arguments for {} parameters", pieces.len(), func.params.len()));
+        }
+        let mut args = Vec::new();
+        for (param, (_, bytes)) in func.params.iter().zip(pieces) {
+            let mut word = [0u8; 16];
+            let n = bytes.len().min(16);
+            word[..n].copy_from_slice(&bytes[..n]);
+            let bits = u128::from_le_bytes(word);
+            args.push(match param.ty {
+                Type::Ptr(MemSpace::Private) => memory.alloc_named(&param.name, MemSpace::Private, bytes.len() as u64, Some(&bytes)),
+                Type::Ptr(_) => Val::Ptr(Pointer::decode(bits as u64)),
+                Type::Int(w) | Type::Float(w) => Val::Bits(bits & lockstep_replay::value::mask(w as u32)),
+            });
+        }
+        Ok(args)
+    }
+
+    fn launch(&mut self, memory: &mut Memory, symbol: &str, loc: Loc) -> ExternalOutcome {
         let Some(&kernel) = self.kernels.get(symbol) else {
             return ExternalOutcome::Unsupported(format!("a launch of `{symbol}`, which is not a kernel of the device compilation"));
         };
         let Some((grid, block, shared_bytes)) = self.pending.take() else {
             return ExternalOutcome::Unsupported("a launch without a configuration".into());
         };
+        let args = match self.kernel_args(memory, kernel) {
+            Ok(args) => args,
+            Err(why) => return ExternalOutcome::Unsupported(why),
+        };
+        let args = &args[..];
         let func = &self.module.functions[kernel];
         let arg_sizes = args
             .iter()
@@ -427,6 +478,7 @@ impl<'m> HostEnv<'m> {
             deterministic_before,
             outcome: Err(String::new()),
             read_undefined: false,
+            undefined_all_ones: false,
         };
         let threads: u64 = grid.iter().chain(&block).map(|&d| d as u64).product();
         let per_block: u64 = block.iter().map(|&d| d as u64).product();
@@ -436,16 +488,6 @@ impl<'m> HostEnv<'m> {
             record.outcome = Err(format!(
                 "the launch configuration is invalid (grid {grid:?}, block {block:?}): CUDA does not run the kernel"
             ));
-            self.launches.push(record);
-            return ExternalOutcome::Return(None);
-        }
-        if func.params.len() != args.len() {
-            record.outcome = Err(format!(
-                "the launch passes {} values for {} parameters (by-value structs are not supported at launches yet)",
-                args.len(),
-                func.params.len()
-            ));
-            self.nondeterministic(format!("the effect of launching `{}` is unknown", func.name), loc);
             self.launches.push(record);
             return ExternalOutcome::Return(None);
         }
@@ -469,8 +511,22 @@ impl<'m> HostEnv<'m> {
         let mut kernel_env = KernelEnv { havoc: SeededHavoc { seed: options.havoc_seed } };
         match replay_with_oracle(self.module, kernel, &launch, args, taken.clone(), &options, &mut kernel_env) {
             Ok(mut result) => {
+                let uses_undefined = undefined_value_use(self.module, kernel).is_some();
+                if uses_undefined && result.violations.is_empty() {
+                    // Uninitialised variables read 0 in that run; any value is
+                    // possible, so run again with all ones, and keep that
+                    // run if it goes wrong (its memory too).
+                    let other = ReplayOptions { undefined_value: u128::MAX, ..options.clone() };
+                    let mut env = KernelEnv { havoc: SeededHavoc { seed: options.havoc_seed } };
+                    if let Ok(second) = replay_with_oracle(self.module, kernel, &launch, args, taken.clone(), &other, &mut env) {
+                        if !second.violations.is_empty() {
+                            result = second;
+                            record.undefined_all_ones = true;
+                        }
+                    }
+                }
                 *memory = std::mem::take(&mut result.memory);
-                record.read_undefined = memory.undefined_reads > before || undefined_value_use(self.module, kernel).is_some();
+                record.read_undefined = memory.undefined_reads > before || uses_undefined;
                 if !result.completed {
                     self.nondeterministic(format!("the launch of `{}` did not run to completion", func.name), loc);
                 }
@@ -507,7 +563,10 @@ impl HavocOracle for HostEnv<'_> {
         let ret = |v: u64| Some(ExternalOutcome::Return(call.ret.map(|_| Val::Bits(v as u128))));
         let ret_err = |code: u32| Some(ExternalOutcome::Return(call.ret.map(|_| Val::Bits(code as u128))));
         if let Some(symbol) = call.name.strip_prefix(LAUNCH_PREFIX) {
-            return Some(self.launch(memory, symbol, a, loc));
+            return Some(match self.launch(memory, symbol, loc) {
+                ExternalOutcome::Return(_) => ExternalOutcome::Return(call.ret.map(|_| Val::Bits(0))),
+                other => other,
+            });
         }
         let name = call.name;
         match libc::call(name, a, memory) {
@@ -598,7 +657,19 @@ impl HavocOracle for HostEnv<'_> {
                     ret(0)
                 }
             }
+            "cudaSetupArgument" => {
+                let (p, size, offset) = (ptr(&a[0]), int(&a[1]), int(&a[2]));
+                match self.check_range(memory, p, size, "an argument of a launch", loc) {
+                    Some((id, off)) => {
+                        let bytes = memory.object(id).bytes[off as usize..(off + size) as usize].to_vec();
+                        self.pending_args.push((offset, bytes));
+                        ret(0)
+                    }
+                    None => ret_err(CUDA_ERROR_INVALID_VALUE),
+                }
+            }
             "cudaConfigureCall" => {
+                self.pending_args.clear();
                 // (gridDim.x | gridDim.y << 32, gridDim.z, blockDim..., shared bytes, stream)
                 let split = |xy: u64, z: u64| [xy as u32, (xy >> 32) as u32, z as u32];
                 self.pending = Some((split(int(&a[0]), int(&a[1])), split(int(&a[2]), int(&a[3])), int(&a[4])));
@@ -649,13 +720,77 @@ impl HavocOracle for HostEnv<'_> {
                 self.nondeterministic(format!("the program reads the clock (`{name}`)"), loc);
                 if name == "time" && !ptr(&a[0]).is_null() {
                     if let Some((id, off)) = self.check_range(memory, ptr(&a[0]), 8, "the argument of time", loc) {
-                        memory.object_mut(id).bytes[off as usize..off as usize + 8].copy_from_slice(&1_700_000_000u64.to_le_bytes());
+                        let now = 1_700_000_000 + self.choice as u64;
+                        memory.object_mut(id).bytes[off as usize..off as usize + 8].copy_from_slice(&now.to_le_bytes());
                         memory.note_write(id, off, 8);
                     }
                 }
-                ret(1_700_000_000)
+                ret(1_700_000_000 + self.choice as u64)
             }
             "exit" | "_exit" => Some(ExternalOutcome::Exit),
+            // Output: nothing the program can observe.
+            "fclose" | "fflush" | "fputs" | "fputc" | "putc" | "putchar" | "fwrite" | "perror" | "setbuf" | "setvbuf" => ret(0),
+            "fopen" | "fdopen" => {
+                let handle = memory.alloc_named("FILE", MemSpace::Private, 64, None);
+                Some(ExternalOutcome::Return(Some(handle)))
+            }
+            // Formatted input: every value read is 0 in this run (a string
+            // is empty), and the run is one of many.
+            "scanf" | "__isoc99_scanf" | "fscanf" | "__isoc99_fscanf" | "sscanf" | "__isoc99_sscanf" => {
+                let first_target = if name.contains("scanf") && !name.ends_with("_scanf") && name != "scanf" { 2 } else { 1 };
+                let format = libc::read_c_string(memory, ptr(&a[first_target - 1])).unwrap_or_default();
+                let widths = scanf_widths(&format);
+                let mut assigned = 0u64;
+                for (target, width) in a.iter().skip(first_target).zip(widths) {
+                    if let Some((id, off)) = self.check_range(memory, ptr(target), width, &format!("an argument of {name}"), loc) {
+                        let value = (self.choice as u64).to_le_bytes();
+                        let bytes = &mut memory.object_mut(id).bytes[off as usize..(off + width) as usize];
+                        bytes.fill(0);
+                        let n = bytes.len().min(8);
+                        bytes[..n].copy_from_slice(&value[..n]);
+                        memory.note_write(id, off, width);
+                        assigned += 1;
+                    }
+                }
+                self.nondeterministic(
+                    format!("the program reads input (`{}`); this run read {} for every value", name.trim_start_matches("__isoc99_"), self.choice),
+                    loc,
+                );
+                ret(assigned)
+            }
+            // Input: its value is unknown; it matters only when used.
+            "getchar" | "getc" | "fgetc" | "getch" | "system" | "rand_r" => {
+                let used = loc.inst.is_some_and(|i| self.used_results.contains(&(loc.func, i)));
+                if used {
+                    self.nondeterministic(format!("the program uses the result of `{name}`"), loc);
+                }
+                ret(0)
+            }
+            // cutil's timers measure the clock.
+            _ if name.starts_with("cut") && name.contains("Timer") => {
+                if name.contains("Create") {
+                    if let Some((id, off)) = self.check_range(memory, ptr(&a[0]), 4, &format!("the argument of {name}"), loc) {
+                        memory.object_mut(id).bytes[off as usize..off as usize + 4].copy_from_slice(&1u32.to_le_bytes());
+                        memory.note_write(id, off, 4);
+                    }
+                }
+                let used = loc.inst.is_some_and(|i| self.used_results.contains(&(loc.func, i)));
+                if used && name.contains("Get") {
+                    self.nondeterministic(format!("the program uses the clock (`{name}`)"), loc);
+                }
+                ret(1)
+            }
+            "cudaGetDeviceProperties" => {
+                if let Some((id, off)) = self.check_range(memory, ptr(&a[0]), DEVICE_PROPERTIES.len() as u64, "the first argument of cudaGetDeviceProperties", loc) {
+                    let bytes = device_properties();
+                    memory.object_mut(id).bytes[off as usize..off as usize + bytes.len()].copy_from_slice(&bytes);
+                    memory.note_write(id, off, bytes.len() as u64);
+                    if !self.notes.iter().any(|(m, _)| m.starts_with("device properties")) {
+                        self.notes.push((DEVICE_PROPERTIES_NOTE.into(), loc));
+                    }
+                }
+                ret(0)
+            }
 
             "cudaLaunchKernel" | "cudaLaunch" | "cudaLaunchCooperativeKernel" => Some(ExternalOutcome::Unsupported(
                 format!("`{name}` (launches through the runtime API; use kernel<<<...>>>)"),
@@ -731,4 +866,121 @@ impl HavocOracle for KernelEnv {
             libc::LibcResult::BadArgument(message) => Some(ExternalOutcome::Unsupported(message)),
         }
     }
+}
+
+/// The external calls whose result some instruction or terminator uses.
+fn used_call_results(module: &Module) -> std::collections::HashSet<(FuncId, lockstep_kir::InstId)> {
+    let mut set = std::collections::HashSet::new();
+    for (f, func) in module.functions.iter() {
+        // A value is used when it reaches, through pure computations, an
+        // instruction with an effect or a terminator; a value that only
+        // feeds `printf` (whose arguments are dropped) or nothing is not.
+        let mut used: std::collections::HashSet<lockstep_kir::ValueId> = std::collections::HashSet::new();
+        for inst in func.insts.values() {
+            if !inst.kind.is_pure_computation() {
+                inst.kind.for_each_operand(|v| {
+                    used.insert(v);
+                });
+            }
+        }
+        for block in func.blocks.values() {
+            used.extend(block.term.operands());
+        }
+        loop {
+            let before = used.len();
+            for inst in func.insts.values() {
+                if inst.kind.is_pure_computation() && inst.result.is_some_and(|r| used.contains(&r)) {
+                    inst.kind.for_each_operand(|v| {
+                        used.insert(v);
+                    });
+                }
+            }
+            if used.len() == before {
+                break;
+            }
+        }
+        for (id, inst) in func.insts.iter() {
+            if matches!(inst.kind, lockstep_kir::InstKind::CallExternal { .. }) && inst.result.is_some_and(|r| used.contains(&r)) {
+                set.insert((f, id));
+            }
+        }
+    }
+    set
+}
+
+/// The size of `struct cudaDeviceProp` in the prelude.
+const DEVICE_PROPERTIES: [u8; 536] = [0; 536];
+
+const DEVICE_PROPERTIES_NOTE: &str = "device properties (cudaGetDeviceProperties) are those of a modelled GPU: compute capability 7.0, 80 multiprocessors, 1024 threads and 48 KiB of shared memory per block, 16 GiB of memory; the program was checked for that device";
+
+/// The fields of `cudaDeviceProp` (the prelude's layout) for the modelled
+/// device; the rest are zero.
+fn device_properties() -> Vec<u8> {
+    let mut b = DEVICE_PROPERTIES.to_vec();
+    let mut put = |offset: usize, bytes: &[u8]| b[offset..offset + bytes.len()].copy_from_slice(bytes);
+    put(0, b"lockstep modelled GPU\0");
+    put(272, &(16u64 << 30).to_le_bytes()); // totalGlobalMem
+    put(280, &(48u64 << 10).to_le_bytes()); // sharedMemPerBlock
+    put(288, &65536i32.to_le_bytes()); // regsPerBlock
+    put(292, &32i32.to_le_bytes()); // warpSize
+    put(296, &(2147483647u64).to_le_bytes()); // memPitch
+    put(304, &1024i32.to_le_bytes()); // maxThreadsPerBlock
+    for (i, v) in [1024i32, 1024, 64].iter().enumerate() {
+        put(308 + 4 * i, &v.to_le_bytes()); // maxThreadsDim
+    }
+    for (i, v) in [2147483647i32, 65535, 65535].iter().enumerate() {
+        put(320 + 4 * i, &v.to_le_bytes()); // maxGridSize
+    }
+    put(332, &1530000i32.to_le_bytes()); // clockRate (kHz)
+    put(336, &(64u64 << 10).to_le_bytes()); // totalConstMem
+    put(344, &7i32.to_le_bytes()); // major
+    put(348, &0i32.to_le_bytes()); // minor
+    put(372, &80i32.to_le_bytes()); // multiProcessorCount
+    b
+}
+
+/// The bytes each conversion of a `scanf` format stores, in order
+/// (`%*d`, which stores nothing, and `%%` are skipped).
+fn scanf_widths(format: &[u8]) -> Vec<u64> {
+    let mut widths = Vec::new();
+    let mut i = 0;
+    while i < format.len() {
+        if format[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        let mut suppressed = false;
+        let mut long = 0;
+        let mut short = 0;
+        while i < format.len() {
+            match format[i] {
+                b'*' => suppressed = true,
+                b'l' => long += 1,
+                b'h' => short += 1,
+                b'0'..=b'9' | b'j' | b'z' | b't' | b'L' => {}
+                _ => break,
+            }
+            i += 1;
+        }
+        let Some(&conv) = format.get(i) else { break };
+        i += 1;
+        let width = match conv {
+            b'%' => continue,
+            b'd' | b'i' | b'u' | b'x' | b'X' | b'o' | b'n' => match (long, short) {
+                (0, 0) => 4,
+                (0, 1) => 2,
+                (0, _) => 1,
+                _ => 8,
+            },
+            b'f' | b'e' | b'g' | b'E' | b'G' | b'a' => if long > 0 { 8 } else { 4 },
+            b'c' | b's' | b'[' => 1,
+            b'p' => 8,
+            _ => 4,
+        };
+        if !suppressed {
+            widths.push(width);
+        }
+    }
+    widths
 }

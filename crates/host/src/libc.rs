@@ -24,6 +24,11 @@ fn c_string(memory: &Memory, p: Pointer) -> Option<&[u8]> {
     Some(&bytes[..end])
 }
 
+/// The NUL-terminated string at `p`, if it lies within its object.
+pub fn read_c_string(memory: &Memory, p: Pointer) -> Option<Vec<u8>> {
+    c_string(memory, p).map(<[u8]>::to_vec)
+}
+
 fn compare(a: &[u8], b: &[u8]) -> i32 {
     for (x, y) in a.iter().zip(b) {
         if x != y {

@@ -243,7 +243,7 @@ impl<'a> Ctx<'a> {
         let infos = module
             .functions
             .values()
-            .map(|f| func_info(module, f, &global_objs))
+            .map(|f| func_info(module, f, &global_objs, opts.undefined_value))
             .collect();
         Ctx {
             module,
@@ -1112,7 +1112,7 @@ fn bump(counts: &mut HashMap<(Loc, u64), u32>, loc: Loc, path: u64) -> u32 {
     *c
 }
 
-fn func_info(module: &Module, func: &Function, global_objs: &[Vec<ObjId>]) -> FuncInfo {
+fn func_info(module: &Module, func: &Function, global_objs: &[Vec<ObjId>], undefined_value: u128) -> FuncInfo {
     let mut template = vec![Val::Bits(0); func.values.len()];
     let mut shared_addrs = Vec::new();
     let mut local_addrs = Vec::new();
@@ -1120,7 +1120,7 @@ fn func_info(module: &Module, func: &Function, global_objs: &[Vec<ObjId>]) -> Fu
         template[v.index()] = match &data.def {
             ValueDef::Const(bits) => convert(Val::Bits(*bits), data.ty),
             ValueDef::Null => Val::NULL,
-            ValueDef::Undef => convert(Val::Bits(0), data.ty),
+            ValueDef::Undef => convert(Val::Bits(undefined_value & mask(data.ty.bits())), data.ty),
             ValueDef::GlobalAddr(g) => {
                 if module.globals[*g].space == MemSpace::Shared {
                     shared_addrs.push((v, *g));

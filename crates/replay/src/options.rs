@@ -116,6 +116,10 @@ pub struct ReplayOptions {
     /// execute. Confirming a witness needs only the groups of its threads, so
     /// its cost does not grow with the grid. `None` runs every group.
     pub only_groups: Option<Vec<u32>>,
+    /// The bits every unspecified value (an uninitialised variable, LLVM's
+    /// `undef`) holds, masked to its type. Any value is possible; 0 is the
+    /// default, and a second run with all ones shows what depends on it.
+    pub undefined_value: u128,
 }
 
 impl Default for ReplayOptions {
@@ -136,6 +140,7 @@ impl Default for ReplayOptions {
             tolerate_benign_races: true,
             benign_writes_from_memory: false,
             only_groups: None,
+            undefined_value: 0,
         }
     }
 }
