@@ -53,6 +53,14 @@ pub fn confirm(module: &Module, kernel: FuncId, config: &CheckConfig, found: &Fo
             })
             .collect(),
         only_groups: Some(groups),
+        globals: w
+            .memory
+            .iter()
+            .filter_map(|(at, offset, byte)| match at {
+                MemRef::Global(g) => Some((*g, *offset, *byte)),
+                _ => None,
+            })
+            .collect(),
     };
     let outcome = run(module, kernel, config, &launch, &inputs);
     let places: Vec<Span> = found.locs.iter().flatten().map(|l| span_of(module, *l)).collect();

@@ -69,6 +69,9 @@ pub struct Inputs {
     pub bytes: Vec<(usize, u64, u8)>,
     /// Run only these groups (linear indices).
     pub only_groups: Option<Vec<u32>>,
+    /// Bytes of `__device__`/`__constant__` variables whose contents the
+    /// host may have changed: (variable, offset, byte).
+    pub globals: Vec<(lockstep_kir::GlobalId, u64, u8)>,
 }
 
 /// Runs the kernel once on `launch` with default inputs overridden by
@@ -140,6 +143,16 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
             }
         }
     }
+    // A witness may give device variables other contents than their
+    // initialisers: the host can write them before the launch.
+    for &(g, offset, byte) in &inputs.globals {
+        if module.globals.get(g).is_some_and(|o| o.space != MemSpace::Shared) {
+            let id = memory.instantiate_global(module, g, 0, 0);
+            if let Some(b) = memory.object_mut(id).bytes.get_mut(offset as usize) {
+                *b = byte;
+            }
+        }
+    }
     let options = ReplayOptions {
         warp_size: config.warp_sync,
         max_violations: 64,
@@ -165,12 +178,18 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         let ran = inputs.only_groups.as_ref().map_or(threads, |g| g.len() as u64 * launch.threads_per_group());
         notes.push(format!("concrete search ran {ran} threads"));
     }
+    let mut global_witness: Vec<(String, String)> = Vec::new();
+    for &(g, offset, byte) in &inputs.globals {
+        if let Some(obj) = module.globals.get(g) {
+            global_witness.push((format!("{} byte {offset}", obj.name), format!("{byte} (written by the host)")));
+        }
+    }
     let witness = Witness {
         block_dim: Some(launch.group_size.map(u64::from)),
         grid_dim: Some(launch.num_groups.map(u64::from)),
         threads: Vec::new(),
         args: arg_witness,
-        memory: Vec::new(),
+        memory: global_witness,
     };
     // Pointers read from the zero-filled inputs are null only because of
     // the inputs we chose; a program would pass real pointers.
@@ -199,7 +218,7 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
 /// pointer loaded from memory.
 fn reads_pointers_from_inputs(module: &Module) -> bool {
     module.functions.values().any(|f| {
-        f.params.iter().any(|p| p.ty == Type::Ptr(MemSpace::Private))
+        (f.is_kernel && f.params.iter().any(|p| p.ty == Type::Ptr(MemSpace::Private)))
             || f.insts.values().any(|i| {
                 matches!(i.kind, lockstep_kir::InstKind::Load { .. })
                     && i.result.is_some_and(|r| f.value_type(r).is_ptr())
@@ -317,6 +336,14 @@ pub(crate) fn convert(
             witness.threads = vec![thread_of(&v.thread)];
             let message = format!("null pointer {} by {}", if *write { "write" } else { "read" }, describe(&v.thread));
             (Kind::NullPointer, message, span(module, &v.loc))
+        }
+        RKind::DeviceMemoryFromHost { object, write } => {
+            let message = format!(
+                "the host {} device memory `{}` directly (use cudaMemcpy, or cudaMallocManaged memory)",
+                if *write { "writes" } else { "reads" },
+                object_name(result, *object)
+            );
+            (Kind::ApiMisuse, message, span(module, &v.loc))
         }
         RKind::ConstantWrite { object, .. } => {
             witness.threads = vec![thread_of(&v.thread)];

@@ -8,7 +8,7 @@
 //! thread, evaluated on the memory the whole launch leaves behind (so `e`
 //! may state properties of whole output arrays, one element per thread).
 //!
-//! Two engines decide this (see ARCHITECTURE.md):
+//! Three engines decide this (see ARCHITECTURE.md), in this order:
 //!
 //! - [`testing`]: differential testing with the concrete interpreter
 //!   (`lockstep-replay`) on a set of small launches allowed by the
@@ -16,16 +16,28 @@
 //!   verdict comes from here or is confirmed here: the two kernels are run
 //!   on one concrete launch and input and their outputs compared byte for
 //!   byte. It also records which launch shapes show the difference.
-//! - [`sym`]: the proof. One *arbitrary* group (symbolic group id, symbolic
-//!   or concrete number of groups) of each kernel is executed symbolically,
-//!   every thread of it, barrier interval by barrier interval, with scalar
-//!   arguments and input buffers as SMT constants and arrays shared by both
-//!   kernels. Integers are exact bit-vectors; floats are uninterpreted
-//!   functions of their bits (with commutativity of `+` and `*`). A solver
-//!   query per output buffer asks for an offset where the two final arrays
-//!   differ; `unsat` proves equivalence for every number of groups, which
-//!   is the dimension that grows with the input size. Block sizes must be
-//!   concrete for the proof.
+//! - [`param`]: the parameterized proof (PUG_para), for any block size and
+//!   any number of groups: one symbolic thread per kernel, its conditional
+//!   assignments per barrier interval, writers found among candidate thread
+//!   permutations. It proves equivalence and postconditions: a
+//!   postcondition is evaluated for one arbitrary thread, each read of an
+//!   output resolving to the element's unique writer (which must exist
+//!   where the value matters), so `__ensures` over whole output arrays
+//!   (`out[i * height + j] == in[j * width + i]`) hold for any number of
+//!   threads.
+//! - [`sym`]: the bounded proof. One *arbitrary* group (symbolic group id,
+//!   symbolic or concrete number of groups) of each kernel is executed
+//!   symbolically, every thread of it, barrier interval by barrier
+//!   interval, with scalar arguments and input buffers as SMT constants and
+//!   arrays shared by both kernels. Integers are exact bit-vectors; floats
+//!   are uninterpreted functions of their bits (with commutativity of `+`
+//!   and `*`). A solver query per output buffer asks for an offset where
+//!   the two final arrays differ; `unsat` proves equivalence for every
+//!   number of groups. Block sizes must be concrete, or finitely many: when
+//!   `blockDim.x` is `*` and the preconditions restrict it to powers of two
+//!   (`__requires((blockDim.x & (blockDim.x - 1)) == 0)`, proved by the
+//!   solver), each of the at most eleven sizes up to 1024 is proved in turn
+//!   (tree reductions, whose loops depend on `blockDim.x`).
 //!
 //! Soundness first: a proof rests on stated assumptions (race freedom, no
 //! out-of-bounds accesses, non-aliasing buffers, no group reading what
@@ -278,9 +290,10 @@ fn check_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outc
     }
 
     // 2. The parameterized proof: one symbolic thread per kernel, for any
-    // block size the flags allow (its cost does not grow with the block).
-    let mut not_param: Option<(String, Option<(String, u32, u32)>)> = None;
-    if let Some(b) = b {
+    // block size the flags allow (its cost does not grow with the block);
+    // postconditions too.
+    let not_param: Option<(String, Option<(String, u32, u32)>)>;
+    {
         match param::prove(a, b, config) {
             param::ParamOutcome::Proved { proved, assumptions } => {
                 outcome.verdict = Verdict::Equivalent;
@@ -288,7 +301,7 @@ fn check_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outc
                 outcome.assumptions = assumptions;
                 return outcome;
             }
-            param::ParamOutcome::Model(candidate, group_size) => match testing::confirm(a, Some(b), config, group_size, &candidate) {
+            param::ParamOutcome::Model(candidate, group_size) => match testing::confirm(a, b, config, group_size, &candidate) {
                 testing::Confirmed::Difference(d) => {
                     outcome.verdict = Verdict::Different;
                     outcome.difference = Some(d);
@@ -305,7 +318,13 @@ fn check_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outc
         }
     }
 
-    // 3. The bounded proof, for one arbitrary group of a concrete size.
+    // 3. The bounded proof, for one arbitrary group of a concrete size, or
+    // of each size in turn when the preconditions leave finitely many.
+    if concrete(config.group_size).is_none() {
+        if let Ok(sizes) = param::power_of_two_block_sizes(a, b, config) {
+            return prove_each_size(a, b, config, &sizes, outcome, not_param);
+        }
+    }
     let Some(group_size) = concrete(config.group_size) else {
         outcome.reason = Some(match not_param {
             Some((why, loc)) => (
@@ -355,6 +374,86 @@ fn check_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outc
             }
         }
     }
+    outcome
+}
+
+/// The bounded proof for each `blockDim.x` in `sizes` (every size the
+/// preconditions allow, see [`param::power_of_two_block_sizes`]): the
+/// kernels are equivalent for every allowed launch when each proof
+/// succeeds; the first failure decides otherwise.
+fn prove_each_size(
+    a: KernelRef,
+    b: Option<KernelRef>,
+    config: &EquivConfig,
+    sizes: &[u32],
+    mut outcome: Outcome,
+    not_param: Option<(String, Option<(String, u32, u32)>)>,
+) -> Outcome {
+    let list = sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
+    let (y, z) = (config.group_size[1].unwrap_or(1), config.group_size[2].unwrap_or(1));
+    let yz = if (y, z) == (1, 1) { String::new() } else { format!(", blockDim.y={y}, blockDim.z={z}") };
+    if let Some((why, _)) = &not_param {
+        outcome.notes.push(format!(
+            "the parameterized proof does not apply ({why}); the preconditions restrict blockDim.x to {{{list}}}, and the bounded proof ran for each"
+        ));
+    }
+    let mut proved: Vec<String> = Vec::new();
+    let mut assumptions: Vec<String> = Vec::new();
+    for &x in sizes {
+        let mut c = config.clone();
+        c.group_size[0] = Some(x as u64);
+        let Some(group_size) = concrete(c.group_size) else { continue };
+        let shape = LaunchShape { group_size, num_groups: [1; 3] }.to_string();
+        let block = shape.split(' ').next().unwrap_or("").to_string();
+        match prove(a, b, group_size, &c) {
+            Proof::Proved { proved: p, assumptions: s } => {
+                for line in p {
+                    if !proved.contains(&line) {
+                        proved.push(line);
+                    }
+                }
+                for line in s {
+                    if !line.starts_with("the launch has ") && !assumptions.contains(&line) {
+                        assumptions.push(line);
+                    }
+                }
+            }
+            Proof::Unknown(why, loc) => {
+                outcome.reason = Some((format!("the preconditions restrict blockDim.x to {{{list}}}, but with {block}: {why}"), loc));
+                return outcome;
+            }
+            Proof::Different(d) => {
+                outcome.verdict = Verdict::Different;
+                outcome.difference = Some(d);
+                return outcome;
+            }
+            Proof::Model(candidate) => {
+                match testing::confirm(a, b, &c, group_size, &candidate) {
+                    testing::Confirmed::Difference(d) => {
+                        outcome.verdict = Verdict::Different;
+                        outcome.difference = Some(d);
+                    }
+                    testing::Confirmed::Post(p) => {
+                        outcome.verdict = Verdict::Different;
+                        outcome.post_failure = Some(p);
+                    }
+                    testing::Confirmed::No(why) => {
+                        outcome.reason = Some((format!("with {block}: {}, but {why}", candidate.what), None));
+                    }
+                }
+                return outcome;
+            }
+        }
+    }
+    let grid = match concrete(config.num_groups) {
+        Some(g) => format!("gridDim={}", LaunchShape { group_size: [1; 3], num_groups: g }.to_string().split("gridDim=").nth(1).unwrap_or("")),
+        None => "any number of groups".to_string(),
+    };
+    proved.push(format!("for every block size the preconditions allow: blockDim.x in {{{list}}}{yz}, each proved for one arbitrary group"));
+    assumptions.insert(0, format!("the launch has blockDim.x a power of two up to {} (as the preconditions require){yz} and {grid}", sizes.last().copied().unwrap_or(1)));
+    outcome.verdict = Verdict::Equivalent;
+    outcome.proved = proved;
+    outcome.assumptions = assumptions;
     outcome
 }
 

@@ -42,9 +42,26 @@
 //! does not apply and the caller falls back to the bounded proof (concrete
 //! block sizes) or `unknown`.
 //!
+//! Postconditions (`__ensures`, at the top of the kernel) are evaluated for
+//! the one symbolic thread on the final memory (`Prover::check_post`):
+//! a read of an output element is the value of its writer, a candidate
+//! thread as above whose write the solver must show is the element read
+//! (distinct threads writing distinct elements, proved grid-wide, makes it
+//! *the* writer); when no candidate writes it the value is unconstrained,
+//! so "some postcondition fails" being `unsat` also proves the writer
+//! exists wherever the postcondition needs it. A satisfiable query gives a
+//! model that the interpreter must confirm. This proves properties over
+//! whole output arrays (a transpose's `out[i * height + j] == in[j * width
+//! + i]`) for any block and grid size.
+//!
 //! Loops unroll while their conditions are literals, so a loop whose trip
 //! count depends on a symbolic block size (a tree reduction) makes the
-//! one-thread run give up: such kernels are left to the bounded proof.
+//! one-thread run give up. Such kernels are left to the bounded proof:
+//! [`power_of_two_block_sizes`] proves from the preconditions that
+//! `blockDim.x` is a power of two (at most eleven sizes up to 1024), and
+//! the caller runs the bounded proof for each. Aligning the reduction loops
+//! of two kernels (PUG_para's loop matching, an inductive argument over
+//! rounds) is not implemented.
 //!
 //! Integers are exact 32-bit (or their C width) bit-vectors. Two launch
 //! facts are assumed and reported: global ids do not wrap (gridDim ×
@@ -110,22 +127,81 @@ fn na<T>(why: impl Into<String>) -> Res<T> {
     Err((why.into(), None))
 }
 
-/// Runs the parameterized proof of `a` against `b`.
-pub fn prove(a: KernelRef, b: KernelRef, config: &EquivConfig) -> ParamOutcome {
+/// Runs the parameterized proof of `a` against `b` (and of the
+/// postconditions of both), or, when `b` is `None`, of `a`'s postconditions.
+pub fn prove(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> ParamOutcome {
     match prove_inner(a, b, config) {
         Ok(o) => o,
         Err((why, loc)) => ParamOutcome::NotApplicable(why, loc),
     }
 }
 
-fn prove_inner(a: KernelRef, b: KernelRef, config: &EquivConfig) -> Res<ParamOutcome> {
+/// The block sizes (`blockDim.x`; `blockDim.y` and `.z` fixed by the
+/// launch) that the preconditions of the kernels allow, when the solver
+/// proves them all powers of two: `__requires((blockDim.x & (blockDim.x -
+/// 1)) == 0)` in either kernel, with CUDA's limit of 1024 threads per
+/// block, leaves at most eleven. The caller proves each size with the
+/// bounded proof, which together covers every launch the preconditions
+/// allow. `Err` says why the set is not finite (or not known).
+pub fn power_of_two_block_sizes(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Result<Vec<u32>, String> {
+    let (Some(y), Some(z)) = (config.group_size[1], config.group_size[2]) else {
+        return Err("the block size is symbolic in more than one dimension".into());
+    };
+    if config.group_size[0].is_some() {
+        return Err("the block size is concrete".into());
+    }
+    let kernels: Vec<KernelRef> = std::iter::once(a).chain(b).collect();
+    let mut funcs = Vec::new();
+    for k in &kernels {
+        let f = lockstep_analysis::inline_calls(k.module, k.kernel)
+            .map_err(|e| format!("cannot inline the calls of `{}`: {e}", k.func().name))?;
+        funcs.push(f.function);
+    }
+    let params: Vec<Type> = funcs[0].params.iter().map(|p| p.ty).collect();
+    let mut inp = Inputs::new_param(config.group_size, config.num_groups, &params);
+    let solver = Solver::spawn(SolverConfig::new(config.solver, config.query_timeout)).map_err(|e| format!("cannot start the solver: {e}"))?;
+    let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id };
+    let tru = inp.st.true_();
+    let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru };
+    pr.launch_facts();
+    for (i, (k, f)) in kernels.iter().zip(&funcs).enumerate() {
+        let reqs = sym::Executor::new(k.module, f, ["a", "b"][i], &mut pr.inp)
+            .run_preconditions()
+            .map_err(|u| format!("the preconditions of `{}`: {}", k.func().name, u.what))?;
+        pr.per_thread.extend(reqs);
+    }
+    let rest = (y * z).max(1);
+    let sizes: Vec<u32> = (0..=10).map(|k| 1u32 << k).filter(|&p| p as u64 * rest <= 1024).collect();
+    let bd = pr.inp.local_size[0];
+    let is_size: Vec<TermId> = sizes
+        .iter()
+        .map(|&p| {
+            let c = pr.inp.st.bv_const(32, p as u128);
+            pr.inp.st.eq(bd, c)
+        })
+        .collect();
+    let any = pr.inp.st.or(&is_size);
+    let t = pr.base_inst;
+    let mut facts = pr.ctx(t);
+    facts.push(pr.inp.st.not(any));
+    pr.label = "power-of-two block";
+    match pr.sat(&facts) {
+        Ok(SatResult::Unsat) => Ok(sizes),
+        Ok(SatResult::Sat) => Err("the preconditions do not restrict blockDim.x to powers of two".into()),
+        Ok(SatResult::Unknown(why)) => Err(format!("the solver gave up on the block sizes ({why})")),
+        Err((why, _)) => Err(why),
+    }
+}
+
+fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<ParamOutcome> {
     let inline = |k: KernelRef| {
         lockstep_analysis::inline_calls(k.module, k.kernel)
             .map(|i| i.function)
             .map_err(|e| (format!("cannot inline the calls of `{}`: {e}", k.func().name), None))
     };
-    let (fa, fb) = (inline(a)?, inline(b)?);
-    let params: Vec<Type> = fa.params.iter().map(|p| p.ty).collect();
+    let kernels: Vec<KernelRef> = std::iter::once(a).chain(b).collect();
+    let funcs: Vec<lockstep_kir::Function> = kernels.iter().map(|k| inline(*k)).collect::<Res<_>>()?;
+    let params: Vec<Type> = funcs[0].params.iter().map(|p| p.ty).collect();
     let inp = Inputs::new_param(config.group_size, config.num_groups, &params);
     let mut sconf = SolverConfig::new(config.solver, config.query_timeout);
     if let Some(path) = std::env::var_os("LOCKSTEP_EQUIV_LOG") {
@@ -139,19 +215,19 @@ fn prove_inner(a: KernelRef, b: KernelRef, config: &EquivConfig) -> Res<ParamOut
     let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru };
     pr.launch_facts();
 
-    let run = |pr: &mut Prover, k: KernelRef, f: &lockstep_kir::Function, tag: &str| -> Res<ThreadRun> {
-        sym::Executor::new(k.module, f, tag, &mut pr.inp)
+    let mut runs: Vec<ThreadRun> = Vec::new();
+    for (i, (k, f)) in kernels.iter().zip(&funcs).enumerate() {
+        let r = sym::Executor::new(k.module, f, ["a", "b"][i], &mut pr.inp)
             .run_param()
-            .map_err(|u| (format!("`{}`: {}", k.func().name, u.what), k.describe(u.loc)))
-    };
-    let mut run_a = run(&mut pr, a, &fa, "a")?;
-    let mut run_b = run(&mut pr, b, &fb, "b")?;
+            .map_err(|u| (format!("`{}`: {}", k.func().name, u.what), k.describe(u.loc)))?;
+        runs.push(r);
+    }
     // Equalities between launch symbols that a precondition states
     // (`blockDim.x == blockDim.y`) are applied to every term, so that
     // addresses equal under the precondition are also equal as terms
     // (which the witness search relies on). Sound: the precondition is
     // assumed, and it stays among the facts.
-    let eqs = pr.precondition_equalities(run_a.requires.iter().chain(&run_b.requires).copied().collect());
+    let eqs = pr.precondition_equalities(runs.iter().flat_map(|r| r.requires.iter().copied()).collect());
     if !eqs.is_empty() {
         // Block dimensions stated equal: their product is at most 1024,
         // so each is at most 32 (two equal) or 10 (three): a linear fact
@@ -171,24 +247,26 @@ fn prove_inner(a: KernelRef, b: KernelRef, config: &EquivConfig) -> Res<ParamOut
             let f = pr.inp.st.bvule(bd, m);
             pr.base.push(f);
         }
-        pr.rewrite_run(&mut run_a, &eqs);
-        pr.rewrite_run(&mut run_b, &eqs);
+        for r in &mut runs {
+            pr.rewrite_run(r, &eqs);
+        }
     }
-    pr.per_thread.extend(run_a.requires.iter().copied());
-    pr.per_thread.extend(run_b.requires.iter().copied());
+    for r in &runs {
+        pr.per_thread.extend(r.requires.iter().copied());
+    }
 
     // A kernel that reads a buffer either kernel writes could read another
     // thread's write: the CAs do not model that.
     let writes = |r: &ThreadRun| -> HashSet<usize> {
         r.cas.iter().filter_map(|c| if let Target::Param(p) = c.target { Some(p) } else { None }).collect()
     };
-    let (wa, wb) = (writes(&run_a), writes(&run_b));
-    for (k, r) in [(a, &run_a), (b, &run_b)] {
-        if let Some(p) = r.reads.iter().find(|p| wa.contains(p) || wb.contains(p)) {
+    let written: HashSet<usize> = runs.iter().flat_map(writes).collect();
+    for (k, r) in kernels.iter().zip(&runs) {
+        if let Some(p) = r.reads.iter().find(|p| written.contains(p)) {
             return na(format!("`{}` reads the buffer `{}`, which is also written", k.func().name, k.func().params[*p].name));
         }
     }
-    let mut outputs: Vec<usize> = wa.union(&wb).copied().collect();
+    let mut outputs: Vec<usize> = written.iter().copied().collect();
     outputs.sort();
     if outputs.is_empty() {
         return na("neither kernel writes a buffer argument");
@@ -197,7 +275,7 @@ fn prove_inner(a: KernelRef, b: KernelRef, config: &EquivConfig) -> Res<ParamOut
     // No wrap-around in the addresses of writes (a stated assumption),
     // for the threads that do write. A guard that depends on a shared read
     // (still a placeholder) gives no assumption at all: weaker, not wrong.
-    for c in run_a.cas.iter().chain(&run_b.cas) {
+    for c in runs.iter().flat_map(|r| r.cas.iter()) {
         let syms = pr.inp.st.free_symbols(&[c.guard]);
         if syms.funs.iter().any(|&f| pr.inp.st.fun(f).name.contains(".read.")) {
             continue;
@@ -212,7 +290,7 @@ fn prove_inner(a: KernelRef, b: KernelRef, config: &EquivConfig) -> Res<ParamOut
     }
 
     // Misaligned accesses would break the element model.
-    let mis: Vec<TermId> = run_a.misaligned.iter().chain(&run_b.misaligned).copied().collect();
+    let mis: Vec<TermId> = runs.iter().flat_map(|r| r.misaligned.iter()).copied().collect();
     if !mis.is_empty() {
         let any = pr.inp.st.or(&mis);
         let t = pr.base_inst;
@@ -224,75 +302,26 @@ fn prove_inner(a: KernelRef, b: KernelRef, config: &EquivConfig) -> Res<ParamOut
     }
 
     let mut proved = Vec::new();
-    let resolved_a = pr.resolve_shared(a, &run_a, &mut proved)?;
-    let resolved_b = pr.resolve_shared(b, &run_b, &mut proved)?;
-
-    for p in outputs {
-        let name = a.func().params[p].name.clone();
-        let ca = pr.output_ca(a, &run_a, &resolved_a, p)?;
-        let cb = pr.output_ca(b, &run_b, &resolved_b, p)?;
-        let (Some(ca), Some(cb)) = (ca, cb) else {
-            return na(format!("only one of the kernels writes `{name}`"));
-        };
-        if pr.inp.st.sort_of(ca.value) != pr.inp.st.sort_of(cb.value) {
-            return na(format!("the kernels write `{name}` with elements of different widths"));
-        }
-        for (k, c) in [(a, &ca), (b, &cb)] {
-            if !pr.injective(c, false)? {
-                return na(format!(
-                    "the solver cannot prove that distinct threads of `{}` write distinct elements of `{name}` (a write-write race, or index arithmetic that wraps around)",
-                    k.func().name
-                ));
-            }
-        }
-        // A ⊆ B, with values.
-        let t = pr.fresh_inst("A", false);
-        let Some(w) = pr.witness(t, &ca, &cb)? else {
-            return na(format!(
-                "cannot find, for an arbitrary thread of `{}` that writes `{name}`, the thread of `{}` that writes the same element",
-                a.func().name,
-                b.func().name
-            ));
-        };
-        let va = pr.at(ca.value, t);
-        let vb = pr.at(cb.value, w);
-        let ga = pr.at(ca.guard, t);
-        let same = pr.inp.st.eq(va, vb);
-        let differ = pr.inp.st.not(same);
-        // First without the context and with nonlinear arithmetic
-        // abstracted: enough when the values agree as expressions.
-        let abstracted = abstract_nonlinear(&mut pr.inp.st, differ, &mut HashMap::new());
-        pr.label = "value (abstracted)";
-        let quick = pr.sat(&[abstracted])? == SatResult::Unsat;
-        pr.label = "value";
-        let mut facts = pr.ctx(t);
-        facts.push(ga);
-        facts.extend(pr.ctx(w));
-        facts.push(differ);
-        match if quick {
-            (SatResult::Unsat, None)
-        } else {
-            pr.sat_then(&facts, |pr| pr.candidate(t, format!("the solver found inputs on which `{name}` may differ")))?
-        } {
-            (SatResult::Unsat, _) => {}
-            (SatResult::Sat, Some(c)) => return Ok(ParamOutcome::Model(c.0, c.1)),
-            (SatResult::Unknown(why), _) => return na(format!("comparing the values written to `{name}`: the solver gave up ({why})")),
-            (SatResult::Sat, None) => return na(format!("the values written to `{name}` may differ")),
-        }
-        // B ⊆ A.
-        let u = pr.fresh_inst("B", false);
-        if pr.witness(u, &cb, &ca)?.is_none() {
-            return na(format!(
-                "cannot find, for an arbitrary thread of `{}` that writes `{name}`, the thread of `{}` that writes the same element",
-                b.func().name,
-                a.func().name
-            ));
-        }
-        proved.push(format!(
-            "`{name}`: distinct threads of each kernel write distinct elements, and every element one kernel writes the other writes with the same value"
-        ));
+    let mut resolved = Vec::new();
+    for (k, r) in kernels.iter().zip(&runs) {
+        resolved.push(pr.resolve_shared(*k, r, &mut proved)?);
     }
-
+    if let Some(b) = b {
+        if let Some(model) = pr.compare_outputs(a, b, &runs, &resolved, &outputs, &mut proved)? {
+            return Ok(ParamOutcome::Model(model.0, model.1));
+        }
+    }
+    for i in 0..kernels.len() {
+        if runs[i].obligations.is_empty() {
+            continue;
+        }
+        if let Some(model) = pr.check_post(kernels[i], &runs[i], &resolved[i], &mut proved)? {
+            return Ok(ParamOutcome::Model(model.0, model.1));
+        }
+    }
+    if proved.is_empty() {
+        return na("nothing to prove");
+    }
     let block = match concrete(config.group_size) {
         Some(g) => format!("blockDim=[{}]", g.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")),
         None => "any block size".to_string(),
@@ -364,6 +393,233 @@ fn no_wrap(st: &mut TermStore, roots: &[TermId]) -> Vec<TermId> {
 }
 
 impl Prover<'_> {
+    /// The postconditions of kernel `k` for an arbitrary thread `t` of any
+    /// launch: each read of a written buffer on the final memory is the
+    /// value of the element's writer. Distinct threads must write distinct
+    /// elements of the buffer (proved, grid-wide), so a candidate thread
+    /// `c` ([`Self::candidates`]) that writes the element read is *the*
+    /// writer and the element holds `value(c)`; when no candidate writes it
+    /// the value is unconstrained (the initial contents, or another
+    /// thread's write: an over-approximation). The read is therefore
+    /// `ite(writes(c1), value(c1), ite(writes(c2), value(c2), .. fresh))`,
+    /// and an `unsat` answer for "some postcondition of `t` fails" proves
+    /// them all, which requires the writer to exist wherever the value
+    /// matters. Candidates whose address term is syntactically the one read
+    /// are tried alone first (a smaller query), then all of them. `Some`:
+    /// the solver's model, for the interpreter to confirm.
+    fn check_post(
+        &mut self,
+        k: KernelRef,
+        run: &ThreadRun,
+        resolved: &HashMap<TermId, TermId>,
+        proved: &mut Vec<String>,
+    ) -> Res<Option<(Candidate, [u32; 3])>> {
+        let name = k.func().name.clone();
+        let t = self.base_inst;
+        let mut cas: HashMap<usize, Ca> = HashMap::new();
+        for r in &run.post_reads {
+            if cas.contains_key(&r.param) {
+                continue;
+            }
+            let pname = k.func().params[r.param].name.clone();
+            let Some(ca) = self.output_ca(k, run, resolved, r.param)? else {
+                return Err((format!("a postcondition of `{name}` reads `{pname}`, which is written but not through a conditional assignment"), k.describe(r.loc)));
+            };
+            if self.inp.st.sort_of(ca.value) != self.inp.st.sort_of(r.placeholder) {
+                return Err((format!("a postcondition of `{name}` reads `{pname}` with another element width than its writes"), k.describe(r.loc)));
+            }
+            if !self.injective(&ca, false)? {
+                return na(format!(
+                    "the solver cannot prove that distinct threads of `{name}` write distinct elements of `{pname}` (a write-write race, or index arithmetic that wraps around)"
+                ));
+            }
+            cas.insert(r.param, ca);
+        }
+        let violated: Vec<TermId> = run.obligations.iter().map(|o| o.violated).collect();
+        let violated = self.inp.st.or(&violated);
+        let violated = self.resolve(violated, resolved);
+        let cands = self.candidates(t, false);
+        // Per read: the candidates whose address term is the one read.
+        let mut matching: Vec<Vec<Inst>> = Vec::new();
+        for r in &run.post_reads {
+            let off = cas[&r.param].off;
+            let addr = self.resolve(r.off, resolved);
+            matching.push(cands.iter().copied().filter(|c| self.at(off, *c) == addr).collect());
+        }
+        let first_complete = matching.iter().all(|m| !m.is_empty());
+        let all_match = matching.iter().all(|m| m.len() == cands.len());
+        let attempts: Vec<bool> = match (first_complete, all_match) {
+            (true, false) => vec![true, false],
+            (true, true) => vec![true],
+            (false, _) => vec![false],
+        };
+        let mut gave_up = None;
+        for (n, &only_matching) in attempts.iter().enumerate() {
+            let last = n + 1 == attempts.len();
+            let mut facts = self.ctx(t);
+            let mut map = HashMap::new();
+            for (i, r) in run.post_reads.iter().enumerate() {
+                let ca = cas[&r.param].clone();
+                let addr = self.resolve(r.off, resolved);
+                let chosen = if only_matching { matching[i].clone() } else { cands.clone() };
+                let sort = self.inp.st.sort_of(r.placeholder).clone();
+                let mut v = self.inp.st.fresh_const(&format!("{name}.unwritten"), sort);
+                for c in chosen.iter().rev() {
+                    let valid = self.valid(*c);
+                    let guard = self.at(ca.guard, *c);
+                    let off = self.at(ca.off, *c);
+                    let same = self.inp.st.eq(off, addr);
+                    let writes = self.inp.st.and(&[valid, guard, same]);
+                    let value = self.at(ca.value, *c);
+                    v = self.inp.st.ite(writes, value, v);
+                    let f = self.if_valid(*c);
+                    facts.push(f);
+                }
+                map.insert(r.placeholder, v);
+            }
+            let goal = substitute(&mut self.inp.st, violated, &map, &mut HashMap::new());
+            facts.push(goal);
+            self.label = "postcondition";
+            let answer = self.sat_light(&facts)?;
+            match answer {
+                SatResult::Unsat => {
+                    let mut lines: Vec<u32> = run.obligations.iter().filter_map(|o| o.loc.map(|l| l.line)).collect();
+                    lines.sort();
+                    lines.dedup();
+                    let at = lines.iter().map(|l| format!("line {l}")).collect::<Vec<_>>().join(", ");
+                    let mut bufs: Vec<String> = cas.keys().map(|p| format!("`{}`", k.func().params[*p].name)).collect();
+                    bufs.sort();
+                    let how = if bufs.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": each element of {} they read holds the value of its unique writer, which exists", bufs.join(", "))
+                    };
+                    proved.push(format!("the postconditions of `{name}` ({at}) hold for every thread{how}"));
+                    return Ok(None);
+                }
+                SatResult::Sat if last => {
+                    // A model with a small launch and small arguments
+                    // first, which the interpreter can run; then any.
+                    let what = format!("the solver found inputs on which a postcondition of `{name}` may fail");
+                    let mut small = facts.clone();
+                    let goal = small.pop().expect("the goal");
+                    small.push(self.small_bounds());
+                    small.push(goal);
+                    self.label = "postcondition (small)";
+                    if let (SatResult::Sat, Some(c)) = self.sat_then(&small, |pr| pr.candidate(t, what.clone()))? {
+                        return Ok(Some(c));
+                    }
+                    self.label = "postcondition";
+                    match self.sat_then(&facts, |pr| pr.candidate(t, what))? {
+                        (SatResult::Unsat, _) => {
+                            // Proved after all (the first query was a
+                            // weaker one): fall through to the report.
+                        }
+                        (SatResult::Sat, Some(c)) => return Ok(Some(c)),
+                        (SatResult::Unknown(why), _) => {
+                            return na(format!("checking the postconditions of `{name}`: the solver gave up ({why})"))
+                        }
+                        _ => return na(format!("a postcondition of `{name}` may fail")),
+                    }
+                    let mut lines: Vec<u32> = run.obligations.iter().filter_map(|o| o.loc.map(|l| l.line)).collect();
+                    lines.sort();
+                    lines.dedup();
+                    let at = lines.iter().map(|l| format!("line {l}")).collect::<Vec<_>>().join(", ");
+                    proved.push(format!("the postconditions of `{name}` ({at}) hold for every thread"));
+                    return Ok(None);
+                }
+                SatResult::Sat => {}
+                SatResult::Unknown(why) => gave_up = Some(why),
+            }
+        }
+        na(format!(
+            "checking the postconditions of `{name}`: {}",
+            match gave_up {
+                Some(why) => format!("the solver gave up ({why})"),
+                None => "no model".into(),
+            }
+        ))
+    }
+
+    /// The equivalence of the outputs (see the module docs): `Some` with a
+    /// model when the solver finds inputs on which an output may differ.
+    fn compare_outputs(
+        &mut self,
+        a: KernelRef,
+        b: KernelRef,
+        runs: &[ThreadRun],
+        resolved: &[HashMap<TermId, TermId>],
+        outputs: &[usize],
+        proved: &mut Vec<String>,
+    ) -> Res<Option<(Candidate, [u32; 3])>> {
+        for &p in outputs {
+            let name = a.func().params[p].name.clone();
+            let ca = self.output_ca(a, &runs[0], &resolved[0], p)?;
+            let cb = self.output_ca(b, &runs[1], &resolved[1], p)?;
+            let (Some(ca), Some(cb)) = (ca, cb) else {
+                return na(format!("only one of the kernels writes `{name}`"));
+            };
+            if self.inp.st.sort_of(ca.value) != self.inp.st.sort_of(cb.value) {
+                return na(format!("the kernels write `{name}` with elements of different widths"));
+            }
+            for (k, c) in [(a, &ca), (b, &cb)] {
+                if !self.injective(c, false)? {
+                    return na(format!(
+                        "the solver cannot prove that distinct threads of `{}` write distinct elements of `{name}` (a write-write race, or index arithmetic that wraps around)",
+                        k.func().name
+                    ));
+                }
+            }
+            // A ⊆ B, with values.
+            let t = self.fresh_inst("A", false);
+            let Some(w) = self.witness(t, &ca, &cb)? else {
+                return na(format!(
+                    "cannot find, for an arbitrary thread of `{}` that writes `{name}`, the thread of `{}` that writes the same element",
+                    a.func().name,
+                    b.func().name
+                ));
+            };
+            let va = self.at(ca.value, t);
+            let vb = self.at(cb.value, w);
+            let ga = self.at(ca.guard, t);
+            let same = self.inp.st.eq(va, vb);
+            let differ = self.inp.st.not(same);
+            // First without the context and with nonlinear arithmetic
+            // abstracted: enough when the values agree as expressions.
+            let abstracted = abstract_nonlinear(&mut self.inp.st, differ, &mut HashMap::new());
+            self.label = "value (abstracted)";
+            let quick = self.sat(&[abstracted])? == SatResult::Unsat;
+            self.label = "value";
+            let mut facts = self.ctx(t);
+            facts.push(ga);
+            facts.extend(self.ctx(w));
+            facts.push(differ);
+            match if quick {
+                (SatResult::Unsat, None)
+            } else {
+                self.sat_then(&facts, |pr| pr.candidate(t, format!("the solver found inputs on which `{name}` may differ")))?
+            } {
+                (SatResult::Unsat, _) => {}
+                (SatResult::Sat, Some(c)) => return Ok(Some(c)),
+                (SatResult::Unknown(why), _) => return na(format!("comparing the values written to `{name}`: the solver gave up ({why})")),
+                (SatResult::Sat, None) => return na(format!("the values written to `{name}` may differ")),
+            }
+            // B ⊆ A.
+            let u = self.fresh_inst("B", false);
+            if self.witness(u, &cb, &ca)?.is_none() {
+                return na(format!(
+                    "cannot find, for an arbitrary thread of `{}` that writes `{name}`, the thread of `{}` that writes the same element",
+                    b.func().name,
+                    a.func().name
+                ));
+            }
+            proved.push(format!(
+                "`{name}`: distinct threads of each kernel write distinct elements, and every element one kernel writes the other writes with the same value"
+            ));
+        }
+        Ok(None)
+    }
+
     fn launch_facts(&mut self) {
         let st = &mut self.inp.st;
         let grid_max = [0x7fff_ffffu128, 0xffff, 0xffff];
@@ -476,6 +732,34 @@ impl Prover<'_> {
             }
         }
         self.sat_timed(facts)
+    }
+
+    /// As [`Self::sat`], but only the query without the heavy facts: an
+    /// `unsat` answer stands; `sat` may not be one of the full query.
+    fn sat_light(&mut self, facts: &[TermId]) -> Res<SatResult> {
+        let n = facts.len();
+        let light: Vec<TermId> =
+            facts.iter().enumerate().filter(|&(i, &f)| i + 1 == n || !self.heavy(f)).map(|(_, &f)| f).collect();
+        self.sat_timed(&light)
+    }
+
+    /// Small launches and arguments, for models the interpreter can run.
+    fn small_bounds(&mut self) -> TermId {
+        let st = &mut self.inp.st;
+        let mut c = Vec::new();
+        for d in 0..3 {
+            let max = st.bv_const(32, 32);
+            c.push(st.bvule(self.inp.num_groups[d], max));
+        }
+        for s in self.inp.scalars.iter().flatten() {
+            if let Some(w) = st.sort_of(*s).bv_width() {
+                if (16..=64).contains(&w) {
+                    let max = st.bv_const(w, 8192);
+                    c.push(st.bvule(*s, max));
+                }
+            }
+        }
+        st.and(&c)
     }
 
     fn sat_timed(&mut self, facts: &[TermId]) -> Res<SatResult> {
@@ -609,6 +893,13 @@ impl Prover<'_> {
             f(&mut r.off);
         }
         run.misaligned.iter_mut().for_each(&mut f);
+        for o in &mut run.obligations {
+            f(&mut o.violated);
+        }
+        for r in &mut run.post_reads {
+            f(&mut r.pc);
+            f(&mut r.off);
+        }
     }
 
     /// Does `t` mention the thread's ids?

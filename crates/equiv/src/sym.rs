@@ -288,6 +288,24 @@ pub struct ThreadRun {
     pub reads: HashSet<usize>,
     /// Barrier intervals (rounds) the thread went through.
     pub intervals: u32,
+    /// Postconditions of the one symbolic thread (evaluated after the
+    /// run), with reads of written buffers as placeholders (`post_reads`).
+    pub obligations: Vec<Obligation>,
+    /// The postconditions' reads of buffers the kernel writes: `param`
+    /// resolves each to the value of the element's unique writer.
+    pub post_reads: Vec<PostRead>,
+}
+
+/// A postcondition's read of element `off` of the written buffer `param`,
+/// on the final memory, by the one symbolic thread: `placeholder` stands
+/// for the value until its writer is found.
+#[derive(Clone, Debug)]
+pub struct PostRead {
+    pub placeholder: TermId,
+    pub param: usize,
+    pub pc: TermId,
+    pub off: TermId,
+    pub loc: Option<SrcLoc>,
 }
 
 /// What running one kernel for one group produced.
@@ -341,6 +359,9 @@ pub struct Executor<'a> {
     param: bool,
     cas: Vec<Assignment>,
     shared_reads: Vec<SharedRead>,
+    post_reads: Vec<PostRead>,
+    /// [`Self::run_preconditions`]: stop at the first write or barrier.
+    pre: bool,
 }
 
 impl<'a> Executor<'a> {
@@ -368,6 +389,8 @@ impl<'a> Executor<'a> {
             param,
             cas: Vec::new(),
             shared_reads: Vec::new(),
+            post_reads: Vec::new(),
+            pre: false,
         }
     }
 
@@ -433,9 +456,14 @@ impl<'a> Executor<'a> {
     /// interval and returns its conditional assignments (PUG_para's CAs:
     /// guard, address and value as terms over the thread's ids) and its
     /// reads of shared memory.
+    ///
+    /// Postconditions are then evaluated for the same thread as in
+    /// [`Self::run`] (re-running it up to its first write or barrier),
+    /// with every read of a written buffer a placeholder ([`PostRead`]).
     pub fn run_param(mut self) -> Res<ThreadRun> {
-        if self.func.blocks.values().any(|b| b.insts.iter().any(|&i| is_ensures(&self.func.insts[i].kind))) {
-            return unsupported("postconditions (`__ensures`) in the one-thread proof", self.func.loc);
+        let has_post = self.func.blocks.values().any(|b| b.insts.iter().any(|&i| is_ensures(&self.func.insts[i].kind)));
+        if has_post {
+            check_postcondition_placement(self.func)?;
         }
         let mut state = Some(self.entry_path());
         while let Some(path) = state.take() {
@@ -446,14 +474,33 @@ impl<'a> Executor<'a> {
                 self.interval += 1;
             }
         }
+        let intervals = self.interval + 1;
+        if has_post {
+            self.post = true;
+            let path = self.entry_path();
+            self.run_paths(0, [0; 3], vec![path])?;
+        }
         Ok(ThreadRun {
             cas: self.cas,
             shared_reads: self.shared_reads,
             requires: self.requires,
             misaligned: self.misaligned,
             reads: self.reads,
-            intervals: self.interval + 1,
+            intervals,
+            obligations: self.obligations,
+            post_reads: self.post_reads,
         })
+    }
+
+    /// The one-thread mode, up to the thread's first write or barrier
+    /// only: the `__requires` met on the way (as conditions on the
+    /// thread's ids and the launch). A precondition after that point is
+    /// not collected, which only weakens what the caller may assume.
+    pub fn run_preconditions(mut self) -> Res<Vec<TermId>> {
+        self.pre = true;
+        let path = self.entry_path();
+        self.run_paths(0, [0; 3], vec![path])?;
+        Ok(self.requires)
     }
 
     fn entry_path(&mut self) -> Path {
@@ -770,6 +817,14 @@ impl<'a> Executor<'a> {
                 }
                 let bits = self.access(p, obj, off, ty, loc)?;
                 let x = match self.objs[obj].key {
+                    ObjKey::Param(i) if self.post && self.param && self.objs[obj].written => {
+                        let ph = self.inp.st.fresh_const(&format!("{}.post.{}", self.tag, self.objs[obj].name), Sort::bv(bits));
+                        self.post_reads.push(PostRead { placeholder: ph, param: i, pc: p.pc, off, loc });
+                        ph
+                    }
+                    ObjKey::Shared(_) if self.post && self.param => {
+                        return unsupported("a postcondition that reads shared memory", loc);
+                    }
                     ObjKey::Param(i) if self.post => self.final_element(i, obj, off),
                     ObjKey::Shared(g) if self.param => {
                         // Another thread wrote what this one reads: a
@@ -792,7 +847,7 @@ impl<'a> Executor<'a> {
                         });
                         ph
                     }
-                    ObjKey::Param(i) if self.param && self.objs[obj].written => {
+                    ObjKey::Param(i) if self.param && self.objs[obj].written && !self.spec_loads.contains(&inst) => {
                         return unsupported(
                             format!("`{}` is read after the kernel writes it (reads of outputs need the other threads' writes)", self.func.params[i].name),
                             loc,
@@ -811,7 +866,7 @@ impl<'a> Executor<'a> {
                 SV::Bv(x)
             }
             InstKind::Store { ptr, value, .. } => {
-                if self.post {
+                if self.post || self.pre {
                     return Ok(Flow::Stop);
                 }
                 let ty = self.func.values[value].ty;
@@ -826,7 +881,7 @@ impl<'a> Executor<'a> {
                 return Ok(Flow::Next);
             }
             InstKind::Barrier { scope, .. } => {
-                if self.post {
+                if self.post || self.pre {
                     return Ok(Flow::Stop);
                 }
                 if scope != lockstep_kir::BarrierScope::Group {

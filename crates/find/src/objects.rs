@@ -55,12 +55,18 @@ impl Objects {
             }
         }
         for (g, obj) in module.globals.iter() {
+            // A CUDA `__device__`/`__constant__` variable's initialiser is
+            // only its contents until the host writes it (cudaMemcpyToSymbol):
+            // a kernel checked alone sees any contents, as the prover does.
+            // OpenCL program-scope constants cannot change.
+            let host_writable = module.language == lockstep_kir::Language::Cuda
+                && matches!(obj.space, MemSpace::Global | MemSpace::Constant);
             objs.push(ObjInfo {
                 mem: MemRef::Global(g),
                 name: obj.name.clone(),
                 space: obj.space,
                 size: obj.size,
-                init: obj.init.clone(),
+                init: if host_writable { None } else { obj.init.clone() },
             });
         }
         for (l, obj) in func.locals.iter() {

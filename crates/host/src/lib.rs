@@ -52,6 +52,9 @@ pub const LAUNCH_PREFIX: &str = "__lockstep_launch:";
 /// the run, which becomes nondeterministic.
 pub const MAX_LAUNCH_THREADS: u64 = 1 << 18;
 
+/// Interpreter steps all the launches of one run may take together.
+pub const LAUNCH_STEP_BUDGET: u64 = 60_000_000;
+
 /// What kind of memory an allocation is.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum AllocKind {
@@ -129,6 +132,9 @@ pub struct ProgramRun {
     pub nondeterminism: Vec<(String, Loc)>,
     /// The `main` that ran.
     pub main: FuncId,
+    /// Whether the run consumed a value `choice` steers (input, the clock,
+    /// never-written memory): only then can another choice change it.
+    pub choice_matters: bool,
 }
 
 impl ProgramRun {
@@ -169,7 +175,12 @@ pub fn run_program(module: &Module, main: FuncId, choice: u32) -> Result<Program
             });
         }
     }
-    let options = ReplayOptions { check_races: false, step_budget_per_thread: 20_000_000, ..ReplayOptions::default() };
+    let options = ReplayOptions {
+        check_races: false,
+        step_budget_per_thread: 20_000_000,
+        host_code: true,
+        ..ReplayOptions::default()
+    };
     let host = replay_with_oracle(module, main, &Launch::linear(1, 1), &args, memory, &options, &mut env)
         .map_err(|e| HostError::Replay(format!("{e:?}")))?;
     let mut nondeterminism = env.nondeterminism;
@@ -185,7 +196,8 @@ pub fn run_program(module: &Module, main: FuncId, choice: u32) -> Result<Program
             inst: None,
         })));
     }
-    Ok(ProgramRun { host, launches: env.launches, findings: env.findings, notes: env.notes, nondeterminism, main })
+    let choice_matters = env.choice_used || host.memory.undefined_reads > 0;
+    Ok(ProgramRun { host, launches: env.launches, findings: env.findings, notes: env.notes, nondeterminism, main, choice_matters })
 }
 
 /// The interpreter's environment while `main` runs.
@@ -193,8 +205,10 @@ struct HostEnv<'m> {
     module: &'m Module,
     kernels: HashMap<&'m str, FuncId>,
     allocs: HashMap<ObjId, Alloc>,
-    /// The configuration of the next launch (`cudaConfigureCall`).
-    pending: Option<([u32; 3], [u32; 3], u64)>,
+    /// The configuration of the next launch (`cudaConfigureCall`), and
+    /// where it was given: the `<<<...>>>` in the caller, the launch's site
+    /// (the launch itself happens in the stub clang generates at the kernel).
+    pending: Option<([u32; 3], [u32; 3], u64, Loc)>,
     /// The next launch's arguments as `cudaSetupArgument` gave them:
     /// (offset, bytes).
     pending_args: Vec<(u64, Vec<u8>)>,
@@ -213,6 +227,11 @@ struct HostEnv<'m> {
     used_results: std::collections::HashSet<(FuncId, lockstep_kir::InstId)>,
     /// See `run_program`.
     choice: u32,
+    /// Interpreter steps the remaining launches may take together, so that
+    /// a program launching many large kernels still finishes in seconds.
+    launch_steps_left: u64,
+    /// Set when a value `choice` steers was read.
+    choice_used: bool,
 }
 
 const CUDA_SUCCESS: u32 = 0;
@@ -241,6 +260,8 @@ impl<'m> HostEnv<'m> {
             havoc: SeededHavoc { seed: 0x686f_7374 },
             used_results: std::collections::HashSet::new(),
             choice: 0,
+            launch_steps_left: LAUNCH_STEP_BUDGET,
+            choice_used: false,
         }
     }
 
@@ -264,10 +285,14 @@ impl<'m> HostEnv<'m> {
     /// Checks that `[p, p + len)` lies in one live object; reports a finding
     /// naming `what` (e.g. "the source of cudaMemcpy") otherwise.
     fn check_range(&mut self, memory: &Memory, p: Pointer, len: u64, what: &str, loc: Loc) -> Option<(ObjId, u64)> {
-        if p.is_null() || p.obj.is_none() {
-            if len > 0 || p.obj.is_none() && !p.is_null() {
+        if p.is_null() {
+            if len > 0 {
                 self.finding(HostFindingKind::NullPointer, loc, format!("{what} is a null pointer"));
             }
+            return None;
+        }
+        if p.obj.is_none() {
+            self.finding(HostFindingKind::ApiMisuse, loc, format!("{what} points to no allocation"));
             return None;
         }
         let (id, size) = self.object_of(memory, p)?;
@@ -313,7 +338,13 @@ impl<'m> HostEnv<'m> {
     }
 
     fn allocate(&mut self, memory: &mut Memory, kind: AllocKind, size: u64, name: String) -> Val {
-        let space = if kind == AllocKind::Host { MemSpace::Private } else { MemSpace::Global };
+        // Host memory is private to the host; device memory is global;
+        // managed memory is both (generic: kernels log it as global).
+        let space = match kind {
+            AllocKind::Host => MemSpace::Private,
+            AllocKind::Device => MemSpace::Global,
+            AllocKind::Managed => MemSpace::Generic,
+        };
         // What never-written bytes read as: zero first, other patterns in
         // the further runs of a nondeterministic program.
         let fill = [0x00, 0x01, 0xA5][self.choice as usize % 3];
@@ -447,7 +478,7 @@ impl<'m> HostEnv<'m> {
         let Some(&kernel) = self.kernels.get(symbol) else {
             return ExternalOutcome::Unsupported(format!("a launch of `{symbol}`, which is not a kernel of the device compilation"));
         };
-        let Some((grid, block, shared_bytes)) = self.pending.take() else {
+        let Some((grid, block, shared_bytes, site)) = self.pending.take() else {
             return ExternalOutcome::Unsupported("a launch without a configuration".into());
         };
         let args = match self.kernel_args(memory, kernel) {
@@ -474,7 +505,7 @@ impl<'m> HostEnv<'m> {
             shared_bytes,
             args: args.to_vec(),
             arg_sizes,
-            site: loc,
+            site,
             deterministic_before,
             outcome: Err(String::new()),
             read_undefined: false,
@@ -491,6 +522,12 @@ impl<'m> HostEnv<'m> {
             self.launches.push(record);
             return ExternalOutcome::Return(None);
         }
+        if self.launch_steps_left == 0 {
+            record.outcome = Err("the interpreter's budget for the program's launches is spent".into());
+            self.nondeterministic(format!("the effect of launching `{}` is unknown", func.name), loc);
+            self.launches.push(record);
+            return ExternalOutcome::Return(None);
+        }
         if threads > MAX_LAUNCH_THREADS {
             record.outcome = Err(format!("the launch has {threads} threads, more than the interpreter runs ({MAX_LAUNCH_THREADS})"));
             self.nondeterministic(format!("the effect of launching `{}` is unknown", func.name), loc);
@@ -504,21 +541,26 @@ impl<'m> HostEnv<'m> {
         let options = ReplayOptions {
             dynamic_shared_size: shared_bytes,
             benign_writes_from_memory: true,
+            step_budget_total: self.launch_steps_left.min(ReplayOptions::default().step_budget_total),
             ..ReplayOptions::default()
         };
         let before = memory.undefined_reads;
+        let uses_undefined = undefined_value_use(self.module, kernel).is_some();
+        // A kernel that uses uninitialised variables may get a second run;
+        // only then is the memory before the launch worth a copy.
+        let snapshot = uses_undefined.then(|| memory.clone());
         let taken = std::mem::take(memory);
         let mut kernel_env = KernelEnv { havoc: SeededHavoc { seed: options.havoc_seed } };
-        match replay_with_oracle(self.module, kernel, &launch, args, taken.clone(), &options, &mut kernel_env) {
+        match replay_with_oracle(self.module, kernel, &launch, args, taken, &options, &mut kernel_env) {
             Ok(mut result) => {
-                let uses_undefined = undefined_value_use(self.module, kernel).is_some();
-                if uses_undefined && result.violations.is_empty() {
+                if let (Some(snapshot), true) = (snapshot, result.violations.is_empty()) {
                     // Uninitialised variables read 0 in that run; any value is
                     // possible, so run again with all ones, and keep that
                     // run if it goes wrong (its memory too).
                     let other = ReplayOptions { undefined_value: u128::MAX, ..options.clone() };
                     let mut env = KernelEnv { havoc: SeededHavoc { seed: options.havoc_seed } };
-                    if let Ok(second) = replay_with_oracle(self.module, kernel, &launch, args, taken.clone(), &other, &mut env) {
+                    if let Ok(second) = replay_with_oracle(self.module, kernel, &launch, args, snapshot, &other, &mut env) {
+                        self.launch_steps_left = self.launch_steps_left.saturating_sub(second.steps);
                         if !second.violations.is_empty() {
                             result = second;
                             record.undefined_all_ones = true;
@@ -526,6 +568,7 @@ impl<'m> HostEnv<'m> {
                     }
                 }
                 *memory = std::mem::take(&mut result.memory);
+                self.launch_steps_left = self.launch_steps_left.saturating_sub(result.steps);
                 record.read_undefined = memory.undefined_reads > before || uses_undefined;
                 if !result.completed {
                     self.nondeterministic(format!("the launch of `{}` did not run to completion", func.name), loc);
@@ -533,9 +576,12 @@ impl<'m> HostEnv<'m> {
                 record.outcome = Ok(result);
             }
             Err(e) => {
-                *memory = taken;
+                // The checks above leave no launch the interpreter refuses;
+                // should one slip through, the program's memory went with it
+                // and the run cannot go on.
                 record.outcome = Err(format!("{e:?}"));
-                self.nondeterministic(format!("the effect of launching `{}` is unknown", func.name), loc);
+                self.launches.push(record);
+                return ExternalOutcome::Unsupported(format!("the interpreter refused the launch of `{}`: {e:?}", func.name));
             }
         }
         self.launches.push(record);
@@ -578,7 +624,7 @@ impl HavocOracle for HostEnv<'_> {
             None => {}
         }
         match name {
-            "malloc" | "cudaMallocHost_ret" => {
+            "malloc" => {
                 let size = int(&a[0]);
                 let p = self.allocate(memory, AllocKind::Host, size, format!("malloc'd buffer {}", memory.len()));
                 Some(ExternalOutcome::Return(Some(p)))
@@ -672,7 +718,7 @@ impl HavocOracle for HostEnv<'_> {
                 self.pending_args.clear();
                 // (gridDim.x | gridDim.y << 32, gridDim.z, blockDim..., shared bytes, stream)
                 let split = |xy: u64, z: u64| [xy as u32, (xy >> 32) as u32, z as u32];
-                self.pending = Some((split(int(&a[0]), int(&a[1])), split(int(&a[2]), int(&a[3])), int(&a[4])));
+                self.pending = Some((split(int(&a[0]), int(&a[1])), split(int(&a[2]), int(&a[3])), int(&a[4]), loc));
                 ret(0)
             }
             "cudaGetLastError" => {
@@ -717,6 +763,7 @@ impl HavocOracle for HostEnv<'_> {
                 // The clock's value is unknown; a fixed one stands for it, and
                 // `rand` seeded from it is no longer reproducible.
                 self.rand_unknown = true;
+                self.choice_used = true;
                 self.nondeterministic(format!("the program reads the clock (`{name}`)"), loc);
                 if name == "time" && !ptr(&a[0]).is_null() {
                     if let Some((id, off)) = self.check_range(memory, ptr(&a[0]), 8, "the argument of time", loc) {
@@ -752,6 +799,7 @@ impl HavocOracle for HostEnv<'_> {
                         assigned += 1;
                     }
                 }
+                self.choice_used = true;
                 self.nondeterministic(
                     format!("the program reads input (`{}`); this run read {} for every value", name.trim_start_matches("__isoc99_"), self.choice),
                     loc,
@@ -762,9 +810,10 @@ impl HavocOracle for HostEnv<'_> {
             "getchar" | "getc" | "fgetc" | "getch" | "system" | "rand_r" => {
                 let used = loc.inst.is_some_and(|i| self.used_results.contains(&(loc.func, i)));
                 if used {
-                    self.nondeterministic(format!("the program uses the result of `{name}`"), loc);
+                    self.choice_used = true;
+                    self.nondeterministic(format!("the program uses the result of `{name}`; this run read {}", self.choice), loc);
                 }
-                ret(0)
+                ret(self.choice as u64)
             }
             // cutil's timers measure the clock.
             _ if name.starts_with("cut") && name.contains("Timer") => {
@@ -811,8 +860,9 @@ impl HavocOracle for HostEnv<'_> {
     }
 }
 
-/// The first use of an unspecified value (LLVM `undef`: an uninitialised
-/// variable) in `root` or a function it calls, where the value could matter.
+/// The first use of an unspecified value (LLVM `undef`, an uninitialised
+/// variable, or a `havoc`) in `root` or a function it calls, where the value
+/// could matter.
 /// The interpreter gives such values one arbitrary value, so a run that
 /// uses one is one behaviour among several. Uses as an operand of a bitwise
 /// `and`/`or` are the front-end's way of building aggregates field by field
@@ -826,7 +876,13 @@ pub fn undefined_value_use(module: &Module, root: FuncId) -> Option<(FuncId, Opt
             continue;
         }
         let func = &module.functions[f];
-        let is_undef = |v: lockstep_kir::ValueId| matches!(func.values[v].def, ValueDef::Undef);
+        // `havoc` results (a value the model leaves open, such as what
+        // `printf` returns) are unspecified too.
+        let is_undef = |v: lockstep_kir::ValueId| match func.values[v].def {
+            ValueDef::Undef => true,
+            ValueDef::Inst(i) => matches!(func.insts[i].kind, InstKind::Havoc),
+            _ => false,
+        };
         for (id, inst) in func.insts.iter() {
             if let InstKind::Call { callee, .. } = &inst.kind {
                 stack.push(*callee);
@@ -983,4 +1039,81 @@ fn scanf_widths(format: &[u8]) -> Vec<u64> {
         }
     }
     widths
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep_kir::parse_module;
+
+    fn run(text: &str) -> ProgramRun {
+        let module = parse_module(text).expect("valid KIR");
+        let main = module.function_by_name("main").expect("a main");
+        run_program(&module, main, 0).expect("runs")
+    }
+
+    #[test]
+    fn double_free_and_oversized_copy_are_findings() {
+        let run = run(r#"
+language cuda
+device fn0 "main" link "main" () -> i32 entry block0 {
+  local0 = private "dev" size 8 align 8 elem_size 8
+  v0: ptr.private = local_addr local0
+  v1: i64 = const 16
+  v2: i64 = const 32
+  v3: i32 = const 2
+  v4: i32 = const 0
+block0:
+  v5: ptr.generic = call_external "malloc"(v2)
+  v6: i32 = call_external "cudaMalloc"(v0, v1)
+  v7: ptr.generic = load v0 align 8
+  v8: i32 = call_external "cudaMemcpy"(v5, v7, v2, v3)
+  v9: i32 = call_external "cudaFree"(v7)
+  v10: i32 = call_external "cudaFree"(v7)
+  return v4
+}
+"#);
+        let messages: Vec<&str> = run.findings.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(run.findings.len(), 2, "{messages:?}");
+        assert!(messages[0].contains("the source of cudaMemcpy: 32 bytes") && messages[0].contains("`dev`, which has 16 bytes"), "{messages:?}");
+        assert!(messages[1].starts_with("double free"), "{messages:?}");
+        assert!(run.is_deterministic());
+    }
+
+    #[test]
+    fn wrong_direction_and_clock_make_findings_and_nondeterminism() {
+        let run = run(r#"
+language cuda
+device fn0 "main" link "main" () entry block0 {
+  v0: i64 = const 8
+  v1: i32 = const 1
+  v2: ptr.generic = null
+block0:
+  v3: ptr.generic = call_external "malloc"(v0)
+  v4: ptr.generic = call_external "malloc"(v0)
+  v5: i32 = call_external "cudaMemcpy"(v3, v4, v0, v1)
+  v6: i64 = call_external "time"(v2)
+  return
+}
+"#);
+        assert_eq!(run.findings.len(), 1);
+        assert!(run.findings[0].message.contains("cudaMemcpyHostToDevice copies from host memory"), "{}", run.findings[0].message);
+        assert!(!run.is_deterministic());
+        assert!(run.nondeterminism[0].0.contains("clock"));
+    }
+
+    #[test]
+    fn scanf_formats_give_the_widths_they_store() {
+        assert_eq!(scanf_widths(b"%d %u"), vec![4, 4]);
+        assert_eq!(scanf_widths(b"%ld%lf%f%c%*d%%%hhd"), vec![8, 8, 4, 1, 1]);
+        assert_eq!(scanf_widths(b"no conversions"), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn the_cuda_device_prop_layout_is_the_preludes() {
+        let props = device_properties();
+        assert_eq!(props.len(), 536);
+        assert_eq!(i32::from_le_bytes(props[304..308].try_into().unwrap()), 1024, "maxThreadsPerBlock");
+        assert_eq!(i32::from_le_bytes(props[292..296].try_into().unwrap()), 32, "warpSize");
+    }
 }

@@ -865,6 +865,15 @@ impl<'a> Ctx<'a> {
             return None;
         };
         let object = self.memory.object(obj);
+        if self.opts.host_code && matches!(object.space, MemSpace::Global | MemSpace::Constant | MemSpace::Shared) {
+            let message = format!(
+                "the host {} device memory `{}` directly",
+                if write { "writes" } else { "reads" },
+                object.name
+            );
+            self.violation(th, loc, ViolationKind::DeviceMemoryFromHost { object: obj, write }, 24, message);
+            return None;
+        }
         if !object.live {
             let message = format!(
                 "access to `{}` after its function returned, by {}",

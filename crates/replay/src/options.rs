@@ -120,6 +120,10 @@ pub struct ReplayOptions {
     /// `undef`) holds, masked to its type. Any value is possible; 0 is the
     /// default, and a second run with all ones shows what depends on it.
     pub undefined_value: u128,
+    /// The code runs on the host (a program's `main`): device memory
+    /// (`Global`, `Constant` and `Shared` objects) may only be reached
+    /// through the runtime API, and a direct access is a violation.
+    pub host_code: bool,
 }
 
 impl Default for ReplayOptions {
@@ -141,6 +145,7 @@ impl Default for ReplayOptions {
             benign_writes_from_memory: false,
             only_groups: None,
             undefined_value: 0,
+            host_code: false,
         }
     }
 }

@@ -107,6 +107,9 @@ pub enum ViolationKind {
     DeadObject { object: ObjId, write: bool },
     /// A store, atomic or memset/memcpy into `__constant__` memory.
     ConstantWrite { object: ObjId, offset: i64 },
+    /// Host code (`ReplayOptions::host_code`) read or wrote device memory
+    /// directly instead of through the runtime API.
+    DeviceMemoryFromHost { object: ObjId, write: bool },
     /// Integer division or remainder by zero.
     DivisionByZero,
     /// Signed division or remainder of the minimum value by -1.
@@ -127,6 +130,7 @@ impl ViolationKind {
             ViolationKind::OutOfBounds { .. } | ViolationKind::DeadObject { .. } => "out-of-bounds",
             ViolationKind::NullDereference { .. } => "null-pointer",
             ViolationKind::ConstantWrite { .. } => "constant-write",
+            ViolationKind::DeviceMemoryFromHost { .. } => "api-misuse",
             ViolationKind::DivisionByZero => "division-by-zero",
             ViolationKind::DivisionOverflow => "overflow",
             ViolationKind::AssertionFailed { annot } => match annot {
