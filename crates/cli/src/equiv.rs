@@ -105,25 +105,12 @@ struct Answer {
 
 impl Answer {
     fn rejected(files: Vec<String>, error: String) -> Answer {
-        let mut outcome = empty_outcome(Verdict::Rejected);
+        let mut outcome = Outcome::new(Verdict::Rejected);
         outcome.reason = Some((error.clone(), None));
         Answer { files, kernels: Vec::new(), outcome, error: Some(error), elapsed_ms: 0 }
     }
 }
 
-fn empty_outcome(verdict: Verdict) -> Outcome {
-    Outcome {
-        verdict,
-        reason: None,
-        difference: None,
-        post_failure: None,
-        proved: Vec::new(),
-        assumptions: Vec::new(),
-        shapes: Vec::new(),
-        shape_summary: None,
-        notes: Vec::new(),
-    }
-}
 
 pub fn run(args: &[String]) -> i32 {
     let start = Instant::now();
@@ -141,7 +128,7 @@ pub fn run(args: &[String]) -> i32 {
         let files = files.clone();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_secs(secs));
-            let mut outcome = empty_outcome(Verdict::Unknown);
+            let mut outcome = Outcome::new(Verdict::Unknown);
             outcome.reason = Some((format!("timed out after {secs} s (--timeout)"), None));
             let answer = Answer { files, kernels: Vec::new(), outcome, error: None, elapsed_ms: secs * 1000 };
             std::process::exit(emit(&answer, format));
@@ -169,12 +156,12 @@ fn decide(request: &Request, files: Vec<String>) -> Answer {
                 return Answer::rejected(files, msg);
             }
             Err(FrontError::Unsupported(u)) => {
-                let mut outcome = empty_outcome(Verdict::Unknown);
+                let mut outcome = Outcome::new(Verdict::Unknown);
                 outcome.reason = Some((format!("unsupported: {}", u.what), u.loc.map(|(f, l, c)| (f, l, c))));
                 return Answer { files, kernels: Vec::new(), outcome, error: None, elapsed_ms: 0 };
             }
             Err(FrontError::Environment(msg)) => {
-                let mut outcome = empty_outcome(Verdict::Unknown);
+                let mut outcome = Outcome::new(Verdict::Unknown);
                 outcome.reason = Some((msg, None));
                 return Answer { files, kernels: Vec::new(), outcome, error: None, elapsed_ms: 0 };
             }
@@ -201,7 +188,7 @@ fn decide(request: &Request, files: Vec<String>) -> Answer {
     }
     let kernels: Vec<String> = refs.iter().map(|r| r.func().name.clone()).collect();
     if request.float_ieee {
-        let mut outcome = empty_outcome(Verdict::Unknown);
+        let mut outcome = Outcome::new(Verdict::Unknown);
         outcome.reason = Some(("--float=ieee (bit-precise floating point) is not implemented yet; the default --float=uf treats float operations as uninterpreted functions".into(), None));
         return Answer { files, kernels, outcome, error: None, elapsed_ms: 0 };
     }

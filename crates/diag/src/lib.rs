@@ -160,6 +160,19 @@ pub struct KernelReport {
 }
 
 impl KernelReport {
+    /// A report with nothing decided yet (`unknown`, no reason, no
+    /// findings), for an engine to fill in.
+    pub fn new(name: impl Into<String>) -> KernelReport {
+        KernelReport {
+            name: name.into(),
+            verdict: Verdict::Unknown,
+            violations: Vec::new(),
+            proved: Vec::new(),
+            assumptions: Vec::new(),
+            reason: None,
+        }
+    }
+
     pub fn unknown(name: impl Into<String>, reason: impl Into<String>, span: Option<Span>) -> KernelReport {
         KernelReport {
             name: name.into(),

@@ -48,14 +48,7 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
     };
     let proof = (config.mode != Mode::Find).then(|| prove::prove(module, kernel, config_for_proof));
 
-    let mut report = KernelReport {
-        name,
-        verdict: Verdict::Unknown,
-        violations: Vec::new(),
-        proved: Vec::new(),
-        assumptions: Vec::new(),
-        reason: None,
-    };
+    let mut report = KernelReport::new(name);
     match proof {
         // A confirmed violation wins over any proof: it happened.
         _ if !confirmed.is_empty() => {

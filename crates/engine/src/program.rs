@@ -128,14 +128,7 @@ fn span(module: &Module, loc: &Loc) -> Option<Span> {
 }
 
 fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
-    let mut report = KernelReport {
-        name: HOST_ENTRY.into(),
-        verdict: Verdict::Unknown,
-        violations: Vec::new(),
-        proved: Vec::new(),
-        assumptions: Vec::new(),
-        reason: None,
-    };
+    let mut report = KernelReport::new(HOST_ENTRY);
     let all_buffers: HashSet<ObjId> = (0..run.host.memory.len() as u32).map(ObjId).collect();
     let mut evidence = Witness {
         memory: vec![("run".into(), "one execution of the host program from main".into())],
@@ -255,14 +248,7 @@ fn kernel_report(
     config: &CheckConfig,
 ) -> KernelReport {
     let func = &module.functions[kernel];
-    let mut report = KernelReport {
-        name: func.name.clone(),
-        verdict: Verdict::Unknown,
-        violations: Vec::new(),
-        proved: Vec::new(),
-        assumptions: Vec::new(),
-        reason: None,
-    };
+    let mut report = KernelReport::new(func.name.clone());
     let all_buffers: HashSet<ObjId> = (0..run.host.memory.len() as u32).map(ObjId).collect();
     let schedule_dependent = schedule_dependent(module, kernel);
     let mut to_prove: Vec<&LaunchRecord> = Vec::new();

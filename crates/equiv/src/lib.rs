@@ -213,7 +213,8 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn new(verdict: Verdict) -> Outcome {
+    /// An outcome with only a verdict (the rest to be filled in).
+    pub fn new(verdict: Verdict) -> Outcome {
         Outcome {
             verdict,
             reason: None,
