@@ -276,6 +276,15 @@ fn engine_config(options: &CheckOptions, kernel: Option<&lockstep_kir::Function>
         warp_sync: options.warp_sync,
         no_infer: options.no_infer,
         loop_unwind: options.loop_unwind,
+        work_dim: [&options.launch.group_size, &options.launch.num_groups]
+            .into_iter()
+            .flatten()
+            .map(|d| match d {
+                options::Dims::Sizes(v) => v.len() as u8,
+                options::Dims::Any => 3,
+            })
+            .max()
+            .unwrap_or(3),
         ..lockstep_engine::CheckConfig::default()
     };
     if let Some(secs) = options.timeout_secs {

@@ -38,6 +38,9 @@ pub struct CheckConfig {
     pub array_sizes: Vec<Option<u64>>,
     /// Bytes of dynamic `extern __shared__` memory.
     pub dynamic_shared_bytes: Option<u64>,
+    /// How many dimensions the launch has (OpenCL's `get_work_dim()`): the
+    /// number of sizes the user gave, 3 when unknown.
+    pub work_dim: u8,
     /// Where to log every solver query, for replay.
     pub replay_log: Option<std::path::PathBuf>,
     /// Wall-clock budget for the prover on one kernel.
@@ -66,6 +69,7 @@ impl Default for CheckConfig {
             scalar_args: Vec::new(),
             array_sizes: Vec::new(),
             dynamic_shared_bytes: None,
+            work_dim: 3,
             replay_log: None,
             prove_budget: Some(Duration::from_secs(30)),
             find_budget: Duration::from_secs(20),

@@ -161,6 +161,7 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         benign_writes_from_memory: config.equality_abstraction,
         step_budget_total: 50_000_000,
         only_groups: inputs.only_groups.clone(),
+        work_dim: config.work_dim as u32,
         ..ReplayOptions::default()
     };
     let result = match replay(module, kernel, launch, &args, memory, &options) {

@@ -166,16 +166,21 @@ __attribute__((device)) double __lockstep_havoc_double(void);
 
 /* Advance a state: one read and one write of its first word. */
 #define __LS_CURAND_STEP(S, FIELD) ((S)->FIELD = (S)->FIELD + 1)
-/* An MTGP32 state belongs to one block of at most 256 threads, which the
-   library lets call the generator together. Model: with more than 256
-   threads every call advances the state (so the threads race on it);
-   otherwise only the block's first thread does, so that two blocks sharing
-   one state race on it and the threads of one block do not. */
+/* An MTGP32 state belongs to one block of at most 256 threads, which call
+   the generator together: cuRAND's MTGP32 `curand` is block-collective (it
+   synchronises the block before and after the first thread advances the
+   shared offset), so a call by only some threads of a block diverges.
+   Model: the two barriers, and between them, with more than 256 threads
+   every call advances the state (so the threads race on it); otherwise only
+   the block's first thread does, so that two blocks sharing one state race
+   on it and the threads of one block do not. */
 #define __LS_CURAND_MTGP32_STEP(S, FIELD)                                                 \
   do {                                                                                   \
+    __syncthreads();                                                                     \
     if (blockDim.x * blockDim.y * blockDim.z > 256 ||                                     \
         (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0))                       \
       (S)->FIELD = (S)->FIELD + 1;                                                        \
+    __syncthreads();                                                                     \
   } while (0)
 
 #define __LS_CURAND_GENERATORS(STATE, FIELD, ADVANCE)                                           \

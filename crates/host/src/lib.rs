@@ -52,6 +52,12 @@ pub const LAUNCH_PREFIX: &str = "__lockstep_launch:";
 /// the run, which becomes nondeterministic.
 pub const MAX_LAUNCH_THREADS: u64 = 1 << 18;
 
+/// MTGP32's parameter sets (`CURAND_NUM_MTGP32_PARAMS`), and the size of
+/// one `curandStateMtgp32_t` in the prelude.
+const MTGP32_PARAMETER_SETS: i32 = 200;
+const MTGP32_STATE_BYTES: u64 = 1024 * 4 + 4 + 4 + 8 + 8;
+const CURAND_STATUS_ALLOCATION_FAILED: u64 = 102;
+
 /// Interpreter steps all the launches of one run may take together.
 pub const LAUNCH_STEP_BUDGET: u64 = 60_000_000;
 
@@ -828,6 +834,33 @@ impl HavocOracle for HostEnv<'_> {
                     self.nondeterministic(format!("the program uses the clock (`{name}`)"), loc);
                 }
                 ret(1)
+            }
+            // cuRAND's MTGP32 set-up: constants into device memory, then
+            // `n` states, each using one of the library's 200 parameter sets.
+            "curandMakeMTGP32Constants" => {
+                let target = ptr(&a[1]);
+                if let Some((id, off)) = self.check_range(memory, target, 1, "the destination of curandMakeMTGP32Constants", loc) {
+                    let len = memory.object(id).size() - off;
+                    memory.note_write(id, off, len);
+                }
+                ret(0)
+            }
+            "curandMakeMTGP32KernelState" => {
+                let (states, n) = (ptr(&a[0]), int(&a[3]) as i32);
+                if n > MTGP32_PARAMETER_SETS || n < 0 {
+                    self.finding(
+                        HostFindingKind::ApiMisuse,
+                        loc,
+                        format!("curandMakeMTGP32KernelState sets up {n} states, but MTGP32 has {MTGP32_PARAMETER_SETS} parameter sets (one per state)"),
+                    );
+                    return ret(CURAND_STATUS_ALLOCATION_FAILED);
+                }
+                let bytes = n.max(0) as u64 * MTGP32_STATE_BYTES;
+                if let Some((id, off)) = self.check_range(memory, states, bytes, "the states of curandMakeMTGP32KernelState", loc) {
+                    memory.object_mut(id).bytes[off as usize..(off + bytes) as usize].fill(0);
+                    memory.note_write(id, off, bytes);
+                }
+                ret(0)
             }
             "cudaGetDeviceProperties" => {
                 if let Some((id, off)) = self.check_range(memory, ptr(&a[0]), DEVICE_PROPERTIES.len() as u64, "the first argument of cudaGetDeviceProperties", loc) {

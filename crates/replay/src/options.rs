@@ -124,6 +124,8 @@ pub struct ReplayOptions {
     /// (`Global`, `Constant` and `Shared` objects) may only be reached
     /// through the runtime API, and a direct access is a violation.
     pub host_code: bool,
+    /// What OpenCL's `get_work_dim()` returns: the launch's dimensions.
+    pub work_dim: u32,
 }
 
 impl Default for ReplayOptions {
@@ -146,6 +148,7 @@ impl Default for ReplayOptions {
             only_groups: None,
             undefined_value: 0,
             host_code: false,
+            work_dim: 3,
         }
     }
 }
