@@ -148,6 +148,24 @@ fn check(options: &CheckOptions) -> Report {
         clang: None,
         side: lockstep_frontend::Side::Device,
     };
+    // A CUDA file with a host `main` is a whole program (unless the user
+    // named kernels): its host side is compiled too, by a second clang
+    // running beside the first.
+    let is_cuda = options.language.or_else(|| lockstep_frontend::language_of(&options.file)) == Some(lockstep_kir::Language::Cuda);
+    let host_main = if is_cuda && options.kernels.is_empty() {
+        std::fs::read_to_string(&options.file).ok().as_deref().and_then(lockstep_frontend::driver::host_main_line)
+    } else {
+        None
+    };
+    let host_compile = CompileOptions { side: lockstep_frontend::Side::Host, ..compile.clone() };
+    let host_clang = host_main.map(|_| {
+        let (file, host_compile) = (options.file.clone(), host_compile.clone());
+        std::thread::spawn(move || {
+            let started = std::time::Instant::now();
+            let compiled = lockstep_frontend::driver::compile(&file, &host_compile);
+            (compiled, started.elapsed())
+        })
+    });
     let loaded = match lockstep_frontend::load(&options.file, &compile) {
         Ok(l) => l,
         Err(FrontError::Rejected(diags)) => {
@@ -203,11 +221,14 @@ fn check(options: &CheckOptions) -> Report {
     // A CUDA file with a host `main` is a whole program: its kernels are
     // checked as `main` launches them (unless the user named kernels).
     let mut host_unchecked: Option<(String, Option<Span>)> = None;
-    if module.language == lockstep_kir::Language::Cuda && options.kernels.is_empty() {
-        if let Some(line) = std::fs::read_to_string(&options.file).ok().as_deref().and_then(lockstep_frontend::driver::host_main_line) {
+    if let (Some(line), Some(host_clang)) = (host_main, host_clang) {
+        if module.language == lockstep_kir::Language::Cuda {
             let main_span = Some(Span { file: options.file.display().to_string(), line, column: 0 });
-            let host_compile = CompileOptions { side: lockstep_frontend::Side::Host, ..compile.clone() };
-            match lockstep_frontend::load(&options.file, &host_compile) {
+            let host = match host_clang.join() {
+                Ok((compiled, clang_time)) => lockstep_frontend::lower_compiled(compiled, lockstep_frontend::Side::Host, clang_time),
+                Err(_) => Err(FrontError::Environment("the host compilation's thread failed".into())),
+            };
+            match host {
                 Ok(host) => {
                     report.timings.push(("clang (host)".into(), host.clang_time.as_secs_f64() * 1000.0));
                     report.timings.push(("lower (host)".into(), host.lower_time.as_secs_f64() * 1000.0));

@@ -102,7 +102,11 @@ pub fn prelude_dir() -> Result<PathBuf, String> {
     if dir.join(".complete").is_file() {
         return Ok(dir);
     }
-    let tmp = base.join(format!(".prelude-{hash:016x}-{}", std::process::id()));
+    // Unique per process and per call: a program's two compilations may
+    // write the prelude at the same time from two threads.
+    static WRITERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let writer = WRITERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = base.join(format!(".prelude-{hash:016x}-{}-{writer}", std::process::id()));
     let write = || -> std::io::Result<()> {
         std::fs::create_dir_all(&tmp)?;
         for (name, text) in PRELUDE_FILES {
@@ -113,7 +117,7 @@ pub fn prelude_dir() -> Result<PathBuf, String> {
     };
     write().map_err(|e| format!("cannot write the prelude to {}: {e}", tmp.display()))?;
     if std::fs::rename(&tmp, &dir).is_err() {
-        // Another process won the race; its copy is identical.
+        // Another process or thread won the race; its copy is identical.
         let _ = std::fs::remove_dir_all(&tmp);
     }
     if dir.join(".complete").is_file() {

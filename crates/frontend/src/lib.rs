@@ -54,13 +54,24 @@ const PASSES: &str = "always-inline,lower-switch,sroa,mem2reg,infer-address-spac
 /// Compiles and lowers `file`.
 pub fn load(file: &Path, options: &CompileOptions) -> Result<Loaded, FrontError> {
     let start = Instant::now();
-    let compiled = driver::compile(file, options).map_err(|e| match e {
+    let compiled = driver::compile(file, options);
+    lower_compiled(compiled, options.side, start.elapsed())
+}
+
+/// Lowers what `driver::compile` produced for `side`, which took
+/// `clang_time`. Separate from `load` so that the two compilations of a
+/// whole program (clang subprocesses) can overlap.
+pub fn lower_compiled(
+    compiled: Result<driver::Compiled, driver::CompileError>,
+    side: Side,
+    clang_time: Duration,
+) -> Result<Loaded, FrontError> {
+    let compiled = compiled.map_err(|e| match e {
         driver::CompileError::Rejected(d) => FrontError::Rejected(d),
         driver::CompileError::Environment(m) => FrontError::Environment(m),
     })?;
-    let clang_time = start.elapsed();
     let start = Instant::now();
-    let module = match options.side {
+    let module = match side {
         Side::Device => lower_bitcode(&compiled.bitcode, compiled.language)?,
         Side::Host => lower_host_bitcode(&compiled.bitcode)?,
     };

@@ -1761,7 +1761,7 @@ unsafe fn type_string(ty: LLVMTypeRef) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::base_identifier;
+    use super::{base_identifier, stub_kernel_symbol};
 
     #[test]
     fn base_identifiers_of_mangled_names() {
@@ -1772,5 +1772,15 @@ mod tests {
         assert_eq!(base_identifier("plain"), "plain");
         assert_eq!(base_identifier("_Z"), "_Z");
         assert_eq!(base_identifier("_Z99x"), "_Z99x");
+        assert_eq!(base_identifier("_ZL14add_matrix_gpuPiS_S_i"), "add_matrix_gpu", "a static kernel");
+    }
+
+    #[test]
+    fn launch_stubs_name_their_kernels() {
+        assert_eq!(stub_kernel_symbol("_Z16__device_stub__kPii").as_deref(), Some("_Z1kPii"));
+        assert_eq!(stub_kernel_symbol("_Z25__device_stub__vector_addPKiS0_Pii").as_deref(), Some("_Z10vector_addPKiS0_Pii"));
+        assert_eq!(stub_kernel_symbol("_ZN2ns21__device_stub__kernelEv").as_deref(), Some("_ZN2ns6kernelEv"));
+        assert_eq!(stub_kernel_symbol("__device_stub__c_kernel").as_deref(), Some("c_kernel"));
+        assert_eq!(stub_kernel_symbol("_Z3fooPi"), None);
     }
 }
