@@ -186,14 +186,40 @@ unsafe fn lower_sreg<L: CallLowering>(l: &mut L, call: LLVMValueRef, sreg: &str)
     Ok(())
 }
 
+/// OpenCL built-in functions that apply to vectors lane by lane: lane `i` of
+/// the result is the function of lane `i` of each vector argument (scalar
+/// arguments apply to every lane). `cross`, `normalize` and the like are not.
+const ELEMENTWISE: &[&str] = &[
+    "min", "max", "clamp", "abs", "abs_diff", "add_sat", "sub_sat", "hadd", "rhadd", "mad_hi", "mad_sat", "mul_hi",
+    "mad24", "mul24", "rotate", "clz", "popcount", "fmin", "fmax", "fabs", "fma", "mad", "mix", "step", "sign",
+    "sqrt", "rsqrt", "cbrt", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+    "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "floor", "ceil", "round", "trunc", "rint", "pow", "pown",
+    "powr", "fmod", "copysign", "hypot", "degrees", "radians",
+];
+
 unsafe fn external_call<L: CallLowering>(l: &mut L, call: LLVMValueRef, name: &str, args: &[LLVMValueRef]) -> Result<()> {
-    let mut kargs = Vec::new();
+    let mut per_arg = Vec::new();
     for &a in args {
-        kargs.extend(l.arg_lanes(a)?);
+        per_arg.push(l.arg_lanes(a)?);
     }
+    let kargs: Vec<ValueId> = per_arg.iter().flatten().copied().collect();
     // A function returning a vector (OpenCL's `ceil(float4)`) is modelled as
-    // one uninterpreted function per lane, each of all the arguments.
+    // one function per lane: of that lane of each argument for the
+    // element-wise built-ins, of all the arguments otherwise.
     if let Some(lanes) = l.result_lanes(call)? {
+        let width = lanes.len();
+        if ELEMENTWISE.contains(&name) && per_arg.iter().all(|a| a.len() == width || a.len() == 1) {
+            let values = lanes
+                .into_iter()
+                .enumerate()
+                .map(|(i, ty)| {
+                    let lane_args = per_arg.iter().map(|a| if a.len() == 1 { a[0] } else { a[i] }).collect();
+                    l.emit_inst(InstKind::CallExternal { name: name.to_string(), args: lane_args }, Some(ty)).expect("result")
+                })
+                .collect();
+            l.define_lanes(call, values);
+            return Ok(());
+        }
         let values = lanes
             .into_iter()
             .enumerate()
