@@ -209,17 +209,7 @@ fn schedule_dependent(module: &Module, kernel: FuncId) -> bool {
             continue;
         }
         let func = &module.functions[f];
-        let mut used = HashSet::new();
-        for inst in func.insts.values() {
-            inst.kind.for_each_operand(|v| {
-                used.insert(v);
-            });
-        }
-        for block in func.blocks.values() {
-            for v in block.term.operands() {
-                used.insert(v);
-            }
-        }
+        let used = func.used_values(|_| true);
         for inst in func.insts.values() {
             match &inst.kind {
                 InstKind::Atomic { .. } | InstKind::CmpXchg { .. } if inst.result.is_some_and(|r| used.contains(&r)) => return true,

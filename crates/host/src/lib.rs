@@ -72,12 +72,6 @@ pub enum AllocKind {
     Managed,
 }
 
-#[derive(Clone, Debug)]
-struct Alloc {
-    kind: AllocKind,
-    freed: bool,
-}
-
 /// A misuse of the CUDA runtime API or the C library on the host.
 #[derive(Clone, Debug)]
 pub struct HostFinding {
@@ -210,7 +204,9 @@ pub fn run_program(module: &Module, main: FuncId, choice: u32) -> Result<Program
 struct HostEnv<'m> {
     module: &'m Module,
     kernels: HashMap<&'m str, FuncId>,
-    allocs: HashMap<ObjId, Alloc>,
+    /// What `malloc`/`cudaMalloc` and friends created (a freed one is an
+    /// object that is no longer `live`).
+    allocs: HashMap<ObjId, AllocKind>,
     /// The configuration of the next launch (`cudaConfigureCall`), and
     /// where it was given: the `<<<...>>>` in the caller, the launch's site
     /// (the launch itself happens in the stub clang generates at the kernel).
@@ -303,7 +299,7 @@ impl<'m> HostEnv<'m> {
         }
         let (id, size) = self.object_of(memory, p)?;
         let obj = memory.object(id);
-        if !obj.live || self.allocs.get(&id).is_some_and(|a| a.freed) {
+        if !obj.live {
             self.finding(HostFindingKind::ApiMisuse, loc, format!("{what} points to `{}`, which was freed", obj.name));
             return None;
         }
@@ -324,7 +320,7 @@ impl<'m> HostEnv<'m> {
 
     fn kind_of(&self, memory: &Memory, id: ObjId) -> AllocKind {
         match self.allocs.get(&id) {
-            Some(a) => a.kind,
+            Some(&kind) => kind,
             None => match memory.object(id).space {
                 // Module globals: `__device__`/`__constant__` variables.
                 MemSpace::Global | MemSpace::Constant | MemSpace::Shared | MemSpace::Generic => AllocKind::Device,
@@ -338,8 +334,7 @@ impl<'m> HostEnv<'m> {
             return false;
         };
         let bytes = value.as_ptr().encode().to_le_bytes();
-        memory.object_mut(id).bytes[off as usize..off as usize + 8].copy_from_slice(&bytes);
-        memory.note_write(id, off, 8);
+        memory.write(id, off, &bytes);
         true
     }
 
@@ -355,7 +350,7 @@ impl<'m> HostEnv<'m> {
         // the further runs of a nondeterministic program.
         let fill = [0x00, 0x01, 0xA5][self.choice as usize % 3];
         let p = memory.alloc_undefined(&name, space, size, fill);
-        self.allocs.insert(p.as_ptr().obj.expect("allocated"), Alloc { kind, freed: false });
+        self.allocs.insert(p.as_ptr().obj.expect("allocated"), kind);
         p
     }
 
@@ -368,7 +363,7 @@ impl<'m> HostEnv<'m> {
             return CUDA_ERROR_INVALID_DEVICE_POINTER;
         };
         let name = memory.object(id).name.clone();
-        let Some(alloc) = self.allocs.get(&id).cloned() else {
+        let Some(&kind) = self.allocs.get(&id) else {
             let message = format!("{what} of `{name}`, which was not allocated by {}", if device { "cudaMalloc" } else { "malloc" });
             if device {
                 // CUDA rejects it with an error code and frees nothing: a
@@ -380,11 +375,11 @@ impl<'m> HostEnv<'m> {
             }
             return CUDA_ERROR_INVALID_DEVICE_POINTER;
         };
-        if alloc.freed {
+        if !memory.object(id).live {
             self.finding(HostFindingKind::ApiMisuse, loc, format!("double free: {what} of `{name}`, which was already freed"));
             return CUDA_ERROR_INVALID_DEVICE_POINTER;
         }
-        let right_kind = match alloc.kind {
+        let right_kind = match kind {
             AllocKind::Host => !device,
             AllocKind::Device | AllocKind::Managed => device,
         };
@@ -400,9 +395,7 @@ impl<'m> HostEnv<'m> {
             );
             return CUDA_ERROR_INVALID_DEVICE_POINTER;
         }
-        self.allocs.insert(id, Alloc { freed: true, ..alloc });
-        let obj = memory.object_mut(id);
-        obj.live = false;
+        memory.object_mut(id).live = false;
         CUDA_SUCCESS
     }
 
@@ -528,14 +521,16 @@ impl<'m> HostEnv<'m> {
             self.launches.push(record);
             return ExternalOutcome::Return(None);
         }
-        if self.launch_steps_left == 0 {
-            record.outcome = Err("the interpreter's budget for the program's launches is spent".into());
-            self.nondeterministic(format!("the effect of launching `{}` is unknown", func.name), loc);
-            self.launches.push(record);
-            return ExternalOutcome::Return(None);
-        }
-        if threads > MAX_LAUNCH_THREADS {
-            record.outcome = Err(format!("the launch has {threads} threads, more than the interpreter runs ({MAX_LAUNCH_THREADS})"));
+        let not_run = if self.launch_steps_left == 0 {
+            Some("the interpreter's budget for the program's launches is spent".to_string())
+        } else if threads > MAX_LAUNCH_THREADS {
+            Some(format!("the launch has {threads} threads, more than the interpreter runs ({MAX_LAUNCH_THREADS})"))
+        } else {
+            None
+        };
+        if let Some(why) = not_run {
+            // The kernel's effect on memory is unknown to the rest of the run.
+            record.outcome = Err(why);
             self.nondeterministic(format!("the effect of launching `{}` is unknown", func.name), loc);
             self.launches.push(record);
             return ExternalOutcome::Return(None);
@@ -638,8 +633,9 @@ impl HavocOracle for HostEnv<'_> {
             "calloc" => {
                 let size = int(&a[0]).saturating_mul(int(&a[1]));
                 let p = self.allocate(memory, AllocKind::Host, size, format!("calloc'd buffer {}", memory.len()));
-                let id = p.as_ptr().obj.expect("allocated");
-                memory.note_write(id, 0, size);
+                // calloc's zeros are defined, whatever never-written bytes
+                // read as in this run.
+                memory.fill(p.as_ptr().obj.expect("allocated"), 0, size, 0);
                 Some(ExternalOutcome::Return(Some(p)))
             }
             "free" => {
@@ -696,8 +692,7 @@ impl HavocOracle for HostEnv<'_> {
             "cudaMemset" | "cudaMemsetAsync" | "memset" => {
                 let (p, byte, len) = (ptr(&a[0]), int(&a[1]) as u8, int(&a[2]));
                 if let Some((id, off)) = self.check_range(memory, p, len, &format!("the destination of {name}"), loc) {
-                    memory.object_mut(id).bytes[off as usize..(off + len) as usize].fill(byte);
-                    memory.note_write(id, off, len);
+                    memory.fill(id, off, len, byte);
                     if name == "cudaMemset" && self.kind_of(memory, id) == AllocKind::Host {
                         let obj = memory.object(id).name.clone();
                         self.finding(HostFindingKind::ApiMisuse, loc, format!("cudaMemset of host memory `{obj}`"));
@@ -741,8 +736,7 @@ impl HavocOracle for HostEnv<'_> {
             "cudaGetDeviceCount" | "cudaGetDevice" => {
                 let value = if name == "cudaGetDeviceCount" { 1u32 } else { 0 };
                 if let Some((id, off)) = self.check_range(memory, ptr(&a[0]), 4, &format!("the argument of {name}"), loc) {
-                    memory.object_mut(id).bytes[off as usize..off as usize + 4].copy_from_slice(&value.to_le_bytes());
-                    memory.note_write(id, off, 4);
+                    memory.write(id, off, &value.to_le_bytes());
                 }
                 ret(0)
             }
@@ -774,8 +768,7 @@ impl HavocOracle for HostEnv<'_> {
                 if name == "time" && !ptr(&a[0]).is_null() {
                     if let Some((id, off)) = self.check_range(memory, ptr(&a[0]), 8, "the argument of time", loc) {
                         let now = 1_700_000_000 + self.choice as u64;
-                        memory.object_mut(id).bytes[off as usize..off as usize + 8].copy_from_slice(&now.to_le_bytes());
-                        memory.note_write(id, off, 8);
+                        memory.write(id, off, &now.to_le_bytes());
                     }
                 }
                 ret(1_700_000_000 + self.choice as u64)
@@ -796,12 +789,10 @@ impl HavocOracle for HostEnv<'_> {
                 let mut assigned = 0u64;
                 for (target, width) in a.iter().skip(first_target).zip(widths) {
                     if let Some((id, off)) = self.check_range(memory, ptr(target), width, &format!("an argument of {name}"), loc) {
-                        let value = (self.choice as u64).to_le_bytes();
-                        let bytes = &mut memory.object_mut(id).bytes[off as usize..(off + width) as usize];
-                        bytes.fill(0);
-                        let n = bytes.len().min(8);
-                        bytes[..n].copy_from_slice(&value[..n]);
-                        memory.note_write(id, off, width);
+                        let mut value = vec![0u8; width as usize];
+                        let n = value.len().min(8);
+                        value[..n].copy_from_slice(&(self.choice as u64).to_le_bytes()[..n]);
+                        memory.write(id, off, &value);
                         assigned += 1;
                     }
                 }
@@ -825,8 +816,7 @@ impl HavocOracle for HostEnv<'_> {
             _ if name.starts_with("cut") && name.contains("Timer") => {
                 if name.contains("Create") {
                     if let Some((id, off)) = self.check_range(memory, ptr(&a[0]), 4, &format!("the argument of {name}"), loc) {
-                        memory.object_mut(id).bytes[off as usize..off as usize + 4].copy_from_slice(&1u32.to_le_bytes());
-                        memory.note_write(id, off, 4);
+                        memory.write(id, off, &1u32.to_le_bytes());
                     }
                 }
                 let used = loc.inst.is_some_and(|i| self.used_results.contains(&(loc.func, i)));
@@ -857,16 +847,14 @@ impl HavocOracle for HostEnv<'_> {
                 }
                 let bytes = n.max(0) as u64 * MTGP32_STATE_BYTES;
                 if let Some((id, off)) = self.check_range(memory, states, bytes, "the states of curandMakeMTGP32KernelState", loc) {
-                    memory.object_mut(id).bytes[off as usize..(off + bytes) as usize].fill(0);
-                    memory.note_write(id, off, bytes);
+                    memory.fill(id, off, bytes, 0);
                 }
                 ret(0)
             }
             "cudaGetDeviceProperties" => {
                 if let Some((id, off)) = self.check_range(memory, ptr(&a[0]), DEVICE_PROPERTIES.len() as u64, "the first argument of cudaGetDeviceProperties", loc) {
                     let bytes = device_properties();
-                    memory.object_mut(id).bytes[off as usize..off as usize + bytes.len()].copy_from_slice(&bytes);
-                    memory.note_write(id, off, bytes.len() as u64);
+                    memory.write(id, off, &bytes);
                     if !self.notes.iter().any(|(m, _)| m.starts_with("device properties")) {
                         self.notes.push((DEVICE_PROPERTIES_NOTE.into(), loc));
                     }
@@ -964,17 +952,7 @@ fn used_call_results(module: &Module) -> std::collections::HashSet<(FuncId, lock
         // A value is used when it reaches, through pure computations, an
         // instruction with an effect or a terminator; a value that only
         // feeds `printf` (whose arguments are dropped) or nothing is not.
-        let mut used: std::collections::HashSet<lockstep_kir::ValueId> = std::collections::HashSet::new();
-        for inst in func.insts.values() {
-            if !inst.kind.is_pure_computation() {
-                inst.kind.for_each_operand(|v| {
-                    used.insert(v);
-                });
-            }
-        }
-        for block in func.blocks.values() {
-            used.extend(block.term.operands());
-        }
+        let mut used = func.used_values(|k| !k.is_pure_computation());
         loop {
             let before = used.len();
             for inst in func.insts.values() {

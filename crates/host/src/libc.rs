@@ -96,10 +96,9 @@ pub fn call(name: &str, args: &[Val], memory: &mut Memory) -> Option<LibcResult>
             }
             let id = dst.obj.expect("checked by tail");
             let at = (dst.offset + start) as usize;
-            let obj = memory.object_mut(id);
-            obj.bytes[at..at + src.len()].copy_from_slice(&src);
-            obj.bytes[at + src.len()] = 0;
-            memory.note_write(id, at as u64, src.len() as u64 + 1);
+            let mut terminated = src;
+            terminated.push(0);
+            memory.write(id, at as u64, &terminated);
             Some(LibcResult::Value(Some(args[0])))
         }
         _ => None,

@@ -562,6 +562,21 @@ impl Function {
         self.values[v].ty
     }
 
+    /// The values used as operands by a terminator or by an instruction
+    /// whose kind `counts`.
+    pub fn used_values(&self, counts: impl Fn(&InstKind) -> bool) -> std::collections::HashSet<ValueId> {
+        let mut used = std::collections::HashSet::new();
+        for inst in self.insts.values().filter(|i| counts(&i.kind)) {
+            inst.kind.for_each_operand(|v| {
+                used.insert(v);
+            });
+        }
+        for block in self.blocks.values() {
+            used.extend(block.term.operands());
+        }
+        used
+    }
+
     /// Creates a value with the given definition.
     pub fn make_value(&mut self, ty: Type, def: ValueDef) -> ValueId {
         self.values.push(ValueData { ty, def, name: None })

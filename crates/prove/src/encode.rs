@@ -2302,39 +2302,24 @@ impl<'a> Enc<'a> {
                     None,
                 );
             }
-            AnnotKind::GlobalRequires if !from_kernel => {
-                // A callee's global precondition must hold for every thread,
-                // enabled or not (GPUVerify's `__global_requires`).
+            AnnotKind::GlobalRequires | AnnotKind::GlobalAssert if kind == AnnotKind::GlobalAssert || !from_kernel => {
+                // A global assertion, and a callee's global precondition
+                // (GPUVerify's `__global_requires`), must hold for every
+                // thread, enabled or not.
+                let (violation, message) = if kind == AnnotKind::GlobalAssert {
+                    (ViolationKind::Assertion, format!("global assertion at {what} may fail"))
+                } else {
+                    (ViolationKind::Precondition, format!("global precondition at {what} may not hold"))
+                };
                 let mut conj = Vec::new();
                 for &t in &threads {
                     conj.push(self.val_bool(t, args[0])?);
                 }
                 let ok = self.st.and(&conj);
-                self.oblige(
-                    ok,
-                    ObKind::Annotation(ViolationKind::Precondition),
-                    Some(i),
-                    format!("global precondition at {what} may not hold"),
-                    None,
-                );
+                self.oblige(ok, ObKind::Annotation(violation), Some(i), message, None);
             }
             AnnotKind::GlobalRequires | AnnotKind::FreshArray => {
                 // Dropping an assumption is sound: it only weakens the proof.
-            }
-            AnnotKind::GlobalAssert => {
-                // Holds for every thread, enabled or not.
-                let mut conj = Vec::new();
-                for &t in &threads {
-                    conj.push(self.val_bool(t, args[0])?);
-                }
-                let ok = self.st.and(&conj);
-                self.oblige(
-                    ok,
-                    ObKind::Annotation(ViolationKind::Assertion),
-                    Some(i),
-                    format!("global assertion at {what} may fail"),
-                    None,
-                );
             }
             AnnotKind::Axiom => {
                 for &t in &threads {

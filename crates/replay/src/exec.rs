@@ -1084,9 +1084,7 @@ impl<'a> Ctx<'a> {
         };
         let bits = v.bits() & mask(ty.bits());
         let bytes = bits.to_le_bytes();
-        self.memory.object_mut(obj).bytes[off as usize..(off + width) as usize]
-            .copy_from_slice(&bytes[..width as usize]);
-        self.memory.note_write(obj, off, width);
+        self.memory.write(obj, off, &bytes[..width as usize]);
         // Logged after the write, so that the log can see the value written
         // (two writes of one value are a benign race).
         self.log_access(th, loc, obj, off, width, true, atomic);
@@ -1114,8 +1112,7 @@ impl<'a> Ctx<'a> {
         let Some((obj, off)) = self.check_access(th, loc, dst, len, true) else {
             return;
         };
-        self.memory.object_mut(obj).bytes[off as usize..(off + len) as usize].fill(byte);
-        self.memory.note_write(obj, off, len);
+        self.memory.fill(obj, off, len, byte);
         self.log_access(th, loc, obj, off, len, true, false);
     }
 }

@@ -160,6 +160,21 @@ impl Memory {
         }
     }
 
+    /// Writes `bytes` at `offset` of `id` (in bounds) and marks them defined.
+    pub fn write(&mut self, id: ObjId, offset: u64, bytes: &[u8]) {
+        let at = offset as usize;
+        self.objects[id.0 as usize].bytes[at..at + bytes.len()].copy_from_slice(bytes);
+        self.note_write(id, offset, bytes.len() as u64);
+    }
+
+    /// Sets `len` bytes at `offset` of `id` (in bounds) to `byte` and marks
+    /// them defined.
+    pub fn fill(&mut self, id: ObjId, offset: u64, len: u64, byte: u8) {
+        let at = offset as usize;
+        self.objects[id.0 as usize].bytes[at..at + len as usize].fill(byte);
+        self.note_write(id, offset, len);
+    }
+
     /// Copies `len` bytes from `src` to `dst` (both in bounds), with their
     /// definedness: a copy is not a use, so it reads nothing undefined.
     pub fn copy_bytes(&mut self, dst: ObjId, dst_off: u64, src: ObjId, src_off: u64, len: u64) {
