@@ -31,7 +31,7 @@
 //!   interval, with scalar arguments and input buffers as SMT constants and
 //!   arrays shared by both kernels. Integers are exact bit-vectors; floats
 //!   are uninterpreted functions of their bits (with commutativity of `+`
-//!   and `*`). A solver query per output buffer asks for an offset where
+//!   and `*`), or IEEE arithmetic under [`FloatModel::Ieee`]. A solver query per output buffer asks for an offset where
 //!   the two final arrays differ; `unsat` proves equivalence for every
 //!   number of groups. Block sizes must be concrete, or finitely many: when
 //!   `blockDim.x` is `*` and the preconditions restrict it to powers of two
@@ -108,6 +108,22 @@ impl KernelRef<'_> {
     }
 }
 
+/// How the proofs model float arithmetic (`--float=uf|ieee`). Testing and
+/// confirmation always compute real IEEE floats in the interpreter.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FloatModel {
+    /// Float operations are uninterpreted functions of their operands'
+    /// bits, with `+` and `*` commutative: fast, and enough for rewrites
+    /// that keep each float operation (index arithmetic, tiling, memory
+    /// layout), but a rewrite of the arithmetic itself is `unknown`.
+    Uninterpreted,
+    /// SMT-LIB's FloatingPoint theory: IEEE binary32/binary64 arithmetic
+    /// rounding to nearest even, exact to the bit (`+`, `-`, `*`, `/`,
+    /// `sqrt`, `fma`, `fabs`, comparisons and conversions); other math
+    /// functions stay uninterpreted.
+    Ieee,
+}
+
 /// What to check and how hard to try.
 #[derive(Clone, Debug)]
 pub struct EquivConfig {
@@ -117,6 +133,8 @@ pub struct EquivConfig {
     pub num_groups: [Option<u64>; 3],
     /// Fixed scalar arguments by parameter index (`--kernel-args`).
     pub scalar_args: Vec<Option<u128>>,
+    /// How the proofs model float arithmetic.
+    pub floats: FloatModel,
     pub solver: SolverKind,
     pub query_timeout: Duration,
     /// Time spent on differential testing before the proof starts.
@@ -130,6 +148,7 @@ impl Default for EquivConfig {
             group_size: [None; 3],
             num_groups: [None; 3],
             scalar_args: Vec::new(),
+            floats: FloatModel::Uninterpreted,
             solver: SolverKind::Z3,
             query_timeout: Duration::from_secs(10),
             test_budget: Duration::from_millis(400),
@@ -249,6 +268,14 @@ pub fn check(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outcom
     })
 }
 
+/// Prints `what` on stderr when `LOCKSTEP_EQUIV_TRACE` is set (timings of
+/// the engines and of each solver query, for benchmarks).
+pub(crate) fn trace(what: &str) {
+    if std::env::var_os("LOCKSTEP_EQUIV_TRACE").is_some() {
+        eprintln!("{what}");
+    }
+}
+
 fn has_postconditions(f: &Function) -> bool {
     f.insts.values().any(|i| matches!(i.kind, lockstep_kir::InstKind::Annot { kind: lockstep_kir::AnnotKind::Ensures, .. }))
 }
@@ -270,7 +297,9 @@ fn check_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outc
     }
 
     // 1. Differential testing: fast, concrete differences.
+    let started = std::time::Instant::now();
     let tested = testing::differential(a, b, config);
+    trace(&format!("differential testing: {:?}", started.elapsed()));
     let mut outcome = Outcome::new(Verdict::Unknown);
     outcome.shapes = tested.shapes.clone();
     outcome.notes = tested.notes.clone();
@@ -295,7 +324,10 @@ fn check_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outc
     // postconditions too.
     let not_param: Option<(String, Option<(String, u32, u32)>)>;
     {
-        match param::prove(a, b, config) {
+        let started = std::time::Instant::now();
+        let param = param::prove(a, b, config);
+        trace(&format!("parameterized proof: {:?}", started.elapsed()));
+        match param {
             param::ParamOutcome::Proved { proved, assumptions } => {
                 outcome.verdict = Verdict::Equivalent;
                 outcome.proved = proved;
@@ -311,6 +343,20 @@ fn check_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outc
                 testing::Confirmed::Post(p) => {
                     outcome.verdict = Verdict::Different;
                     outcome.post_failure = Some(p);
+                    return outcome;
+                }
+                testing::Confirmed::No(why) if candidate.opaque => {
+                    // The bounded proof models these functions in the same
+                    // way, so it could only find the same model again.
+                    let hint = if config.floats == FloatModel::Uninterpreted {
+                        "; --float=ieee interprets float arithmetic exactly"
+                    } else {
+                        ""
+                    };
+                    outcome.reason = Some((
+                        format!("{}, but {why}: the values differ only through operations the proof leaves uninterpreted{hint}", candidate.what),
+                        None,
+                    ));
                     return outcome;
                 }
                 testing::Confirmed::No(why) => not_param = Some((format!("{}, but {why}", candidate.what), None)),
@@ -508,6 +554,13 @@ pub struct Candidate {
     pub group_id: [u64; 3],
     pub num_groups: [u64; 3],
     pub scalars: Vec<Option<u128>>,
+    /// Input buffer elements the model chose: (parameter, byte offset,
+    /// value, bits); the other elements are the interpreter's choice.
+    pub cells: Vec<(usize, u64, u128, u32)>,
+    /// The claim rests on functions the encoding leaves uninterpreted
+    /// (float operations under `--float=uf`, calls without a body): the
+    /// model may interpret them as no real function does.
+    pub opaque: bool,
 }
 
 enum Proof {
@@ -532,6 +585,7 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
     };
     let params: Vec<Type> = fa.params.iter().map(|p| p.ty).collect();
     let mut inputs = sym::Inputs::new(group_size, config.num_groups, &params);
+    inputs.floats = config.floats;
     // Fixed scalar arguments.
     let mut fixed = Vec::new();
     for (i, v) in config.scalar_args.iter().enumerate() {
@@ -733,12 +787,7 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
     if many_groups {
         assumptions.push("no two groups write the same element of an output (each group's writes are its own)".to_string());
     }
-    if session.inputs.st.funs().any(|(_, f)| f.name.starts_with('f') || f.name.starts_with("ext.")) {
-        assumptions.push(
-            "floating-point operations are uninterpreted functions: + and * are commutative, nothing else is assumed (in particular not associativity)"
-                .to_string(),
-        );
-    }
+    assumptions.extend(session.inputs.float_assumptions());
     if b.is_none() && proved.is_empty() {
         return Proof::Unknown("nothing to prove".into(), None);
     }
@@ -859,6 +908,8 @@ impl Session<'_> {
             }));
         }
         Ok(Some(Candidate {
+            opaque: false,
+            cells: Vec::new(),
             what: String::new(),
             group_id: [num(0), num(1), num(2)],
             num_groups: [num(3), num(4), num(5)],

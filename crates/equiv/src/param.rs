@@ -54,14 +54,23 @@
 //! whole output arrays (a transpose's `out[i * height + j] == in[j * width
 //! + i]`) for any block and grid size.
 //!
-//! Loops unroll while their conditions are literals, so a loop whose trip
-//! count depends on a symbolic block size (a tree reduction) makes the
-//! one-thread run give up. Such kernels are left to the bounded proof:
+//! Loops unroll while their conditions are literals. A loop with a barrier
+//! whose trip count depends on a symbolic block size (a tree reduction)
+//! makes the one-thread run give up; the two kernels' loops are then
+//! *aligned* (PUG_para's loop matching, [`sym::LoopRun`]): each thread runs
+//! into the loop, through one arbitrary iteration, and out of it, with the
+//! loop counter and the `__shared__` contents at the iteration's start and
+//! after the loop as symbols both kernels share. `check_aligned_loops`
+//! proves the induction that justifies the sharing: the loops run the same
+//! iterations (counters that start, step and stop alike; counter invariants
+//! inferred Houdini-style restrict the arbitrary iteration to reachable
+//! counters), both kernels enter the loop with the same shared contents,
+//! and an iteration that starts from the same contents ends with the same
+//! contents. Loops that do not align (a reduction counting down against
+//! one counting up) are left to the bounded proof:
 //! [`power_of_two_block_sizes`] proves from the preconditions that
 //! `blockDim.x` is a power of two (at most eleven sizes up to 1024), and
-//! the caller runs the bounded proof for each. Aligning the reduction loops
-//! of two kernels (PUG_para's loop matching, an inductive argument over
-//! rounds) is not implemented.
+//! the caller runs the bounded proof for each.
 //!
 //! Integers are exact 32-bit (or their C width) bit-vectors. Two launch
 //! facts are assumed and reported: global ids do not wrap (gridDim ×
@@ -159,6 +168,7 @@ pub fn power_of_two_block_sizes(a: KernelRef, b: Option<KernelRef>, config: &Equ
     }
     let params: Vec<Type> = funcs[0].params.iter().map(|p| p.ty).collect();
     let mut inp = Inputs::new_param(config.group_size, config.num_groups, &params);
+    inp.floats = config.floats;
     let solver = Solver::spawn(SolverConfig::new(config.solver, config.query_timeout)).map_err(|e| format!("cannot start the solver: {e}"))?;
     let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id };
     let tru = inp.st.true_();
@@ -202,7 +212,8 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     let kernels: Vec<KernelRef> = std::iter::once(a).chain(b).collect();
     let funcs: Vec<lockstep_kir::Function> = kernels.iter().map(|k| inline(*k)).collect::<Res<_>>()?;
     let params: Vec<Type> = funcs[0].params.iter().map(|p| p.ty).collect();
-    let inp = Inputs::new_param(config.group_size, config.num_groups, &params);
+    let mut inp = Inputs::new_param(config.group_size, config.num_groups, &params);
+    inp.floats = config.floats;
     let mut sconf = SolverConfig::new(config.solver, config.query_timeout);
     if let Some(path) = std::env::var_os("LOCKSTEP_EQUIV_LOG") {
         sconf = sconf.with_log(path);
@@ -210,17 +221,35 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     let solver = Solver::spawn(sconf)
         .map_err(|e| (format!("cannot start the solver: {e}"), None))?;
     let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id };
-    let mut inp = inp;
     let tru = inp.st.true_();
     let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru };
     pr.launch_facts();
 
     let mut runs: Vec<ThreadRun> = Vec::new();
+    let mut failed = None;
     for (i, (k, f)) in kernels.iter().zip(&funcs).enumerate() {
-        let r = sym::Executor::new(k.module, f, ["a", "b"][i], &mut pr.inp)
-            .run_param()
-            .map_err(|u| (format!("`{}`: {}", k.func().name, u.what), k.describe(u.loc)))?;
-        runs.push(r);
+        match sym::Executor::new(k.module, f, ["a", "b"][i], &mut pr.inp).run_param() {
+            Ok(r) => runs.push(r),
+            Err(u) => {
+                failed = Some((format!("`{}`: {}", k.func().name, u.what), k.describe(u.loc)));
+                break;
+            }
+        }
+    }
+    crate::trace(&format!("one-thread runs: {}", if failed.is_some() { "failed" } else { "done" }));
+    if let Some(why) = failed {
+        // A loop with a barrier whose trip count is symbolic cannot be
+        // unrolled: align the two kernels' loops instead (PUG_para).
+        if b.is_none() || !funcs.iter().all(|f| sym::barrier_loop(f).is_some()) {
+            return Err(why);
+        }
+        runs.clear();
+        for (i, (k, f)) in kernels.iter().zip(&funcs).enumerate() {
+            let r = sym::Executor::new(k.module, f, ["a", "b"][i], &mut pr.inp).run_param_aligned().map_err(|u| {
+                (format!("{}; aligning its loop with a barrier: `{}`: {}", why.0, k.func().name, u.what), k.describe(u.loc))
+            })?;
+            runs.push(r);
+        }
     }
     // Equalities between launch symbols that a precondition states
     // (`blockDim.x == blockDim.y`) are applied to every term, so that
@@ -306,6 +335,12 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     for (k, r) in kernels.iter().zip(&runs) {
         resolved.push(pr.resolve_shared(*k, r, &mut proved)?);
     }
+    let aligned = runs.iter().any(|r| r.aligned.is_some());
+    if let (Some(b), true) = (b, aligned) {
+        if let Some(model) = pr.check_aligned_loops(a, b, &runs, &resolved, &mut proved)? {
+            return Ok(ParamOutcome::Model(model.0, model.1));
+        }
+    }
     if let Some(b) = b {
         if let Some(model) = pr.compare_outputs(a, b, &runs, &resolved, &outputs, &mut proved)? {
             return Ok(ParamOutcome::Model(model.0, model.1));
@@ -337,12 +372,13 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         "pointer arguments do not alias".to_string(),
         "integer division by zero does not happen".to_string(),
     ];
-    if pr.inp.st.funs().any(|(_, f)| f.name.starts_with('f') || f.name.starts_with("ext.")) {
+    if aligned {
         assumptions.push(
-            "floating-point operations are uninterpreted functions: + and * are commutative, nothing else is assumed (in particular not associativity)"
+            "no thread reads a `__shared__` element before some thread of its group writes it (the aligned-loop proof compares what the kernels write, not uninitialised contents)"
                 .to_string(),
         );
     }
+    assumptions.extend(pr.inp.float_assumptions());
     Ok(ParamOutcome::Proved { proved, assumptions })
 }
 
@@ -501,16 +537,8 @@ impl Prover<'_> {
                     // A model with a small launch and small arguments
                     // first, which the interpreter can run; then any.
                     let what = format!("the solver found inputs on which a postcondition of `{name}` may fail");
-                    let mut small = facts.clone();
-                    let goal = small.pop().expect("the goal");
-                    small.push(self.small_bounds());
-                    small.push(goal);
-                    self.label = "postcondition (small)";
-                    if let (SatResult::Sat, Some(c)) = self.sat_then(&small, |pr| pr.candidate(t, what.clone()))? {
-                        return Ok(Some(c));
-                    }
                     self.label = "postcondition";
-                    match self.sat_then(&facts, |pr| pr.candidate(t, what))? {
+                    match self.model_small_first(&facts, t, what)? {
                         (SatResult::Unsat, _) => {
                             // Proved after all (the first query was a
                             // weaker one): fall through to the report.
@@ -543,6 +571,265 @@ impl Prover<'_> {
 
     /// The equivalence of the outputs (see the module docs): `Some` with a
     /// model when the solver finds inputs on which an output may differ.
+    /// The premises of an aligned loop (see [`sym::LoopRun`]): the two
+    /// loops run the same iterations (their carried values start equal,
+    /// step by the same function and stop under the same condition), both
+    /// kernels enter the loop with the same `__shared__` contents (they
+    /// write the same elements with the same values before it), and an
+    /// iteration that starts from the same contents ends with the same
+    /// contents (it writes the same elements with the same values). By
+    /// induction over the iterations, both leave the loop with the same
+    /// contents, which the symbols after the loop stand for.
+    fn check_aligned_loops(
+        &mut self,
+        a: KernelRef,
+        b: KernelRef,
+        runs: &[ThreadRun],
+        resolved: &[HashMap<TermId, TermId>],
+        proved: &mut Vec<String>,
+    ) -> Res<Option<(Candidate, [u32; 3])>> {
+        let (Some(la), Some(lb)) = (&runs[0].aligned, &runs[1].aligned) else {
+            return na("only one of the kernels has its loop aligned");
+        };
+        // 1. The same iterations.
+        if la.init.len() != lb.init.len() {
+            return na("the loops with a barrier carry different numbers of values from one iteration to the next");
+        }
+        let t = self.base_inst;
+        let mut differ = Vec::new();
+        for i in 0..la.init.len() {
+            if self.inp.st.sort_of(la.init[i]) != self.inp.st.sort_of(lb.init[i]) {
+                return na("the loops with a barrier carry values of different types");
+            }
+            let (ia, ib) = (self.resolve(la.init[i], &resolved[0]), self.resolve(lb.init[i], &resolved[1]));
+            let same_init = self.inp.st.eq(ia, ib);
+            differ.push(self.inp.st.not(same_init));
+            let same_step = self.inp.st.eq(la.update[i], lb.update[i]);
+            let step_differs = self.inp.st.not(same_step);
+            differ.push(self.inp.st.and(&[la.stay, step_differs]));
+        }
+        let same_stay = self.inp.st.eq(la.stay, lb.stay);
+        differ.push(self.inp.st.not(same_stay));
+        let mut facts = self.ctx(t);
+        facts.push(self.inp.st.or(&differ));
+        self.label = "loop alignment";
+        match self.sat(&facts)? {
+            SatResult::Unsat => {}
+            SatResult::Sat => {
+                return na("the loops with a barrier do not run the same iterations (their counters start, step or stop differently)")
+            }
+            SatResult::Unknown(why) => return na(format!("comparing the loops with a barrier: the solver gave up ({why})")),
+        }
+        // Every thread must run the same iterations (else the barrier in
+        // the loop diverges): the loop's condition may not depend on the
+        // thread's ids.
+        for (k, lr) in [(a, la), (b, lb)] {
+            let (t1, t2) = (self.fresh_inst("u1", true), self.fresh_inst("u2", true));
+            let mut facts = self.ctx(t1);
+            facts.extend(self.ctx(t2));
+            let (s1, s2) = (self.at(lr.stay, t1), self.at(lr.stay, t2));
+            let same = self.inp.st.eq(s1, s2);
+            facts.push(self.inp.st.not(same));
+            self.label = "uniform loop";
+            if self.sat(&facts)? != SatResult::Unsat {
+                return na(format!("whether `{}` runs another iteration of its loop with a barrier may depend on the thread", k.func().name));
+            }
+        }
+        let invariants = self.loop_invariants(la)?;
+        let line = |l: &Option<lockstep_kir::SrcLoc>| l.map(|l| format!("line {}", l.line)).unwrap_or_else(|| "?".into());
+        proved.push(format!(
+            "the loops with a barrier (`{}` {}, `{}` {}) run the same iterations: their counters start equal, step alike and stop under the same condition",
+            a.func().name,
+            line(&la.loc),
+            b.func().name,
+            line(&lb.loc)
+        ));
+        if !invariants.is_empty() {
+            proved.push(format!("the loop's counters satisfy {} in every iteration (inferred, and proved inductive)", invariants.join(", ")));
+        }
+        // Reads in the iteration and after the loop see their interval's
+        // start state: no other thread may write what they read.
+        for (k, r, lr) in [(a, &runs[0], la), (b, &runs[1], lb)] {
+            self.loop_read_races(k, r, lr)?;
+        }
+        proved.push(
+            "in the loop and after it, no thread reads a `__shared__` element that another thread writes in the same barrier interval, and every thread runs the same iterations"
+                .to_string(),
+        );
+        // 2. Equal shared memory on entry, 3. an iteration keeps it equal.
+        for (before, what) in [(true, "on entry to the loop"), (false, "in an iteration of the loop")] {
+            let pick = |k: KernelRef, r: &ThreadRun, lr: &sym::LoopRun| -> HashMap<String, Vec<Assignment>> {
+                let mut out: HashMap<String, Vec<Assignment>> = HashMap::new();
+                for c in &r.cas {
+                    let Target::Shared(g) = c.target else { continue };
+                    if (before && c.interval < lr.body_interval) || (!before && c.interval == lr.body_interval) {
+                        out.entry(k.module.globals[g].name.clone()).or_default().push(c.clone());
+                    }
+                }
+                out
+            };
+            let (wa, wb) = (pick(a, &runs[0], la), pick(b, &runs[1], lb));
+            let mut names: Vec<&String> = wa.keys().chain(wb.keys()).collect();
+            names.sort();
+            names.dedup();
+            for name in names {
+                let (Some(ca), Some(cb)) = (wa.get(name), wb.get(name)) else {
+                    return na(format!("only one of the kernels writes `{name}` {what}"));
+                };
+                let mut merged = Vec::new();
+                for (k, cas, res) in [(a, ca, &resolved[0]), (b, cb, &resolved[1])] {
+                    if cas.iter().any(|c| c.interval != cas[0].interval) {
+                        return na(format!("`{}` writes `{name}` in several barrier intervals {what}", k.func().name));
+                    }
+                    let refs: Vec<&Assignment> = cas.iter().collect();
+                    let Some(m) = self.merge(&refs, res) else {
+                        return na(format!("`{}` writes `{name}` through several address terms {what}", k.func().name));
+                    };
+                    merged.push(m);
+                }
+                let label = format!("`{name}` {what}");
+                if let Some(c) = self.compare_cas(a, b, &label, &merged[0], &merged[1], true)? {
+                    return Ok(Some(c));
+                }
+                proved.push(if before {
+                    format!("`{name}` holds the same values in both kernels on entry to the loop: both write the same elements with the same values before it")
+                } else {
+                    format!("an iteration of the loop that starts from the same `{name}` in both kernels ends with the same `{name}` (so, by induction, the loops leave the same `{name}`)")
+                });
+            }
+        }
+        Ok(None)
+    }
+
+    /// Proves that no read of `__shared__` memory in the aligned loop's
+    /// iteration or after it reads an element that another thread of the
+    /// group writes in the same barrier interval (a read-write race, which
+    /// would make the read see something other than the interval's start
+    /// state, as the encoding has it).
+    fn loop_read_races(&mut self, k: KernelRef, run: &ThreadRun, lr: &sym::LoopRun) -> Res<()> {
+        let mut queries = Vec::new();
+        let mut about = Vec::new();
+        for read in &lr.reads {
+            let writes: Vec<&Assignment> =
+                run.cas.iter().filter(|c| c.target == Target::Shared(read.global) && c.interval == read.interval).collect();
+            for w in writes {
+                let (t1, t2) = (self.fresh_inst("r", true), self.fresh_inst("w", true));
+                let mut facts = self.ctx(t1);
+                facts.extend(self.ctx(t2));
+                let mut same = Vec::new();
+                for d in 0..3 {
+                    same.push(self.inp.st.eq(t1.tid[d], t2.tid[d]));
+                }
+                let same = self.inp.st.and(&same);
+                facts.push(self.inp.st.not(same));
+                facts.push(self.at(read.pc, t1));
+                facts.push(self.at(w.guard, t2));
+                let (ro, wo) = (self.at(read.off, t1), self.at(w.off, t2));
+                facts.push(self.inp.st.eq(ro, wo));
+                queries.push(facts);
+                about.push(read);
+            }
+        }
+        self.label = "loop read race";
+        let answers = self.sat_many(&queries)?;
+        if let Some((read, _)) = about.iter().zip(&answers).find(|(_, r)| **r != SatResult::Unsat) {
+            let name = &k.module.globals[read.global].name;
+            return Err((
+                format!("`{}` may read an element of `{name}` that another thread writes in the same barrier interval (a data race?)", k.func().name),
+                k.describe(read.loc),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Facts about the values the aligned loop carries that hold in every
+    /// iteration, found Houdini-style among candidates (not zero, on one
+    /// side of the initial value, a power of two) and kept when inductive:
+    /// true on entry, and preserved by an iteration. The iteration is then
+    /// checked only from states that satisfy them (an arbitrary counter
+    /// value includes unreachable ones such as 0 for `s *= 2`). The
+    /// surviving facts join the base facts; returns them in words.
+    fn loop_invariants(&mut self, lr: &sym::LoopRun) -> Res<Vec<String>> {
+        type Build = fn(&mut TermStore, TermId, TermId) -> TermId;
+        let not_zero: Build = |st, k, _| {
+            let w = st.sort_of(k).bv_width().unwrap_or(32);
+            let zero = st.bv_const(w, 0);
+            let eq = st.eq(k, zero);
+            st.not(eq)
+        };
+        let at_least_init: Build = |st, k, init| st.bvuge(k, init);
+        let at_most_init: Build = |st, k, init| st.bvule(k, init);
+        let power_of_two: Build = |st, k, _| {
+            let w = st.sort_of(k).bv_width().unwrap_or(32);
+            let one = st.bv_const(w, 1);
+            let below = st.bvsub(k, one);
+            let and = st.bvand(k, below);
+            let zero = st.bv_const(w, 0);
+            st.eq(and, zero)
+        };
+        let rules: [(&str, Build); 4] =
+            [("not zero", not_zero), ("at least its initial value", at_least_init), ("at most its initial value", at_most_init), ("a power of two", power_of_two)];
+        // (carried index, rule index)
+        let mut alive: Vec<(usize, usize)> = Vec::new();
+        for (i, &k) in lr.carried.iter().enumerate() {
+            if self.inp.st.sort_of(k).bv_width().is_some() {
+                alive.extend((0..rules.len()).map(|r| (i, r)));
+            }
+        }
+        let t = self.base_inst;
+        self.label = "loop invariant";
+        loop {
+            let holds = |this: &mut Self, at: &dyn Fn(usize) -> TermId, alive: &[(usize, usize)]| -> Vec<TermId> {
+                alive.iter().map(|&(i, r)| rules[r].1(&mut this.inp.st, at(i), lr.init[i])).collect()
+            };
+            let before = alive.len();
+            let now = holds(self, &|i| lr.carried[i], &alive);
+            let next = holds(self, &|i| lr.update[i], &alive);
+            let first = holds(self, &|i| lr.init[i], &alive);
+            // Per candidate: the entry check (unless a literal initial
+            // value folds it) and the step check, all at once.
+            let mut queries = Vec::new();
+            let mut owner = Vec::new();
+            let mut folded_false = vec![false; alive.len()];
+            for n in 0..alive.len() {
+                match self.inp.st.as_bool(first[n]) {
+                    Some(true) => {}
+                    Some(false) => folded_false[n] = true,
+                    None => {
+                        let mut entry = self.ctx(t);
+                        entry.push(self.inp.st.not(first[n]));
+                        queries.push(entry);
+                        owner.push(n);
+                    }
+                }
+                let mut step = self.ctx(t);
+                step.extend(now.iter().copied());
+                step.push(lr.stay);
+                step.push(self.inp.st.not(next[n]));
+                queries.push(step);
+                owner.push(n);
+            }
+            let answers = self.sat_many(&queries)?;
+            let mut fails = folded_false;
+            for (n, r) in owner.iter().zip(answers) {
+                if r != SatResult::Unsat {
+                    fails[*n] = true;
+                }
+            }
+            alive = alive.iter().zip(&fails).filter(|(_, &f)| !f).map(|(&c, _)| c).collect();
+            if alive.len() == before {
+                break;
+            }
+        }
+        let mut words = Vec::new();
+        for &(i, r) in &alive {
+            let f = rules[r].1(&mut self.inp.st, lr.carried[i], lr.init[i]);
+            self.base.push(f);
+            words.push(format!("counter {i} is {}", rules[r].0));
+        }
+        Ok(words)
+    }
+
     fn compare_outputs(
         &mut self,
         a: KernelRef,
@@ -559,11 +846,28 @@ impl Prover<'_> {
             let (Some(ca), Some(cb)) = (ca, cb) else {
                 return na(format!("only one of the kernels writes `{name}`"));
             };
+            if let Some(c) = self.compare_cas(a, b, &name, &ca, &cb, false)? {
+                return Ok(Some(c));
+            }
+            proved.push(format!(
+                "`{name}`: distinct threads of each kernel write distinct elements, and every element one kernel writes the other writes with the same value"
+            ));
+        }
+        Ok(None)
+    }
+
+    /// Do the conditional assignments `ca` of `a` and `cb` of `b` (one
+    /// address term each) write the same elements of `name` with the same
+    /// values? Each must write distinct elements from distinct threads (of
+    /// one group when `same_group`, for `__shared__` memory; of the grid
+    /// otherwise), and every element one writes the other must write, with
+    /// the same value. `Ok(Some(..))` is a model in which a value differs.
+    fn compare_cas(&mut self, a: KernelRef, b: KernelRef, name: &str, ca: &Ca, cb: &Ca, same_group: bool) -> Res<Option<(Candidate, [u32; 3])>> {
             if self.inp.st.sort_of(ca.value) != self.inp.st.sort_of(cb.value) {
                 return na(format!("the kernels write `{name}` with elements of different widths"));
             }
-            for (k, c) in [(a, &ca), (b, &cb)] {
-                if !self.injective(c, false)? {
+            for (k, c) in [(a, ca), (b, cb)] {
+                if !self.injective(c, same_group)? {
                     return na(format!(
                         "the solver cannot prove that distinct threads of `{}` write distinct elements of `{name}` (a write-write race, or index arithmetic that wraps around)",
                         k.func().name
@@ -571,8 +875,8 @@ impl Prover<'_> {
                 }
             }
             // A ⊆ B, with values.
-            let t = self.fresh_inst("A", false);
-            let Some(w) = self.witness(t, &ca, &cb)? else {
+            let t = self.fresh_inst("A", same_group);
+            let Some(w) = self.witness(t, ca, cb, same_group)? else {
                 return na(format!(
                     "cannot find, for an arbitrary thread of `{}` that writes `{name}`, the thread of `{}` that writes the same element",
                     a.func().name,
@@ -597,26 +901,25 @@ impl Prover<'_> {
             match if quick {
                 (SatResult::Unsat, None)
             } else {
-                self.sat_then(&facts, |pr| pr.candidate(t, format!("the solver found inputs on which `{name}` may differ")))?
+                self.model_small_first(&facts, t, format!("the solver found inputs on which `{name}` may differ"))?
             } {
                 (SatResult::Unsat, _) => {}
-                (SatResult::Sat, Some(c)) => return Ok(Some(c)),
+                (SatResult::Sat, Some(mut c)) => {
+                    c.0.opaque = self.inp.uninterpreted_in(differ);
+                    return Ok(Some(c));
+                }
                 (SatResult::Unknown(why), _) => return na(format!("comparing the values written to `{name}`: the solver gave up ({why})")),
                 (SatResult::Sat, None) => return na(format!("the values written to `{name}` may differ")),
             }
             // B ⊆ A.
-            let u = self.fresh_inst("B", false);
-            if self.witness(u, &cb, &ca)?.is_none() {
+            let u = self.fresh_inst("B", same_group);
+            if self.witness(u, cb, ca, same_group)?.is_none() {
                 return na(format!(
                     "cannot find, for an arbitrary thread of `{}` that writes `{name}`, the thread of `{}` that writes the same element",
                     b.func().name,
                     a.func().name
                 ));
             }
-            proved.push(format!(
-                "`{name}`: distinct threads of each kernel write distinct elements, and every element one kernel writes the other writes with the same value"
-            ));
-        }
         Ok(None)
     }
 
@@ -717,6 +1020,57 @@ impl Prover<'_> {
         f == self.block_product || has_nonlinear(&self.inp.st, f)
     }
 
+    /// [`Self::sat`] for independent queries, on several solver processes
+    /// at once (as many as the machine has cores, at most four): Houdini's
+    /// candidates and the race checks are independent, and most of a
+    /// query's time is the solver's.
+    fn sat_many(&mut self, queries: &[Vec<TermId>]) -> Res<Vec<SatResult>> {
+        let plans: Vec<(Option<Vec<TermId>>, &Vec<TermId>)> = queries
+            .iter()
+            .map(|facts| {
+                let n = facts.len();
+                let light: Vec<TermId> =
+                    facts.iter().enumerate().filter(|&(i, &f)| i + 1 == n || !self.heavy(f)).map(|(_, &f)| f).collect();
+                ((light.len() < n).then_some(light), facts)
+            })
+            .collect();
+        let config = self.solver.config().clone();
+        let st = &self.inp.st;
+        let run = |facts: &[TermId]| -> Result<SatResult, String> {
+            let mut solver = Solver::spawn(config.clone()).map_err(|e| format!("solver error: {e}"))?;
+            for &f in facts {
+                solver.assert(st, f).map_err(|e| format!("solver error: {e}"))?;
+            }
+            solver.check_sat().map_err(|e| format!("solver error: {e}"))
+        };
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<std::sync::Mutex<Option<Result<SatResult, String>>>> = plans.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        let start = std::time::Instant::now();
+        std::thread::scope(|scope| {
+            for _ in 0..workers.min(plans.len()) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((light, full)) = plans.get(i) else { break };
+                    let r = match light.as_deref().map(run) {
+                        Some(Ok(SatResult::Unsat)) => Ok(SatResult::Unsat),
+                        _ => run(full),
+                    };
+                    *results[i].lock().expect("no panics while holding the lock") = Some(r);
+                });
+            }
+        });
+        crate::trace(&format!("param queries ({}, {} at once): in {:?}", self.label, plans.len(), start.elapsed()));
+        results
+            .into_iter()
+            .map(|m| match m.into_inner().expect("no panics while holding the lock") {
+                Some(Ok(r)) => Ok(r),
+                Some(Err(e)) => Err((e, None)),
+                None => Err(("a solver query did not run".to_string(), None)),
+            })
+            .collect()
+    }
+
     /// Is the conjunction of `facts` satisfiable? First without the
     /// [`Self::heavy`] facts, except the last one, which is the goal: dropping hypotheses only weakens the query, so an
     /// `unsat` answer stands, and most queries do not need them; they are
@@ -744,12 +1098,40 @@ impl Prover<'_> {
     }
 
     /// Small launches and arguments, for models the interpreter can run.
+    /// Is the conjunction of `facts` (the last one the goal) satisfiable?
+    /// When it is, the candidate comes from a model with a small launch
+    /// and small arguments if there is one, which the interpreter can run
+    /// to confirm it, and from any model otherwise. The unrestricted query
+    /// goes first: proofs (unsatisfiable queries) are the common case, and
+    /// then the small one would be wasted.
+    fn model_small_first(&mut self, facts: &[TermId], t: Inst, what: String) -> Res<(SatResult, Option<(Candidate, [u32; 3])>)> {
+        let goal = *facts.last().expect("the goal");
+        let any = self.sat_then(facts, |pr| pr.candidate(t, what.clone(), goal))?;
+        if any.0 != SatResult::Sat {
+            return Ok(any);
+        }
+        let label = self.label;
+        let mut small = facts.to_vec();
+        small.pop();
+        small.push(self.small_bounds());
+        small.push(goal);
+        self.label = "small model";
+        let first = self.sat_then(&small, |pr| pr.candidate(t, what, goal));
+        self.label = label;
+        match first? {
+            (SatResult::Sat, Some(c)) => Ok((SatResult::Sat, Some(c))),
+            _ => Ok(any),
+        }
+    }
+
     fn small_bounds(&mut self) -> TermId {
         let st = &mut self.inp.st;
         let mut c = Vec::new();
         for d in 0..3 {
             let max = st.bv_const(32, 32);
             c.push(st.bvule(self.inp.num_groups[d], max));
+            let max = st.bv_const(32, 64);
+            c.push(st.bvule(self.inp.local_size[d], max));
         }
         for s in self.inp.scalars.iter().flatten() {
             if let Some(w) = st.sort_of(*s).bv_width() {
@@ -765,9 +1147,7 @@ impl Prover<'_> {
     fn sat_timed(&mut self, facts: &[TermId]) -> Res<SatResult> {
         let start = std::time::Instant::now();
         let r = self.sat_inner(facts);
-        if std::env::var_os("LOCKSTEP_EQUIV_TRACE").is_some() {
-            eprintln!("param query ({}): {:?} in {:?}", self.label, r.as_ref().ok(), start.elapsed());
-        }
+        crate::trace(&format!("param query ({}): {:?} in {:?}", self.label, r.as_ref().ok(), start.elapsed()));
         r
     }
 
@@ -789,6 +1169,7 @@ impl Prover<'_> {
     /// before the query is popped.
     fn sat_then<T>(&mut self, facts: &[TermId], model: impl FnOnce(&mut Self) -> Res<T>) -> Res<(SatResult, Option<T>)> {
         let err = |e: lockstep_smt::Error| (format!("solver error: {e}"), None);
+        let start = std::time::Instant::now();
         // A fresh process per query, without `push`: once a scope is
         // opened, z3 answers with its incremental core, which skips the
         // bit-vector preprocessing that makes these queries easy
@@ -806,6 +1187,7 @@ impl Prover<'_> {
             }
         };
         let m = if r == SatResult::Sat { model(self).ok() } else { None };
+        crate::trace(&format!("param query ({}, with model): {:?} in {:?}", self.label, r, start.elapsed()));
         Ok((r, m))
     }
 
@@ -1013,12 +1395,49 @@ impl Prover<'_> {
         out
     }
 
+    /// One more witness candidate, for an address term `to.off` that
+    /// depends on one local id dimension only: if it is affine in that
+    /// id, `α * tid + β`, the thread with `tid = (addr - β) / α` (and the
+    /// other ids of `t`) writes `addr`. This inverts strided indexing
+    /// (`2 * s * tid` against `tid`, as in reductions), which no
+    /// permutation of ids does. The witness query checks the candidate, so
+    /// an address term that is not affine only costs a refuted query.
+    fn affine_inverse(&mut self, t: Inst, addr: TermId, to: &Ca) -> Option<Inst> {
+        let syms = self.inp.st.free_symbols(&[to.off]);
+        let depends = |st: &TermStore, x: TermId| match st.kind(x) {
+            TermKind::Const(f) => syms.funs.contains(f),
+            _ => false,
+        };
+        let dims: Vec<usize> = (0..3).filter(|&d| depends(&self.inp.st, self.base_inst.tid[d])).collect();
+        let [d] = dims[..] else { return None };
+        let at_value = |this: &mut Self, v: u128| {
+            let mut i = t;
+            i.tid[d] = this.inp.st.bv_const(32, v);
+            this.at(to.off, i)
+        };
+        let beta = at_value(self, 0);
+        let next = at_value(self, 1);
+        let st = &mut self.inp.st;
+        let w = st.sort_of(addr).bv_width()?;
+        let alpha = st.bvsub(next, beta);
+        let rel = st.bvsub(addr, beta);
+        let q = st.bvudiv(rel, alpha);
+        let tid = match w {
+            32 => q,
+            w if w > 32 => st.extract(31, 0, q),
+            _ => return None,
+        };
+        let mut c = t;
+        c.tid[d] = tid;
+        Some(c)
+    }
+
     /// A thread (from [`Self::candidates`]) that writes, with `to`, the
     /// element that thread `t` writes with `from`, whenever `t` writes.
-    fn witness(&mut self, t: Inst, from: &Ca, to: &Ca) -> Res<Option<Inst>> {
+    fn witness(&mut self, t: Inst, from: &Ca, to: &Ca, same_group: bool) -> Res<Option<Inst>> {
         let g = self.at(from.guard, t);
         let a = self.at(from.off, t);
-        self.find_writer(t, g, a, to, false)
+        self.find_writer(t, g, a, to, same_group)
     }
 
     fn find_writer(&mut self, t: Inst, when: TermId, addr: TermId, to: &Ca, same_group: bool) -> Res<Option<Inst>> {
@@ -1032,7 +1451,14 @@ impl Prover<'_> {
         }
         let mut order: Vec<usize> = (0..cands.len()).collect();
         order.sort_by_key(|&i| !matches[i]);
+        let matching = matches.iter().filter(|&&m| m).count();
         cands = order.into_iter().map(|i| cands[i]).collect();
+        // The inverse of an affine address comes right after the
+        // syntactic matches: when none matches, the permutations are
+        // usually refuted (slow satisfiable queries).
+        if let Some(c) = self.affine_inverse(t, addr, to) {
+            cands.insert(matching, c);
+        }
         for c in cands {
             self.label = "witness";
             let mut facts = self.ctx(t);
@@ -1161,7 +1587,10 @@ impl Prover<'_> {
         for f in syms.funs {
             let d = self.inp.st.fun(f);
             let ok = !d.args.is_empty()
-                || ["tid.", "blockIdx.", "blockDim.", "gridDim.", "arg", "buffer"].iter().any(|p| d.name.starts_with(p));
+                || ["tid.", "blockIdx.", "blockDim.", "gridDim.", "arg", "buffer"].iter().any(|p| d.name.starts_with(p))
+                // The aligned loop's symbols: its proof (done before the
+                // outputs are compared) makes them common to both kernels.
+                || d.name.starts_with("loop.");
             if !ok {
                 return na(format!("the value `{}` writes to `{name}` depends on `{}`, which the one-thread proof does not model", k.func().name, d.name));
             }
@@ -1171,7 +1600,10 @@ impl Prover<'_> {
 
     /// A model of the last satisfiable query, as a candidate for the
     /// interpreter, with the block size the solver chose.
-    fn candidate(&mut self, t: Inst, what: String) -> Res<(Candidate, [u32; 3])> {
+    /// A model of the last satisfiable query, as a candidate for the
+    /// interpreter, with the block size the solver chose and the input
+    /// elements that `goal` reads.
+    fn candidate(&mut self, t: Inst, what: String, goal: TermId) -> Res<(Candidate, [u32; 3])> {
         let err = |e: lockstep_smt::Error| (format!("solver error: {e}"), None);
         let mut terms: Vec<TermId> = Vec::new();
         terms.extend(t.bid);
@@ -1179,6 +1611,10 @@ impl Prover<'_> {
         terms.extend(self.inp.local_size);
         let scalars: Vec<TermId> = self.inp.scalars.iter().flatten().copied().collect();
         terms.extend(&scalars);
+        let reads = self.inp.buffer_reads(goal);
+        for r in &reads {
+            terms.extend([r.offset, r.value]);
+        }
         let values = self.solver.get_value(&self.inp.st, &terms).map_err(err)?;
         let num = |i: usize| values.get(i).and_then(|v| v.as_u128()).unwrap_or(1) as u64;
         let mut k = 9;
@@ -1190,8 +1626,17 @@ impl Prover<'_> {
                 v
             }));
         }
+        let mut cells = Vec::new();
+        for r in &reads {
+            if let (Some(off), Some(v)) = (values.get(k).and_then(|v| v.as_u128()), values.get(k + 1).and_then(|v| v.as_u128())) {
+                cells.push((r.param, off as u64, v, r.bits));
+            }
+            k += 2;
+        }
         let group = [num(6) as u32, num(7) as u32, num(8) as u32];
-        Ok((Candidate { what, group_id: [num(0), num(1), num(2)], num_groups: [num(3), num(4), num(5)], scalars: sc }, group))
+        let candidate =
+            Candidate { what, group_id: [num(0), num(1), num(2)], num_groups: [num(3), num(4), num(5)], scalars: sc, cells, opaque: false };
+        Ok((candidate, group))
     }
 }
 

@@ -19,7 +19,9 @@
 //! memory. Loops unroll as long as their conditions are literals (the usual
 //! case once thread ids and block sizes are concrete); a loop whose exit
 //! depends on symbolic values exhausts the path or step budget and makes the
-//! run `Unsupported`, never a wrong answer.
+//! run `Unsupported`, never a wrong answer; in the one-thread mode such a
+//! loop with a barrier can instead be aligned with the other kernel's
+//! ([`Executor::run_param_aligned`]).
 //!
 //! Memory: one object per pointer parameter, `__shared__` global and private
 //! object. An object's contents are an SMT array from byte offset (bv64) to
@@ -37,7 +39,9 @@ use lockstep_kir::{
     AnnotFn, AnnotKind, BinOp, BlockId, BuiltinVar, CastOp, FloatCC, FloatOp, Function, InstId, InstKind, IntCC,
     MemSpace, SrcLoc, Terminator, Type, ValueDef, ValueId,
 };
-use lockstep_smt::{Sort, TermId, TermStore};
+use lockstep_smt::{FpOp, Sort, TermId, TermStore};
+
+use crate::FloatModel;
 
 /// Why a kernel is outside what the symbolic engine handles.
 #[derive(Clone, Debug)]
@@ -74,6 +78,32 @@ pub struct Inputs {
     pub buffers: HashMap<usize, (u32, TermId)>,
     /// Float operations and math functions as uninterpreted functions.
     funs: HashMap<String, lockstep_smt::FunId>,
+    /// How float arithmetic is modelled.
+    pub floats: FloatModel,
+    /// What the encoding had to assume about floats and calls, for the
+    /// report (see [`Inputs::float_assumptions`]).
+    used: FloatUse,
+}
+
+/// A read of an input buffer's element, as terms (see
+/// [`Inputs::buffer_reads`]).
+pub struct BufferRead {
+    pub param: usize,
+    pub bits: u32,
+    /// The byte offset.
+    pub offset: TermId,
+    pub value: TermId,
+}
+
+/// Which kinds of float and call encodings a run used.
+#[derive(Clone, Copy, Default, Debug)]
+struct FloatUse {
+    /// Float operations as uninterpreted functions.
+    uninterpreted_ops: bool,
+    /// Calls of functions without a body as uninterpreted functions.
+    uninterpreted_calls: bool,
+    /// IEEE arithmetic in SMT-LIB's FloatingPoint theory.
+    ieee: bool,
 }
 
 impl Inputs {
@@ -101,7 +131,19 @@ impl Inputs {
             })
             .collect();
         let local_size = group_size.map(|n| st.bv_const(32, n as u128));
-        Inputs { st, group_size, local_size, local_id: None, group_id, num_groups, scalars, buffers: HashMap::new(), funs: HashMap::new() }
+        Inputs {
+            st,
+            group_size,
+            local_size,
+            local_id: None,
+            group_id,
+            num_groups,
+            scalars,
+            buffers: HashMap::new(),
+            funs: HashMap::new(),
+            floats: FloatModel::Uninterpreted,
+            used: FloatUse::default(),
+        }
     }
 
     /// Symbols for the one-thread mode: block sizes are literals where the
@@ -149,6 +191,82 @@ impl Inputs {
         Ok(t)
     }
 
+    /// What a proof over these inputs assumes about floats and calls
+    /// without a body, as sentences for the report.
+    pub fn float_assumptions(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.used.uninterpreted_ops {
+            out.push("floating-point operations are uninterpreted functions: + and * are commutative, nothing else is assumed (in particular not associativity)".to_string());
+        }
+        if self.used.ieee {
+            out.push("floats are IEEE 754 values rounded to nearest even, exact to the bit; every NaN is the same value (NaN payloads are not compared); `a * b + c` rounds twice, as without FMA contraction (nvcc contracts by default: build with -fmad=false, clang with -ffp-contract=off)".to_string());
+        }
+        if self.used.uninterpreted_calls {
+            out.push("functions without a body (math functions other than sqrt, fabs and fma under --float=ieee) are uninterpreted: the same arguments give the same result".to_string());
+        }
+        out
+    }
+
+    /// The reads of input buffer elements in `t`: each `select` on a
+    /// buffer's initial contents, with its byte offset and value terms.
+    pub fn buffer_reads(&self, t: TermId) -> Vec<BufferRead> {
+        let bases: HashMap<TermId, (usize, u32)> = self.buffers.iter().map(|(&p, &(bits, arr))| (arr, (p, bits))).collect();
+        let mut out = Vec::new();
+        let mut seen = HashSet::new();
+        let mut stack = vec![t];
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) {
+                continue;
+            }
+            if let lockstep_smt::TermKind::App(op, args) = self.st.kind(t) {
+                if *op == lockstep_smt::Op::Select {
+                    if let Some(&(param, bits)) = bases.get(&args[0]) {
+                        out.push(BufferRead { param, bits, offset: args[1], value: t });
+                    }
+                }
+                stack.extend(args.iter().copied());
+            }
+        }
+        out
+    }
+
+    /// Does `t` apply a function that the encoding leaves uninterpreted
+    /// (a float operation under [`FloatModel::Uninterpreted`], a call
+    /// without a body)? The bits of an IEEE value do not count: a
+    /// function of the value, they are never the source of a difference.
+    pub fn uninterpreted_in(&self, t: TermId) -> bool {
+        let syms = self.st.free_symbols(&[t]);
+        syms.funs.iter().any(|&f| {
+            let d = self.st.fun(f);
+            !d.args.is_empty() && !d.name.starts_with("float.bits")
+        })
+    }
+
+    /// The IEEE value of the `w`-bit float whose bits are `bits`.
+    fn float_value(&mut self, bits: TermId, w: u32) -> Option<TermId> {
+        let (exponent, significand) = float_format(w)?;
+        // The bits of a value computed here are `float.bits(x)`; reading
+        // them back as a float gives `x` itself (whichever NaN pattern
+        // the bits stand for, it reads back as NaN).
+        if let lockstep_smt::TermKind::App(lockstep_smt::Op::Apply(f), args) = self.st.kind(bits) {
+            if self.funs.get(&float_bits_name(w)) == Some(f) {
+                return Some(args[0]);
+            }
+        }
+        Some(self.st.fp(FpOp::FromBits { exponent, significand }, &[bits]))
+    }
+
+    /// The bits of the float value `x`: an uninterpreted function of the
+    /// value, because SMT-LIB gives NaN no bit pattern. Being a function,
+    /// equal values have equal bits, which is all a proof of equal outputs
+    /// needs; that the real function is injective on non-NaN values is
+    /// left out, which can only make a proof fail (the solver's candidate
+    /// difference is then not confirmed by the interpreter), never succeed
+    /// wrongly.
+    fn float_bits(&mut self, x: TermId, w: u32) -> TermId {
+        self.uf(&float_bits_name(w), &[x], Sort::bv(w))
+    }
+
     fn uf(&mut self, name: &str, args: &[TermId], ret: Sort) -> TermId {
         let f = match self.funs.get(name) {
             Some(&f) => f,
@@ -161,6 +279,28 @@ impl Inputs {
         };
         self.st.apply(f, args)
     }
+}
+
+/// SMT-LIB's exponent and significand widths of a `w`-bit IEEE float.
+fn float_format(w: u32) -> Option<(u32, u32)> {
+    match w {
+        16 => Some((5, 11)),
+        32 => Some((8, 24)),
+        64 => Some((11, 53)),
+        _ => None,
+    }
+}
+
+/// A short tag of a sort for symbol names (`32`, `bool`).
+fn sort_tag(sort: &Sort) -> String {
+    match sort.bv_width() {
+        Some(w) => w.to_string(),
+        None => "bool".to_string(),
+    }
+}
+
+fn float_bits_name(w: u32) -> String {
+    format!("float.bits{w}")
 }
 
 /// A symbolic value.
@@ -202,6 +342,12 @@ struct Path {
     idx: usize,
     /// The barrier the path waits at, or None when it returned.
     at: Option<InstId>,
+    /// The block the path just jumped from (for the aligned loop's rules).
+    came_from: Option<BlockId>,
+    /// The path stopped on arriving at the aligned loop's header.
+    at_header: bool,
+    /// In the aligned loop's body: the barrier the path passed.
+    after_barrier: Option<InstId>,
 }
 
 /// A postcondition that fails when `violated` holds.
@@ -294,6 +440,90 @@ pub struct ThreadRun {
     /// The postconditions' reads of buffers the kernel writes: `param`
     /// resolves each to the value of the element's unique writer.
     pub post_reads: Vec<PostRead>,
+    /// The run of [`Executor::run_param_aligned`]: its loop with a barrier.
+    pub aligned: Option<LoopRun>,
+}
+
+/// The one loop with a barrier of a kernel, as [`Executor::run_param_aligned`]
+/// ran it: once into the loop, one arbitrary iteration, once out of it.
+///
+/// The iteration starts from symbols that both kernels share: `loop.k<i>`
+/// for the values the header carries (the loop counter), and
+/// `loop.pre.<name>.<bits>` for the contents of each `__shared__` variable.
+/// After the loop, the thread continues from `loop.exit.k<i>` and
+/// `loop.post.<name>.<bits>`. `param` proves that this is sound: both
+/// loops run the same iterations, both kernels enter them with equal
+/// shared memory, and an iteration from equal states leaves equal states.
+pub struct LoopRun {
+    /// The interval of the iteration: the writes before the loop have
+    /// smaller intervals, those after it larger ones.
+    pub body_interval: u32,
+    /// The header's parameters on entry to the loop.
+    pub init: Vec<TermId>,
+    /// The header's parameters after one iteration, over `loop.k<i>`.
+    pub update: Vec<TermId>,
+    /// The `loop.k<i>` symbols themselves.
+    pub carried: Vec<TermId>,
+    /// The condition (over `loop.k<i>`) under which an iteration runs.
+    pub stay: TermId,
+    /// The loop's header, for reports.
+    pub loc: Option<SrcLoc>,
+    /// The reads of `__shared__` memory in the iteration and after the
+    /// loop: `param` proves that no other thread writes what they read in
+    /// the same barrier interval (they read the interval's start state).
+    pub reads: Vec<LoopRead>,
+}
+
+/// A read of `__shared__` variable `global` in an aligned loop's run.
+#[derive(Clone, Debug)]
+pub struct LoopRead {
+    pub global: lockstep_kir::GlobalId,
+    pub interval: u32,
+    pub pc: TermId,
+    pub off: TermId,
+    pub loc: Option<SrcLoc>,
+}
+
+/// Which part of the aligned loop's kernel the thread is in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    Prefix,
+    Body,
+    Suffix,
+}
+
+/// The loop alignment of one run (see [`LoopRun`]).
+struct LoopPlan {
+    header: BlockId,
+    blocks: HashSet<BlockId>,
+    phase: Phase,
+    body_interval: u32,
+}
+
+/// What happens to a path that jumps from one block to another in the
+/// aligned loop's run.
+enum Route {
+    Go,
+    /// Stop at the loop's header.
+    Stop,
+    /// Drop the path: it leaves the part being run.
+    Drop,
+}
+
+/// The one outermost loop of `func` whose body has a barrier, when there is
+/// exactly one and no other loop with a barrier.
+pub fn barrier_loop(func: &Function) -> Option<lockstep_analysis::loops::Loop> {
+    let cfg = lockstep_analysis::cfg::Cfg::compute(func);
+    let dom = lockstep_analysis::dom::DomTree::compute(&cfg);
+    let info = lockstep_analysis::loops::LoopInfo::compute(func, &cfg, &dom);
+    let has_barrier = |l: &lockstep_analysis::loops::Loop| {
+        l.blocks.iter().any(|&b| func.blocks[b].insts.iter().any(|&i| matches!(func.insts[i].kind, InstKind::Barrier { .. })))
+    };
+    let with: Vec<&lockstep_analysis::loops::Loop> = info.loops().map(|(_, l)| l).filter(|l| has_barrier(l)).collect();
+    match with.as_slice() {
+        [l] if l.depth == 1 => Some((*l).clone()),
+        _ => None,
+    }
 }
 
 /// A postcondition's read of element `off` of the written buffer `param`,
@@ -362,6 +592,9 @@ pub struct Executor<'a> {
     post_reads: Vec<PostRead>,
     /// [`Self::run_preconditions`]: stop at the first write or barrier.
     pre: bool,
+    /// [`Self::run_param_aligned`]: the loop and the part being run.
+    plan: Option<LoopPlan>,
+    loop_reads: Vec<LoopRead>,
 }
 
 impl<'a> Executor<'a> {
@@ -391,6 +624,8 @@ impl<'a> Executor<'a> {
             shared_reads: Vec::new(),
             post_reads: Vec::new(),
             pre: false,
+            plan: None,
+            loop_reads: Vec::new(),
         }
     }
 
@@ -489,7 +724,156 @@ impl<'a> Executor<'a> {
             intervals,
             obligations: self.obligations,
             post_reads: self.post_reads,
+            aligned: None,
         })
+    }
+
+    /// The one-thread mode for a kernel whose loop with a barrier has a
+    /// trip count that depends on symbolic values (a tree reduction over
+    /// `blockDim.x`), PUG_para's loop alignment: the thread runs up to the
+    /// loop's header, then one arbitrary iteration (from the header, through
+    /// the iteration's one barrier, back to the header) from the shared
+    /// symbols described at [`LoopRun`], then from the header out of the
+    /// loop to its end. The loop may be left only through its header, may
+    /// not write private memory or buffers, and may not touch memory between
+    /// its barrier and the next iteration.
+    pub fn run_param_aligned(mut self) -> Res<ThreadRun> {
+        if self.func.blocks.values().any(|b| b.insts.iter().any(|&i| is_ensures(&self.func.insts[i].kind))) {
+            return unsupported("postconditions of a kernel whose loop is aligned", self.func.loc);
+        }
+        let Some(lp) = barrier_loop(self.func) else {
+            return unsupported("not exactly one outermost loop with a barrier", self.func.loc);
+        };
+        let loc = self.func.term_locs.get(lp.header).clone();
+        if lp.exits.iter().any(|&(from, _)| from != lp.header) {
+            return unsupported("the loop with a barrier is left other than through its header", loc);
+        }
+        self.plan = Some(LoopPlan { header: lp.header, blocks: lp.blocks.iter().copied().collect(), phase: Phase::Prefix, body_interval: 0 });
+
+        // Up to the loop.
+        let mut path = self.entry_path();
+        let entry = loop {
+            let paths = self.run_paths(0, [0; 3], vec![path])?;
+            let merged = self.merge(paths)?;
+            if merged.at_header {
+                break merged;
+            }
+            if merged.at.is_none() {
+                return unsupported("the thread can end without reaching the loop with a barrier", loc);
+            }
+            path = merged;
+            self.interval += 1;
+        };
+        let params = self.func.blocks[lp.header].params.clone();
+        let mut init = Vec::new();
+        for v in &params {
+            init.push(self.scalar(&entry, *v, loc)?);
+        }
+        let start = |this: &mut Self, tag: &str| -> Res<Path> {
+            let mut p = entry.clone();
+            p.pc = this.inp.st.true_();
+            p.block = lp.header;
+            p.idx = 0;
+            p.at = None;
+            p.came_from = None;
+            p.at_header = false;
+            p.after_barrier = None;
+            for (i, v) in params.iter().enumerate() {
+                let sort = this.inp.st.sort_of(init[i]).clone();
+                let name = format!("loop.{tag}k{i}.{}", sort_tag(&sort));
+                let k = this.inp.st.declare_const(&name, sort);
+                let sv = if this.inp.st.sort_of(k).is_bool() { SV::Bool(k) } else { SV::Bv(k) };
+                p.env.insert(*v, sv);
+            }
+            Ok(p)
+        };
+
+        // One iteration.
+        self.interval += 1;
+        let body_interval = self.interval;
+        if let Some(plan) = &mut self.plan {
+            plan.phase = Phase::Body;
+            plan.body_interval = body_interval;
+        }
+        let body = start(&mut self, "")?;
+        let paths = self.run_paths(0, [0; 3], vec![body])?;
+        if paths.iter().any(|p| !p.at_header) {
+            return unsupported("an iteration of the loop with a barrier can end the thread", loc);
+        }
+        if paths.iter().any(|p| p.after_barrier.is_none()) {
+            return unsupported("an iteration of the loop can skip its barrier", loc);
+        }
+        let merged = self.merge(paths)?;
+        let mut update = Vec::new();
+        for v in &params {
+            update.push(self.scalar(&merged, *v, loc)?);
+        }
+        let stay = merged.pc;
+        let carried: Vec<TermId> = match &self.plan {
+            Some(_) => {
+                let first = start(&mut self, "")?;
+                params.iter().map(|v| self.scalar(&first, *v, loc)).collect::<Res<_>>()?
+            }
+            None => Vec::new(),
+        };
+
+        // After the loop.
+        self.interval += 1;
+        if let Some(plan) = &mut self.plan {
+            plan.phase = Phase::Suffix;
+        }
+        let mut state = Some(start(&mut self, "exit.")?);
+        while let Some(path) = state.take() {
+            let paths = self.run_paths(0, [0; 3], vec![path])?;
+            let merged = self.merge(paths)?;
+            if merged.at.is_some() {
+                state = Some(merged);
+                self.interval += 1;
+            }
+        }
+        Ok(ThreadRun {
+            cas: self.cas,
+            shared_reads: self.shared_reads,
+            requires: self.requires,
+            misaligned: self.misaligned,
+            reads: self.reads,
+            intervals: self.interval + 1,
+            obligations: self.obligations,
+            post_reads: self.post_reads,
+            aligned: Some(LoopRun { body_interval, init, update, carried, stay, loc, reads: self.loop_reads }),
+        })
+    }
+
+    /// The value of `v` on path `p` as a term (integers and booleans only).
+    fn scalar(&mut self, p: &Path, v: ValueId, loc: Option<SrcLoc>) -> Res<TermId> {
+        match self.val(p, v, loc)? {
+            SV::Bv(t) | SV::Bool(t) => Ok(t),
+            SV::Ptr { .. } => unsupported("a pointer carried around the loop with a barrier", loc),
+        }
+    }
+
+    /// The aligned loop's rule for a path that jumps from `from` to its
+    /// current block.
+    fn route(&self, from: BlockId, to: BlockId, loc: Option<SrcLoc>) -> Res<Route> {
+        let Some(plan) = &self.plan else { return Ok(Route::Go) };
+        let inside = |b: BlockId| plan.blocks.contains(&b);
+        Ok(match plan.phase {
+            Phase::Prefix if to == plan.header => Route::Stop,
+            Phase::Prefix => Route::Go,
+            Phase::Body if to == plan.header => Route::Stop,
+            // Leaving through the header: the iteration does not run.
+            Phase::Body if from == plan.header && !inside(to) => Route::Drop,
+            Phase::Body if !inside(to) => return unsupported("the loop with a barrier is left other than through its header", loc),
+            Phase::Body => Route::Go,
+            // Entering the body: the loop has not ended yet.
+            Phase::Suffix if from == plan.header && inside(to) => Route::Drop,
+            Phase::Suffix if to == plan.header => return unsupported("the loop with a barrier is entered twice", loc),
+            Phase::Suffix => Route::Go,
+        })
+    }
+
+    fn phase(&self) -> Option<Phase> {
+        self.plan.as_ref().map(|p| p.phase)
     }
 
     /// The one-thread mode, up to the thread's first write or barrier
@@ -520,7 +904,7 @@ impl<'a> Executor<'a> {
             env.insert(p.value, v);
         }
         let pc = self.inp.st.true_();
-        Path { pc, env, block: self.func.entry, idx: 0, at: None }
+        Path { pc, env, block: self.func.entry, idx: 0, at: None, came_from: None, at_header: false, after_barrier: None }
     }
 
     fn object(&mut self, key: ObjKey, name: &str) -> usize {
@@ -543,12 +927,33 @@ impl<'a> Executor<'a> {
                 if self.steps > STEP_BUDGET {
                     return unsupported("the symbolic execution budget was exhausted (a loop whose trip count depends on symbolic values?)", self.func.loc);
                 }
+                if let Some(from) = p.came_from.take() {
+                    let loc = self.func.term_locs.get(from).clone();
+                    match self.route(from, p.block, loc)? {
+                        Route::Go => {}
+                        Route::Stop => {
+                            p.at_header = true;
+                            out.push(p);
+                            break;
+                        }
+                        Route::Drop => break,
+                    }
+                }
                 let block = &self.func.blocks[p.block];
                 if p.idx < block.insts.len() {
                     let inst = block.insts[p.idx];
                     p.idx += 1;
                     match self.exec(t, lid, &mut p, inst)? {
                         Flow::Next => continue,
+                        // In the aligned loop's iteration, the path goes on
+                        // to the header after its one barrier.
+                        Flow::Barrier if self.phase() == Some(Phase::Body) => {
+                            if p.after_barrier.is_some() {
+                                return unsupported("an iteration of the loop passes two barriers", self.loc(inst));
+                            }
+                            p.after_barrier = Some(inst);
+                            continue;
+                        }
                         Flow::Barrier => {
                             p.at = Some(inst);
                             out.push(p);
@@ -602,6 +1007,7 @@ impl<'a> Executor<'a> {
         for (&param, a) in params.iter().zip(args) {
             p.env.insert(param, a);
         }
+        p.came_from = Some(p.block);
         p.block = call.block;
         p.idx = 0;
         Ok(())
@@ -615,7 +1021,7 @@ impl<'a> Executor<'a> {
             None => return unsupported("a thread has no feasible path", self.func.loc),
         };
         for p in paths {
-            if p.at != merged.at {
+            if p.at != merged.at || p.at_header != merged.at_header || p.after_barrier != merged.after_barrier {
                 let at = p.at.or(merged.at);
                 let loc = at.and_then(|i| self.func.inst_locs.get(i).clone());
                 return unsupported("a barrier is reached under a condition on symbolic values (barrier divergence is possible)", loc);
@@ -793,14 +1199,19 @@ impl<'a> Executor<'a> {
             }
             InstKind::Fcmp { cc, lhs, rhs } => {
                 let (a, b) = (self.bv(p, lhs, loc)?, self.bv(p, rhs, loc)?);
-                SV::Bool(match cc {
-                    FloatCC::True => self.inp.st.true_(),
-                    FloatCC::False => self.inp.st.false_(),
-                    _ => {
-                        let w = self.inp.st.sort_of(a).bv_width().unwrap_or(32);
-                        self.inp.uf(&format!("fcmp.{}{w}", cc.name()), &[a, b], Sort::Bool)
-                    }
-                })
+                if let Some(r) = self.ieee_compare(cc, a, b) {
+                    SV::Bool(r)
+                } else {
+                    SV::Bool(match cc {
+                        FloatCC::True => self.inp.st.true_(),
+                        FloatCC::False => self.inp.st.false_(),
+                        _ => {
+                            self.inp.used.uninterpreted_ops = true;
+                            let w = self.inp.st.sort_of(a).bv_width().unwrap_or(32);
+                            self.inp.uf(&format!("fcmp.{}{w}", cc.name()), &[a, b], Sort::Bool)
+                        }
+                    })
+                }
             }
             InstKind::PtrAdd { base, offset } => match self.val(p, base, loc)? {
                 SV::Ptr { obj, off } => {
@@ -826,6 +1237,9 @@ impl<'a> Executor<'a> {
                         return unsupported("a postcondition that reads shared memory", loc);
                     }
                     ObjKey::Param(i) if self.post => self.final_element(i, obj, off),
+                    ObjKey::Shared(g) if self.param && matches!(self.phase(), Some(Phase::Body | Phase::Suffix)) => {
+                        self.loop_shared_read(p, g, obj, off, bits, loc)?
+                    }
                     ObjKey::Shared(g) if self.param => {
                         // Another thread wrote what this one reads: a
                         // placeholder that `param` resolves to the value of
@@ -871,6 +1285,14 @@ impl<'a> Executor<'a> {
                 }
                 let ty = self.func.values[value].ty;
                 let (obj, off) = self.pointer(p, ptr, loc)?;
+                if self.phase() == Some(Phase::Body) {
+                    if p.after_barrier.is_some() {
+                        return unsupported("a write between the loop's barrier and its next iteration", loc);
+                    }
+                    if !matches!(self.objs[obj].key, ObjKey::Shared(_)) {
+                        return unsupported(format!("the loop with a barrier writes `{}` (only __shared__ memory is aligned)", self.objs[obj].name), loc);
+                    }
+                }
                 let bits = self.access(p, obj, off, ty, loc)?;
                 let v = match self.val(p, value, loc)? {
                     SV::Bv(v) => v,
@@ -912,7 +1334,12 @@ impl<'a> Executor<'a> {
                 if vals.is_empty() {
                     return unsupported(format!("a call of `{name}` without arguments"), loc);
                 }
-                SV::Bv(self.inp.uf(&format!("ext.{name}"), &vals, Sort::bv(ty.bits())))
+                if let Some(r) = self.ieee_math(&name, ty.bits(), &vals) {
+                    SV::Bv(r)
+                } else {
+                    self.inp.used.uninterpreted_calls = true;
+                    SV::Bv(self.inp.uf(&format!("ext.{name}"), &vals, Sort::bv(ty.bits())))
+                }
             }
             InstKind::Annot { kind, args } => {
                 let cond = match args.first() {
@@ -959,6 +1386,27 @@ impl<'a> Executor<'a> {
         self.bind(p, result, value)
     }
 
+    /// A read of `__shared__` variable `g` in the aligned loop's iteration
+    /// (the contents at the iteration's start) or after the loop (the
+    /// contents the loop leaves): an element of a symbol both kernels share.
+    fn loop_shared_read(&mut self, p: &Path, g: lockstep_kir::GlobalId, obj: usize, off: TermId, bits: u32, loc: Option<SrcLoc>) -> Res<TermId> {
+        let phase = self.phase();
+        let body_interval = self.plan.as_ref().map_or(0, |p| p.body_interval);
+        let name = &self.objs[obj].name;
+        if p.after_barrier.is_some() {
+            return unsupported("a read between the loop's barrier and its next iteration", loc);
+        }
+        let written_here = self.cas.iter().any(|c| c.target == Target::Shared(g) && c.interval == self.interval);
+        let written_after = self.cas.iter().any(|c| c.target == Target::Shared(g) && c.interval > body_interval);
+        if written_here || (phase == Some(Phase::Suffix) && written_after) {
+            return unsupported(format!("`{name}` is read in the barrier interval that writes it, or after the loop once written after it"), loc);
+        }
+        self.loop_reads.push(LoopRead { global: g, interval: self.interval, pc: p.pc, off, loc });
+        let which = if phase == Some(Phase::Body) { "pre" } else { "post" };
+        let arr = self.inp.st.declare_const(&format!("loop.{which}.{name}.{bits}"), Sort::array(Sort::bv(64), Sort::bv(bits)));
+        Ok(self.inp.st.select(arr, off))
+    }
+
     fn bind(&mut self, p: &mut Path, result: Option<ValueId>, v: SV) -> Res<Flow> {
         if let Some(r) = result {
             p.env.insert(r, v);
@@ -1001,6 +1449,12 @@ impl<'a> Executor<'a> {
         }
         let x = self.bv(p, arg, loc)?;
         let (fw, tw) = (from.bits(), to.bits());
+        if let Some(r) = self.ieee_cast(op, x, fw, tw) {
+            return Ok(SV::Bv(r));
+        }
+        if !matches!(op, CastOp::Zext | CastOp::Sext | CastOp::Trunc | CastOp::Bitcast) {
+            self.inp.used.uninterpreted_ops = true;
+        }
         let st = &mut self.inp.st;
         Ok(SV::Bv(match op {
             CastOp::Zext => st.zero_extend(tw - fw, x),
@@ -1014,10 +1468,13 @@ impl<'a> Executor<'a> {
         }))
     }
 
-    /// Float arithmetic as uninterpreted functions over the IEEE bits.
-    /// Commutativity of `+` and `*` (which IEEE guarantees) is built in by
-    /// ordering the arguments; associativity, which IEEE does not
-    /// guarantee, is not. Negation flips the sign bit, exactly as IEEE does.
+    /// Float arithmetic: uninterpreted functions over the IEEE bits, or
+    /// IEEE arithmetic under [`FloatModel::Ieee`]. Commutativity of `+`
+    /// and `*` (which IEEE guarantees) is built in by ordering the
+    /// arguments in both models (it also spares the solver from proving
+    /// it, which takes Debian's z3 seconds); associativity, which IEEE does
+    /// not guarantee, is not. Negation flips the sign bit, exactly as IEEE
+    /// does.
     fn float_op(&mut self, op: FloatOp, w: u32, mut args: Vec<TermId>) -> TermId {
         if op == FloatOp::Neg {
             let sign = self.inp.st.bv_const(w, 1u128 << (w - 1));
@@ -1026,7 +1483,138 @@ impl<'a> Executor<'a> {
         if matches!(op, FloatOp::Add | FloatOp::Mul) {
             args.sort();
         }
+        let exact = match op {
+            FloatOp::Add => Some(FpOp::Add),
+            FloatOp::Sub => Some(FpOp::Sub),
+            FloatOp::Mul => Some(FpOp::Mul),
+            FloatOp::Div => Some(FpOp::Div),
+            // LLVM's `frem` is C's `fmod` (the quotient truncated), not
+            // SMT-LIB's `fp.rem` (the quotient rounded to nearest).
+            FloatOp::Rem | FloatOp::Neg => None,
+        };
+        if let Some(fp) = exact {
+            if let Some(r) = self.ieee_op(fp, w, &args) {
+                return r;
+            }
+        }
+        self.inp.used.uninterpreted_ops = true;
         self.inp.uf(&format!("{}{w}", op.name()), &args, Sort::bv(w))
+    }
+
+    /// `op` on the `w`-bit floats with bits `args`, in IEEE arithmetic,
+    /// giving the result's bits; `None` unless floats are IEEE here.
+    fn ieee_op(&mut self, op: FpOp, w: u32, args: &[TermId]) -> Option<TermId> {
+        if self.inp.floats != FloatModel::Ieee {
+            return None;
+        }
+        let vals: Vec<TermId> = args.iter().map(|&a| self.inp.float_value(a, w)).collect::<Option<_>>()?;
+        self.inp.used.ieee = true;
+        let r = self.inp.st.fp(op, &vals);
+        Some(self.inp.float_bits(r, w))
+    }
+
+    /// A float comparison in IEEE arithmetic (`None` unless floats are
+    /// IEEE here): LLVM's ordered predicates are false on NaN, its
+    /// unordered ones true.
+    fn ieee_compare(&mut self, cc: FloatCC, a: TermId, b: TermId) -> Option<TermId> {
+        if self.inp.floats != FloatModel::Ieee {
+            return None;
+        }
+        let w = self.inp.st.sort_of(a).bv_width()?;
+        let (x, y) = (self.inp.float_value(a, w)?, self.inp.float_value(b, w)?);
+        self.inp.used.ieee = true;
+        let st = &mut self.inp.st;
+        let nan_x = st.fp(FpOp::IsNaN, &[x]);
+        let nan_y = st.fp(FpOp::IsNaN, &[y]);
+        let unordered = st.or(&[nan_x, nan_y]);
+        let ordered = st.not(unordered);
+        let rel = |st: &mut TermStore, op: FpOp| st.fp(op, &[x, y]);
+        Some(match cc {
+            FloatCC::False => st.false_(),
+            FloatCC::True => st.true_(),
+            FloatCC::Ord => ordered,
+            FloatCC::Uno => unordered,
+            // fp.eq and the orderings are already false on NaN.
+            FloatCC::Oeq => rel(st, FpOp::Eq),
+            FloatCC::Ogt => rel(st, FpOp::Gt),
+            FloatCC::Oge => rel(st, FpOp::Geq),
+            FloatCC::Olt => rel(st, FpOp::Lt),
+            FloatCC::Ole => rel(st, FpOp::Leq),
+            FloatCC::One => {
+                let eq = rel(st, FpOp::Eq);
+                let ne = st.not(eq);
+                st.and(&[ordered, ne])
+            }
+            FloatCC::Ueq | FloatCC::Ugt | FloatCC::Uge | FloatCC::Ult | FloatCC::Ule => {
+                let op = match cc {
+                    FloatCC::Ueq => FpOp::Eq,
+                    FloatCC::Ugt => FpOp::Gt,
+                    FloatCC::Uge => FpOp::Geq,
+                    FloatCC::Ult => FpOp::Lt,
+                    _ => FpOp::Leq,
+                };
+                let r = rel(st, op);
+                st.or(&[unordered, r])
+            }
+            FloatCC::Une => {
+                let eq = rel(st, FpOp::Eq);
+                st.not(eq)
+            }
+        })
+    }
+
+    /// A conversion involving floats in IEEE arithmetic, on the bits `x`
+    /// of a `fw`-bit value, to `tw` bits (`None` unless floats are IEEE
+    /// here). Float-to-integer conversions truncate, as C's casts do; out
+    /// of range, C leaves the result undefined and SMT-LIB unspecified.
+    fn ieee_cast(&mut self, op: CastOp, x: TermId, fw: u32, tw: u32) -> Option<TermId> {
+        if self.inp.floats != FloatModel::Ieee {
+            return None;
+        }
+        let value = match op {
+            CastOp::FpToSi | CastOp::FpToUi => {
+                let v = self.inp.float_value(x, fw)?;
+                let to = if op == CastOp::FpToSi { FpOp::ToSigned(tw) } else { FpOp::ToUnsigned(tw) };
+                self.inp.used.ieee = true;
+                return Some(self.inp.st.fp(to, &[v]));
+            }
+            CastOp::SiToFp | CastOp::UiToFp => {
+                let (exponent, significand) = float_format(tw)?;
+                let to = if op == CastOp::SiToFp {
+                    FpOp::FromSigned { exponent, significand }
+                } else {
+                    FpOp::FromUnsigned { exponent, significand }
+                };
+                self.inp.st.fp(to, &[x])
+            }
+            CastOp::FpExt | CastOp::FpTrunc => {
+                let (exponent, significand) = float_format(tw)?;
+                let v = self.inp.float_value(x, fw)?;
+                self.inp.st.fp(FpOp::Convert { exponent, significand }, &[v])
+            }
+            _ => return None,
+        };
+        self.inp.used.ieee = true;
+        Some(self.inp.float_bits(value, tw))
+    }
+
+    /// A call of a math function that IEEE defines exactly (`sqrt`, `fabs`,
+    /// `fma`), in IEEE arithmetic on `w`-bit floats; `None` for any other
+    /// function or model.
+    fn ieee_math(&mut self, name: &str, w: u32, args: &[TermId]) -> Option<TermId> {
+        if self.inp.floats != FloatModel::Ieee || args.iter().any(|&a| self.inp.st.sort_of(a).bv_width() != Some(w)) {
+            return None;
+        }
+        match (lockstep_replay::math::base_name(name).as_str(), args.len()) {
+            ("sqrt", 1) => self.ieee_op(FpOp::Sqrt, w, args),
+            ("fma", 3) => self.ieee_op(FpOp::Fma, w, args),
+            // Clearing the sign bit is exactly what fabs does, NaN or not.
+            ("fabs", 1) => {
+                let keep = self.inp.st.bv_const(w, (1u128 << (w - 1)) - 1);
+                Some(self.inp.st.bvand(args[0], keep))
+            }
+            _ => None,
+        }
     }
 
     fn pointer(&mut self, p: &Path, ptr: ValueId, loc: Option<SrcLoc>) -> Res<(usize, TermId)> {

@@ -279,10 +279,21 @@ fn render(bytes: &[u8], float: bool) -> String {
     match (float, bytes.len()) {
         (true, 4) => format!("{}", f32::from_bits(bits as u32)),
         (true, 8) => format!("{}", f64::from_bits(bits)),
-        (_, 1) => format!("{}", bits as u8 as i8),
-        (_, 2) => format!("{}", bits as u16 as i16),
-        (_, 4) => format!("{}", bits as u32 as i32),
-        _ => format!("{}", bits as i64),
+        // KIR does not know whether an integer is signed: a negative value
+        // also shows its bits, which read as the unsigned value.
+        (_, n) => {
+            let v = match n {
+                1 => bits as u8 as i8 as i64,
+                2 => bits as u16 as i16 as i64,
+                4 => bits as u32 as i32 as i64,
+                _ => bits as i64,
+            };
+            if v < 0 {
+                format!("{v} ({bits:#0w$x})", w = 2 + 2 * n)
+            } else {
+                v.to_string()
+            }
+        }
     }
 }
 
@@ -451,6 +462,15 @@ pub fn confirm(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig, group_s
                 b.iter_mut().for_each(|x| *x = 0);
             }
         }
+        // The elements the model chose (little-endian, as on the GPU).
+        for &(param, off, value, bits) in &c.cells {
+            let Some(Some(buf)) = input.buffers.get_mut(param) else { continue };
+            let bytes = value.to_le_bytes();
+            let n = (bits as usize / 8).max(1);
+            if let Some(dst) = buf.get_mut(off as usize..off as usize + n) {
+                dst.copy_from_slice(&bytes[..n]);
+            }
+        }
         let only = Some(vec![linear as u32]);
         let Ok(ra) = run_with_post(a, post_a.as_ref(), &launch, &input, only.clone()) else { break };
         let rb = match b.map(|b| run_with_post(b, post_b.as_ref(), &launch, &input, only.clone())).transpose() {
@@ -478,14 +498,30 @@ pub fn confirm(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig, group_s
                     value_a,
                     value_b,
                     inputs: format!(
-                        "launch and scalar arguments from the solver's model (group {g:?} run); buffers {}",
-                        if test == 0 { "all zero".to_string() } else { format!("pseudo-random (seed {:#x})", config.seed ^ 0xc0ff_ee) }
+                        "launch and scalar arguments from the solver's model (group {g:?} run); buffers {}{}",
+                        if test == 0 { "all zero".to_string() } else { format!("pseudo-random (seed {:#x})", config.seed ^ 0xc0ff_ee) },
+                        cells_text(a, &c.cells)
                     ),
                 });
             }
         }
     }
     Confirmed::No(format!("running both kernels on its launch ({launch}) and arguments showed no difference"))
+}
+
+/// The input elements a solver model chose, as ` except in[3] = 0xfffffffe`.
+fn cells_text(k: KernelRef, cells: &[(usize, u64, u128, u32)]) -> String {
+    if cells.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = cells
+        .iter()
+        .map(|&(param, off, value, bits)| {
+            let name = &k.func().params[param].name;
+            format!("{name}[{}] = {value:#x}", off / (bits as u64 / 8).max(1))
+        })
+        .collect();
+    format!(", except {} (from the model)", parts.join(", "))
 }
 
 /// A sentence on the launch shapes the difference depends on.

@@ -19,7 +19,7 @@ use crate::value::{f64_to_float, float_to_f64, mask, sext, Val};
 
 /// Reduces a spelling to its base name: `llvm.sqrt.f32` and `sqrtf` and
 /// `__nv_sqrtf` all become `sqrt`.
-fn base_name(name: &str) -> String {
+pub fn base_name(name: &str) -> String {
     let mut s = name;
     if let Some(rest) = s.strip_prefix("llvm.") {
         s = rest.split('.').next().unwrap_or(rest);

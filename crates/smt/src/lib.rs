@@ -7,6 +7,7 @@
 //! * [`term`]: the [`TermStore`] arena of hash-consed, sort-checked terms,
 //!   with cheap simplification at construction; usable without a solver.
 //! * [`sort`]: [`Sort`]s (Bool, bit-vectors, arrays, uninterpreted, float).
+//! * [`float`]: FloatingPoint operators ([`FpOp`]), rounding to nearest even.
 //! * [`value`]: bit-vector constants of any width and solver [`Value`]s.
 //! * [`print`](mod@print): SMT-LIB2 text for terms and declarations.
 //! * [`sexp`]: the S-expression parser for solver answers.
@@ -35,6 +36,7 @@
 //! ```
 
 pub mod error;
+pub mod float;
 pub mod print;
 pub mod sexp;
 pub mod solver;
@@ -43,6 +45,7 @@ pub mod term;
 pub mod value;
 
 pub use error::{Error, Result};
+pub use float::FpOp;
 pub use sexp::SExpr;
 pub use solver::{Model, SatResult, Solver, SolverConfig, SolverKind};
 pub use sort::Sort;

@@ -102,6 +102,7 @@ pub fn write_term(out: &mut String, store: &TermStore, t: TermId) {
                     Op::ZeroExtend(n) => write!(out, "(_ zero_extend {n})"),
                     Op::SignExtend(n) => write!(out, "(_ sign_extend {n})"),
                     Op::Apply(f) => out.write_str(&quote_symbol(&store.fun(*f).name)),
+                    Op::Fp(f) => out.write_str(&f.head()),
                     op => out.write_str(op.builtin_name().expect("non-indexed builtin")),
                 }
                 .expect("writing to a String");

@@ -29,6 +29,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
+use crate::float::FpOp;
 use crate::print;
 use crate::sort::Sort;
 use crate::value::{mask, to_signed, BvValue};
@@ -144,6 +145,8 @@ pub enum Op {
     Store,
     /// Application of a declared uninterpreted function with arguments.
     Apply(FunId),
+    /// A FloatingPoint operator (see [`crate::float`]).
+    Fp(FpOp),
 }
 
 impl Op {
@@ -185,7 +188,7 @@ impl Op {
             Concat => "concat",
             Select => "select",
             Store => "store",
-            Extract { .. } | ZeroExtend(_) | SignExtend(_) | Apply(_) => return None,
+            Extract { .. } | ZeroExtend(_) | SignExtend(_) | Apply(_) | Fp(_) => return None,
         })
     }
 
@@ -614,6 +617,11 @@ impl TermStore {
         }
     }
 
+    /// Applies a FloatingPoint operator; panics on a sort error.
+    pub fn fp(&mut self, op: FpOp, args: &[TermId]) -> TermId {
+        self.app(Op::Fp(op), args)
+    }
+
     /// Applies a declared function to arguments (see [`TermStore::try_app`]).
     pub fn apply(&mut self, f: FunId, args: &[TermId]) -> TermId {
         self.app(Op::Apply(f), args)
@@ -719,6 +727,7 @@ impl TermStore {
             Op::Extract { hi, lo } => format!("(_ extract {hi} {lo})"),
             Op::ZeroExtend(n) => format!("(_ zero_extend {n})"),
             Op::SignExtend(n) => format!("(_ sign_extend {n})"),
+            Op::Fp(f) => f.head(),
             other => other
                 .builtin_name()
                 .expect("non-indexed builtin")
@@ -865,6 +874,7 @@ impl TermStore {
                 }
                 Ok(sorts[0].clone())
             }
+            Op::Fp(f) => f.result_sort(&sorts).or_else(|m| err(m)),
             Op::Apply(f) => {
                 let d = self.fun(*f);
                 if d.args.is_empty() {

@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{solver, solver_with};
-use lockstep_smt::{BvValue, Error, SatResult, SolverConfig, SolverKind, Sort, TermStore, Value};
+use lockstep_smt::{BvValue, FpOp, Error, SatResult, SolverConfig, SolverKind, Sort, TermStore, Value};
 
 /// Runs the scenario `$body(kind)` once per solver, as separate tests.
 macro_rules! both_solvers {
@@ -26,6 +26,7 @@ both_solvers!(
     restart_replays_open_scopes,
     uninterpreted_sorts_functions_and_arrays,
     check_sat_assuming_uses_assumptions,
+    floating_point_is_ieee,
 );
 
 fn sat_and_unsat_bit_vector_problems(kind: SolverKind) {
@@ -325,4 +326,49 @@ fn missing_solver_program_is_a_spawn_error() {
         lockstep_smt::Solver::spawn(config),
         Err(Error::Spawn { .. })
     ));
+}
+
+/// IEEE arithmetic: `x * 2 == x + x` always (both round the same exact
+/// value), and `(a + b) + c == a + (b + c)` does not hold.
+fn floating_point_is_ieee(kind: SolverKind) {
+    let mut st = TermStore::new();
+    let float = |st: &mut TermStore, name: &str| {
+        let bits = st.declare_const(name, Sort::bv(32));
+        st.fp(FpOp::FromBits { exponent: 8, significand: 24 }, &[bits])
+    };
+    let (a, b, c) = (float(&mut st, "a"), float(&mut st, "b"), float(&mut st, "c"));
+    let two_bits = st.bv_const(32, 2.0f32.to_bits() as u128);
+    let two = st.fp(FpOp::FromBits { exponent: 8, significand: 24 }, &[two_bits]);
+    let doubled = st.fp(FpOp::Mul, &[a, two]);
+    let added = st.fp(FpOp::Add, &[a, a]);
+    // SMT-LIB `=` on floats is identity (every NaN is the one NaN).
+    let same = st.eq(doubled, added);
+    let differs = st.not(same);
+    let mut s = solver(kind);
+    s.assert(&st, differs).unwrap();
+    assert_eq!(s.check_sat().unwrap(), SatResult::Unsat);
+
+    let ab = st.fp(FpOp::Add, &[a, b]);
+    // Debian's z3 4.8 needs about 8 s for this one (cvc5: 0.4 s), which is
+    // why `lockstep equiv --float=ieee` prefers cvc5.
+    if kind == SolverKind::Cvc5 {
+        let left = st.fp(FpOp::Add, &[ab, c]);
+        let bc = st.fp(FpOp::Add, &[b, c]);
+        let right = st.fp(FpOp::Add, &[a, bc]);
+        let assoc = st.eq(left, right);
+        let not_assoc = st.not(assoc);
+        let mut s = solver(kind);
+        s.assert(&st, not_assoc).unwrap();
+        assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+    }
+
+    // Conversions: (int)(float)7 == 7.
+    let seven = st.bv_const(32, 7);
+    let f = st.fp(FpOp::FromSigned { exponent: 8, significand: 24 }, &[seven]);
+    let back = st.fp(FpOp::ToSigned(32), &[f]);
+    let round_trip = st.eq(back, seven);
+    let broken = st.not(round_trip);
+    let mut s = solver(kind);
+    s.assert(&st, broken).unwrap();
+    assert_eq!(s.check_sat().unwrap(), SatResult::Unsat);
 }
