@@ -1318,7 +1318,12 @@ impl Prover<'_> {
                 return self.components(*g, guard, out)
             }
             (Op::BvMul, [g, c]) | (Op::BvMul, [c, g]) if lit(&self.inp.st, *c).is_some_and(|v| v != 0) => {
-                let fits = width == 32 || (width == 64 && bound64(&self.inp.st, f).is_some());
+                // Multiplying by a literal is injective when it cannot
+                // wrap: unsigned (zero-extended indices) or signed
+                // (sign-extended `int` indices, the usual `int i =
+                // blockIdx.x * blockDim.x + threadIdx.x`).
+                let st = &self.inp.st;
+                let fits = width == 32 || (width == 64 && (bound64(st, f).is_some() || magnitude64(st, f).is_some()));
                 if fits {
                     return self.components(*g, guard, out);
                 }
@@ -1663,6 +1668,41 @@ fn bound64(st: &TermStore, t: TermId) -> Option<u128> {
         _ => return None,
     };
     (b <= limit).then_some(b)
+}
+
+/// A bound of the magnitude of a 64-bit term read as a signed number,
+/// for terms built from sign- and zero-extended values of at most 32 bits,
+/// literals, `+` and `*`, when the bound shows that the term cannot
+/// overflow as a signed 64-bit value; `None` otherwise.
+fn magnitude64(st: &TermStore, t: TermId) -> Option<u128> {
+    let limit = 1u128 << 63;
+    if let Some(v) = st.as_bv(t).and_then(|v| v.to_u128()) {
+        let w = st.sort_of(t).bv_width()?;
+        let sign = 1u128 << (w - 1);
+        let m = if v & sign != 0 { (1u128 << w) - v } else { v };
+        return (m < limit).then_some(m);
+    }
+    let TermKind::App(op, args) = st.kind(t) else { return None };
+    let b = match (op, &args[..]) {
+        (Op::SignExtend(_), [g]) => {
+            let w = st.sort_of(*g).bv_width()?;
+            if w > 32 {
+                return None;
+            }
+            1u128 << (w - 1)
+        }
+        (Op::ZeroExtend(_), [g]) => {
+            let w = st.sort_of(*g).bv_width()?;
+            if w > 32 {
+                return None;
+            }
+            (1u128 << w) - 1
+        }
+        (Op::BvAdd, [x, y]) => magnitude64(st, *x)?.checked_add(magnitude64(st, *y)?)?,
+        (Op::BvMul, [x, y]) => magnitude64(st, *x)?.checked_mul(magnitude64(st, *y)?)?,
+        _ => return None,
+    };
+    (b < limit).then_some(b)
 }
 
 /// Does `t` multiply, divide or take the remainder of two 64-bit non-literals?
