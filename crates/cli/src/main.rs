@@ -41,7 +41,12 @@ options of check:
   --kernel-args=... --kernel-arrays=... --no-inline
                            GPUVerify's flags, with GPUVerify's meaning
 
+options of equiv: check's sizing, --kernel-args, --solver and --format, and
+  --float=uf|ieee          floats as uninterpreted functions (default) or as
+                           exact IEEE arithmetic (decided by cvc5 unless --solver)
+
 exit status: 0 verified, 1 errors or possible errors, 2 rejected, 3 unknown
+  (equiv: 0 equivalent, 1 different, 2 rejected, 3 unknown)
 ";
 
 fn main() {
@@ -140,6 +145,11 @@ fn check(options: &CheckOptions) -> Report {
     let mut report = Report::new(options.file.display().to_string());
     for flag in &options.ignored {
         report.notes.push(Diagnostic::note(format!("ignoring `{flag}`: it steers GPUVerify's internals and means nothing to lockstep")));
+    }
+    if let Some(file) = &options.axioms_file {
+        report.notes.push(Diagnostic::note(format!(
+            "the Boogie axioms of `{file}` are not read: functions without a body may return any value, so a proof still holds, but a failure found by choosing their values is only possible"
+        )));
     }
     let compile = CompileOptions {
         include_dirs: options.include_dirs.clone(),
@@ -267,7 +277,10 @@ fn check(options: &CheckOptions) -> Report {
     for (id, kernel) in selected {
         let config = engine_config(options, Some(kernel));
         let started = std::time::Instant::now();
-        let kernel_report = lockstep_engine::check_kernel(module, id, &config);
+        let mut kernel_report = lockstep_engine::check_kernel(module, id, &config);
+        if options.axioms_file.is_some() {
+            without_confirmation(&mut kernel_report);
+        }
         report.timings.push((format!("check {}", kernel.name), started.elapsed().as_secs_f64() * 1000.0));
         for a in &kernel_report.assumptions {
             if !report.assumptions.contains(a) {
@@ -277,6 +290,18 @@ fn check(options: &CheckOptions) -> Report {
         report.kernels.push(kernel_report);
     }
     report
+}
+
+/// Marks every violation of `report` unconfirmed: the axioms the user gave
+/// (`--boogie-file`) may rule out the function results its witnesses chose.
+/// A proof needs no such care: the axioms only restrict what can happen.
+fn without_confirmation(report: &mut KernelReport) {
+    for v in &mut report.violations {
+        v.confirmed = false;
+    }
+    if report.verdict == lockstep_diag::Verdict::Errors {
+        report.verdict = lockstep_diag::Verdict::PossibleErrors;
+    }
 }
 
 /// The engines' configuration for one kernel, from the command line.

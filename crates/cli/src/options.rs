@@ -99,6 +99,9 @@ pub struct CheckOptions {
     pub invariants_as_candidates: bool,
     /// Flags accepted for compatibility that change nothing here.
     pub ignored: Vec<String>,
+    /// GPUVerify's `--boogie-file`: Boogie axioms (about functions declared
+    /// with `DECLARE_UF_*`), which lockstep does not read.
+    pub axioms_file: Option<String>,
 }
 
 /// A command-line error: one line, exit status 2.
@@ -119,7 +122,7 @@ fn err<T>(msg: impl Into<String>) -> Result<T, UsageError> {
 /// VC generator, its inference engine's scheduling). They are accepted so
 /// that existing scripts keep working, and reported in a note.
 const IGNORED_FLAGS: &[&str] = &[
-    "--boogie-file", "--vcgen-op", "--vcgen-opt", "--boogie-opt", "--infer-info", "--only-log", "--debug",
+    "--vcgen-op", "--vcgen-opt", "--boogie-opt", "--infer-info", "--only-log", "--debug",
     "--k-induction-depth", "--cruncher-opt",
     "--time", "--time-as-csv", "--verbose", "--silent", "--stop-at-opt", "--stop-at-gbpl", "--stop-at-bpl",
     "--keep-temps", "--no-benign", "--no-barrier-access-checks", "--no-constant-write-checks", "--no-loop-predicate-invariants",
@@ -275,6 +278,7 @@ pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
             }
             "--kernel-args" => o.kernel_args.push(take_value(flag, inline, &mut iter)?),
             "--kernel-arrays" => o.kernel_arrays.push(take_value(flag, inline, &mut iter)?),
+            "--boogie-file" => o.axioms_file = Some(take_value(flag, inline, &mut iter)?),
             "--no-inline" | "--inline" => o.no_inline = flag == "--no-inline",
             "--clang-opt" => {
                 // Pass preprocessor definitions and include paths on to
@@ -399,7 +403,10 @@ mod tests {
 
     #[test]
     fn internal_gpuverify_flags_are_ignored_with_a_note() {
-        let o = parse_check(&args("k.cu --boogie-file=x.bpl --vcgen-op=/foo")).unwrap();
+        let o = parse_check(&args("k.cu --boogie-file=x.bpl --vcgen-op=/foo --only-log")).unwrap();
         assert_eq!(o.ignored.len(), 2);
+        // Axioms are not an internal detail: they are kept, for a note and
+        // for the verdict (see `without_confirmation`).
+        assert_eq!(o.axioms_file.as_deref(), Some("x.bpl"));
     }
 }

@@ -3,8 +3,15 @@
 //! preconditions, and `--invariants-as-candidates` turns loop invariants
 //! into candidates that inference may drop. Applied to the module once,
 //! before any engine runs, so that every engine sees the same kernel.
+//!
+//! The same pass makes file-scope axioms (`__axiom(e)`) part of every
+//! kernel: the front-end lowers each to a function of its own that nothing
+//! calls, and here every kernel calls each of them on entry, so that the
+//! prover, the finder and the interpreter all assume them for every thread.
+//! Likewise, scalar arguments the user fixed (GPUVerify's `--kernel-args`)
+//! become assumptions at the kernel's entry (`with_fixed_scalars`).
 
-use lockstep_kir::{AnnotKind, InstKind, Module};
+use lockstep_kir::{AnnotKind, BlockId, FuncId, Function, InstKind, IntCC, Module, SrcLoc, Type, ValueId};
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct AnnotationFlags {
@@ -17,6 +24,11 @@ pub struct AnnotationFlags {
 /// annotation becomes a `Nop` naming it, so the instruction (and its
 /// location) stays in place.
 pub fn apply(module: &mut Module, flags: AnnotationFlags) {
+    rewrite(module, flags);
+    assume_axioms(module);
+}
+
+fn rewrite(module: &mut Module, flags: AnnotationFlags) {
     if flags == AnnotationFlags::default() {
         return;
     }
@@ -44,5 +56,140 @@ pub fn apply(module: &mut Module, flags: AnnotationFlags) {
                 };
             }
         }
+    }
+}
+
+/// Functions that hold file-scope axioms: functions without parameters or
+/// result, not kernels, with an `axiom` annotation.
+fn axiom_functions(module: &Module) -> Vec<FuncId> {
+    module
+        .functions
+        .iter()
+        .filter(|(_, f)| {
+            !f.is_kernel
+                && f.params.is_empty()
+                && f.ret.is_none()
+                && f.insts.values().any(|i| matches!(i.kind, InstKind::Annot { kind: AnnotKind::Axiom, .. }))
+        })
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// Makes every kernel call each axiom function first.
+pub fn assume_axioms(module: &mut Module) {
+    let axioms = axiom_functions(module);
+    if axioms.is_empty() {
+        return;
+    }
+    for func in module.functions.values_mut().filter(|f| f.is_kernel) {
+        let entry = func.entry;
+        for &callee in axioms.iter().rev() {
+            let loc = func.loc;
+            insert_inst(func, entry, 0, InstKind::Call { callee, args: Vec::new() }, None, loc);
+        }
+    }
+}
+
+/// Inserts an instruction at position `index` of `block`; returns its
+/// value.
+fn insert_inst(
+    func: &mut Function,
+    block: BlockId,
+    index: usize,
+    kind: InstKind,
+    result: Option<Type>,
+    loc: Option<SrcLoc>,
+) -> Option<ValueId> {
+    let (inst, value) = func.append_inst(block, kind, result, loc);
+    let insts = &mut func.blocks[block].insts;
+    insts.pop();
+    insts.insert(index, inst);
+    value
+}
+
+/// A copy of `module` in which `kernel` assumes, on entry, that each integer
+/// parameter given a value in `scalars` (by position, GPUVerify's
+/// `--kernel-args`) has it; `None` when no integer parameter is fixed. With
+/// the assumption in the kernel, the prover and the finder consider only
+/// those values, and a witness that breaks it is discarded.
+pub fn with_fixed_scalars(module: &Module, kernel: FuncId, scalars: &[Option<u128>]) -> Option<Module> {
+    let func = &module.functions[kernel];
+    let fixed: Vec<(ValueId, Type, u128)> = func
+        .params
+        .iter()
+        .zip(scalars)
+        .filter_map(|(p, v)| match (p.ty, v) {
+            (Type::Int(_), Some(v)) => Some((p.value, p.ty, *v)),
+            _ => None,
+        })
+        .collect();
+    if fixed.is_empty() {
+        return None;
+    }
+    let mut module = module.clone();
+    let func = &mut module.functions[kernel];
+    let (entry, loc) = (func.entry, func.loc);
+    for (i, &(param, ty, value)) in fixed.iter().enumerate() {
+        let constant = func.const_int(ty, value);
+        let icmp = InstKind::Icmp { cc: IntCC::Eq, lhs: param, rhs: constant };
+        let cond = insert_inst(func, entry, 2 * i, icmp, Some(Type::BOOL), loc).expect("a comparison has a value");
+        let assume = InstKind::Annot { kind: AnnotKind::Assume, args: vec![cond] };
+        insert_inst(func, entry, 2 * i + 1, assume, None, loc);
+    }
+    Some(module)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kernels_call_axiom_functions_first() {
+        let mut module = lockstep_kir::parse_module(
+            r#"
+language cuda
+device fn0 "__lockstep_axiom_fn_0" link "__lockstep_axiom_fn_0" () entry block0 {
+  v1: i32 = const 16
+block0:
+  v0: i32 = builtin group_id x
+  v2: i1 = icmp eq v0, v1
+  annot axiom(v2)
+  return
+}
+kernel fn1 "k" link "k" () entry block0 {
+block0:
+  return
+}
+"#,
+        )
+        .unwrap();
+        apply(&mut module, AnnotationFlags::default());
+        let kernel = module.function_by_name("k").unwrap();
+        let f = &module.functions[kernel];
+        let first = f.blocks[f.entry].insts[0];
+        assert!(matches!(&f.insts[first].kind, InstKind::Call { args, .. } if args.is_empty()));
+        assert!(lockstep_kir::verify_module(&module).is_ok());
+    }
+
+    #[test]
+    fn fixed_scalars_become_assumptions() {
+        let module = lockstep_kir::parse_module(
+            r#"
+language opencl
+kernel fn0 "k" link "k" (v0 "p": ptr.global, v1 "x": i32) entry block0 {
+block0:
+  return
+}
+"#,
+        )
+        .unwrap();
+        let kernel = module.function_by_name("k").unwrap();
+        assert!(with_fixed_scalars(&module, kernel, &[None, None]).is_none());
+        let fixed = with_fixed_scalars(&module, kernel, &[None, Some(3)]).unwrap();
+        assert!(lockstep_kir::verify_module(&fixed).is_ok());
+        let f = &fixed.functions[kernel];
+        let insts = &f.blocks[f.entry].insts;
+        assert!(matches!(f.insts[insts[0]].kind, InstKind::Icmp { cc: IntCC::Eq, .. }));
+        assert!(matches!(&f.insts[insts[1]].kind, InstKind::Annot { kind: AnnotKind::Assume, .. }));
     }
 }

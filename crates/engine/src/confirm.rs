@@ -43,7 +43,14 @@ pub fn confirm(module: &Module, kernel: FuncId, config: &CheckConfig, found: &Fo
         return None;
     }
     let inputs = Inputs {
-        scalars: w.scalar_args.clone(),
+        // Arguments the user fixed keep their values: a witness that needs
+        // others (the finder may not know them) is not one for this launch.
+        scalars: w
+            .scalar_args
+            .iter()
+            .filter(|(i, _)| config.scalar_args.get(*i).copied().flatten().is_none())
+            .copied()
+            .collect(),
         bytes: w
             .memory
             .iter()
@@ -61,6 +68,7 @@ pub fn confirm(module: &Module, kernel: FuncId, config: &CheckConfig, found: &Fo
                 _ => None,
             })
             .collect(),
+        undefined_value: 0,
     };
     let outcome = run(module, kernel, config, &launch, &inputs);
     let places: Vec<Span> = found.locs.iter().flatten().map(|l| span_of(module, *l)).collect();

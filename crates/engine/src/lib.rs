@@ -26,6 +26,9 @@ use lockstep_kir::{FuncId, Module};
 
 /// Checks one kernel as `config` asks.
 pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> KernelReport {
+    // Scalar arguments the user fixed are assumed by every engine.
+    let fixed = annotations::with_fixed_scalars(module, kernel, &config.scalar_args);
+    let module = fixed.as_ref().unwrap_or(module);
     let name = module.functions[kernel].name.clone();
     let mut confirmed: Vec<Violation> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
@@ -68,6 +71,16 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
             report.verdict = Verdict::Verified;
             report.proved = proved;
             report.assumptions = assumptions;
+            if fixed.is_some() {
+                let func = &module.functions[kernel];
+                let given: Vec<String> = func
+                    .params
+                    .iter()
+                    .zip(&config.scalar_args)
+                    .filter_map(|(p, v)| v.filter(|_| p.ty.is_int()).map(|v| format!("{} = {v}", p.name)))
+                    .collect();
+                report.assumptions.push(format!("scalar arguments as `--kernel-args` gives them: {}", given.join(", ")));
+            }
         }
         Some(prove::Proof::Alarms(alarms)) => {
             report.verdict = Verdict::PossibleErrors;

@@ -30,6 +30,7 @@ pub fn prove(module: &Module, kernel: FuncId, config: &CheckConfig) -> Proof {
         replay_log: config.replay_log.clone(),
         check_array_bounds: config.check_array_bounds,
         time_budget: config.prove_budget,
+        warp_size: config.warp_sync,
         // Annotation switches are applied to the module before any engine
         // runs (`annotations`), so the prover sees the rewritten kernel.
         ..ProveConfig::default()

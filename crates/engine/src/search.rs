@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use lockstep_diag::{Related, Violation, ViolationKind as Kind, Witness, WitnessThread};
 use lockstep_kir::{AnnotKind, FuncId, MemSpace, Module, Type};
 use lockstep_replay::{
-    replay, Launch, Loc, Memory, ObjId, ObjOrigin, ReplayOptions, ReplayResult, ReplayViolation, ThreadId, Val,
+    replay_with_oracle, HavocOracle, HavocSite, Launch, SeededHavoc, Loc, Memory, ObjId, ObjOrigin, ReplayOptions, ReplayResult, ReplayViolation, ThreadId, Val,
     ViolationKind as RKind,
 };
 
@@ -24,6 +24,8 @@ use crate::locate::span_at;
 /// Launches with more threads than this are not searched concretely: the
 /// interpreter runs every thread, and the search must stay within seconds.
 const MAX_THREADS: u64 = 1 << 16;
+/// Bytes of a by-value struct argument.
+const BY_VALUE_BYTES: u64 = 256;
 /// Bytes of each argument buffer whose size the user did not give.
 const DEFAULT_BUFFER_BYTES: u64 = 1 << 16;
 
@@ -52,12 +54,93 @@ pub fn search(module: &Module, kernel: FuncId, config: &CheckConfig) -> SearchOu
     let launch = concrete_launch(config);
     let threads = total_threads(&launch);
     if threads > MAX_THREADS {
-        return SearchOutcome {
-            violations: Vec::new(),
-            notes: vec![format!("concrete search skipped: the launch has {threads} threads")],
-        };
+        // Too many threads for a whole run, but a few groups may fit. A
+        // run of some groups only is a real execution too: the schedule in
+        // which the other groups have not started yet. Grid barriers are
+        // the exception (every group must reach them), so such kernels are
+        // not searched partially.
+        let per_group = launch.threads_per_group();
+        let groups = threads / per_group.max(1);
+        if per_group > MAX_THREADS || has_grid_barrier(module) {
+            return SearchOutcome {
+                violations: Vec::new(),
+                notes: vec![format!("concrete search skipped: the launch has {threads} threads")],
+            };
+        }
+        // The first and the last group: edge conditions on group ids are
+        // where bugs hide.
+        let mut only = vec![0u32];
+        if 2 * per_group <= MAX_THREADS {
+            only.push((groups - 1).min(u32::MAX as u64) as u32);
+        }
+        only.dedup();
+        return run_twice(module, kernel, config, &launch, Inputs { only_groups: Some(only), ..Inputs::default() });
     }
-    run(module, kernel, config, &launch, &Inputs::default())
+    run_twice(module, kernel, config, &launch, Inputs::default())
+}
+
+/// The bits uninitialised values hold in the second run of `run_twice`: not
+/// zero, and small, so that a pointer holding them addresses no object.
+const SECOND_UNDEFINED_VALUE: u128 = 0xff;
+
+/// Runs the kernel; when that finds nothing and the kernel uses
+/// uninitialised values (which may hold anything), runs it again with
+/// those values not zero, and keeps the failing annotations of that run:
+/// the assertion that an uninitialised pointer is null, say. Memory-safety
+/// reports of that run are not kept: a wild value's access says more about
+/// our choice of value than about the kernel.
+fn run_twice(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launch, inputs: Inputs) -> SearchOutcome {
+    let mut outcome = run(module, kernel, config, launch, &inputs);
+    if !outcome.violations.is_empty() || !uses_undefined_values(module) {
+        return outcome;
+    }
+    let second = run(module, kernel, config, launch, &Inputs { undefined_value: SECOND_UNDEFINED_VALUE, ..inputs });
+    for mut v in second.violations {
+        if matches!(v.kind, Kind::Assertion | Kind::Precondition | Kind::Postcondition | Kind::Invariant) {
+            if let Some(w) = v.witness.as_mut() {
+                w.memory.push(("uninitialised values".into(), format!("{SECOND_UNDEFINED_VALUE:#x} (they may hold anything)")));
+            }
+            outcome.violations.push(v);
+        }
+    }
+    outcome
+}
+
+/// Whether some function of `module` uses an unspecified value (LLVM's
+/// `undef`, from an uninitialised variable).
+fn uses_undefined_values(module: &Module) -> bool {
+    module.functions.values().any(|f| {
+        let used = f.used_values(|_| true);
+        f.values.iter().any(|(v, data)| data.def == lockstep_kir::ValueDef::Undef && used.contains(&v))
+    })
+}
+
+/// Whether some function of `module` has a grid-wide barrier.
+fn has_grid_barrier(module: &Module) -> bool {
+    module.functions.values().any(|f| {
+        f.insts.values().any(|i| {
+            matches!(i.kind, lockstep_kir::InstKind::Barrier { scope: lockstep_kir::BarrierScope::Grid, .. })
+        })
+    })
+}
+
+/// The search's unconstrained values (`havoc`): the interpreter's seeded
+/// ones, except that floating-point values lie in (0, 1]. Such values come
+/// from modelled library functions (cuRAND's uniform generators assume
+/// exactly that range), and a value outside the range an assumption allows
+/// would make the whole run infeasible, and so useless.
+struct SimpleHavoc(SeededHavoc);
+
+impl HavocOracle for SimpleHavoc {
+    fn havoc(&mut self, site: &HavocSite) -> u128 {
+        let h = self.0.havoc(site);
+        let fraction = ((h as u64) & 0xff_ffff) + 1;
+        match site.ty {
+            Type::Float(32) => (fraction as f32 / (1u64 << 24) as f32).to_bits() as u128,
+            Type::Float(64) => (fraction as f64 / (1u64 << 24) as f64).to_bits() as u128,
+            _ => h,
+        }
+    }
 }
 
 /// Inputs that override the search's defaults: a witness to replay.
@@ -72,6 +155,8 @@ pub struct Inputs {
     /// Bytes of `__device__`/`__constant__` variables whose contents the
     /// host may have changed: (variable, offset, byte).
     pub globals: Vec<(lockstep_kir::GlobalId, u64, u8)>,
+    /// The bits uninitialised values hold (see `ReplayOptions`).
+    pub undefined_value: u128,
 }
 
 /// Runs the kernel once on `launch` with default inputs overridden by
@@ -94,10 +179,26 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
             // A by-value struct is a pointer to the thread's private copy;
             // `--kernel-args` gives its bytes.
             Type::Ptr(MemSpace::Private) => {
-                let value = scalar(i).unwrap_or(0);
-                let bytes = value.to_le_bytes();
-                let v = memory.alloc_named(&p.name, MemSpace::Private, 256, Some(&bytes));
-                arg_witness.push((p.name.clone(), format!("bytes {value:#x}")));
+                let given = scalar(i);
+                let value = given.unwrap_or(0);
+                let mut bytes = [0u8; BY_VALUE_BYTES as usize];
+                bytes[..16].copy_from_slice(&value.to_le_bytes());
+                let mut described = format!("bytes {value:#x}");
+                // Pointers the kernel reads from the struct point to fresh
+                // buffers of their own (unless the user gave the bytes), as
+                // a host would pass them; null pointers would only stop
+                // the run at their first use.
+                if given.is_none() {
+                    for offset in pointer_fields(func, p.value) {
+                        let name = format!("{}@{offset}", p.name);
+                        let buffer = memory.alloc_named(&name, MemSpace::Global, DEFAULT_BUFFER_BYTES, None);
+                        let at = offset as usize;
+                        bytes[at..at + 8].copy_from_slice(&buffer.as_ptr().encode().to_le_bytes());
+                        described.push_str(&format!(", a pointer to a fresh buffer of {DEFAULT_BUFFER_BYTES} bytes at byte {offset}"));
+                    }
+                }
+                let v = memory.alloc_named(&p.name, MemSpace::Private, BY_VALUE_BYTES, Some(&bytes));
+                arg_witness.push((p.name.clone(), described));
                 args.push(v);
             }
             Type::Ptr(space) => {
@@ -162,14 +263,16 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         step_budget_total: 50_000_000,
         only_groups: inputs.only_groups.clone(),
         work_dim: config.work_dim as u32,
+        undefined_value: inputs.undefined_value,
         ..ReplayOptions::default()
     };
-    let result = match replay(module, kernel, launch, &args, memory, &options) {
+    let mut oracle = SimpleHavoc(SeededHavoc { seed: options.havoc_seed });
+    let result = match replay_with_oracle(module, kernel, launch, &args, memory, &options, &mut oracle) {
         Ok(r) => r,
         Err(e) => return SearchOutcome { violations: Vec::new(), notes: vec![format!("concrete search failed: {e}")] },
     };
     let mut notes = Vec::new();
-    if !result.infeasible.is_empty() || breaks_precondition(&result) {
+    if !result.infeasible.is_empty() || breaks_precondition(&result, kernel) {
         notes.push("concrete search discarded: its inputs break the kernel's preconditions".into());
         return SearchOutcome { violations: Vec::new(), notes };
     }
@@ -214,6 +317,37 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
     SearchOutcome { violations, notes }
 }
 
+/// The byte offsets within a by-value struct parameter (`param`) from which
+/// `func` loads pointers directly, each with room for the pointer.
+fn pointer_fields(func: &lockstep_kir::Function, param: lockstep_kir::ValueId) -> Vec<u64> {
+    use lockstep_kir::{InstKind, ValueDef};
+    let offset_in_param = |ptr: lockstep_kir::ValueId| -> Option<u64> {
+        if ptr == param {
+            return Some(0);
+        }
+        let ValueDef::Inst(def) = func.values[ptr].def else { return None };
+        match func.insts[def].kind {
+            InstKind::PtrAdd { base, offset } if base == param => match func.values[offset].def {
+                ValueDef::Const(c) => Some(c as u64),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let mut offsets: Vec<u64> = func
+        .insts
+        .values()
+        .filter_map(|i| match i.kind {
+            InstKind::Load { ptr, .. } if i.result.is_some_and(|r| func.value_type(r).is_ptr()) => offset_in_param(ptr),
+            _ => None,
+        })
+        .filter(|&o| o % 8 == 0 && o + 8 <= BY_VALUE_BYTES)
+        .collect();
+    offsets.sort();
+    offsets.dedup();
+    offsets
+}
+
 /// Whether the kernel may use a pointer that comes from its inputs rather
 /// than from a parameter or a variable: a by-value struct argument, or a
 /// pointer loaded from memory.
@@ -227,11 +361,15 @@ fn reads_pointers_from_inputs(module: &Module) -> bool {
     })
 }
 
-/// A precondition that fails in the run means the chosen inputs are not
-/// allowed, not that the kernel is wrong.
-fn breaks_precondition(result: &ReplayResult) -> bool {
-    result.violations.iter().any(|v| {
-        matches!(v.kind, RKind::AssertionFailed { annot: AnnotKind::Requires | AnnotKind::GlobalRequires | AnnotKind::Assume })
+/// A precondition of the kernel that fails in the run means the chosen
+/// inputs are not allowed, not that the kernel is wrong. A precondition of
+/// a function the kernel calls is different: the call must establish it, so
+/// its failure is a violation (reported by `convert`).
+fn breaks_precondition(result: &ReplayResult, kernel: FuncId) -> bool {
+    result.violations.iter().any(|v| match v.kind {
+        RKind::AssertionFailed { annot: AnnotKind::Assume } => true,
+        RKind::AssertionFailed { annot: AnnotKind::Requires | AnnotKind::GlobalRequires } => v.loc.func == kernel,
+        _ => false,
     })
 }
 
@@ -366,6 +504,7 @@ pub(crate) fn convert(
                 AnnotKind::Invariant | AnnotKind::GlobalInvariant | AnnotKind::FunctionWideInvariant => {
                     (Kind::Invariant, "loop invariant")
                 }
+                AnnotKind::Requires | AnnotKind::GlobalRequires => (Kind::Precondition, "precondition of a call"),
                 _ => (Kind::Assertion, "assertion"),
             };
             (kind, format!("{what} fails for {}", describe(&v.thread)), span(module, &v.loc))
@@ -373,6 +512,13 @@ pub(crate) fn convert(
         RKind::Unreachable => {
             witness.threads = vec![thread_of(&v.thread)];
             (Kind::Assertion, format!("unreachable code reached by {}", describe(&v.thread)), span(module, &v.loc))
+        }
+        // A group-wide call whose arguments differ between work-items is a
+        // divergence of the group, like threads at different barriers.
+        RKind::NonUniformGroupCall { what } => {
+            witness.threads = vec![thread_of(&v.thread)];
+            let message = format!("`{what}` called with arguments that differ within a group, e.g. by {}", describe(&v.thread));
+            (Kind::BarrierDivergence, message, span(module, &v.loc))
         }
     };
     Some(Violation { kind, confirmed: true, message, primary, primary_label, related, witness: Some(witness) })

@@ -477,14 +477,20 @@ unsafe fn lower_opencl_builtin<L: CallLowering>(
             lower_async_copy(l, call, symbol, base == "async_work_group_strided_copy", args)?;
             return Ok(true);
         }
-        // Waiting for a group's copies is a group-wide operation that every
-        // work-item reaches: after it, the copies are complete and visible.
         "wait_group_events" => {
-            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES }, None);
+            lower_wait_group_events(l, args)?;
             return Ok(true);
         }
         "barrier" | "work_group_barrier" => {
             let flags = args.first().and_then(|&a| const_arg(a));
+            if let (None, Some(&arg)) = (flags, args.first()) {
+                // Flags computed at run time (possibly different in each
+                // work-item): the barrier fences nothing for the prover and
+                // the finder (the weakest reading), and the interpreter
+                // takes each work-item's flags from this call.
+                let v = l.arg_scalar(arg)?;
+                l.emit_inst(InstKind::CallExternal { name: BARRIER_FLAGS_INTRINSIC.into(), args: vec![v] }, None);
+            }
             let fence = fence_from_flags(flags, 1, 2);
             l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence }, None);
             return Ok(true);
@@ -554,11 +560,46 @@ fn first_pointee_size(symbol: &str) -> Option<u64> {
     Some(scalar * if lanes == 3 { 4 } else { lanes })
 }
 
+/// The name of the external call that gives the flags of the next barrier
+/// when they are not constant.
+pub const BARRIER_FLAGS_INTRINSIC: &str = "__lockstep_barrier_flags";
+/// The name of the external call that gives an async copy its event (see
+/// `lower_async_copy`); the interpreter gives it its meaning.
+pub const ASYNC_COPY_INTRINSIC: &str = "__lockstep_async_copy";
+/// The name of the external call that waits for events (see
+/// `lower_wait_group_events`).
+pub const WAIT_EVENTS_INTRINSIC: &str = "__lockstep_wait_group_events";
+/// Events a `wait_group_events` call passes to the interpreter at most; a
+/// call with more (or with a count that is not a constant) waits for every
+/// copy of the group.
+const MAX_WAITED_EVENTS: u64 = 16;
+
+/// A barrier that orders no memory: a point every work-item of the group
+/// must reach together (the barrier-divergence check), which separates no
+/// accesses. Async copies and waits are such group-wide calls.
+fn group_collective<L: CallLowering>(l: &mut L) {
+    let none = FenceFlags { shared: false, global: false };
+    l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: none }, None);
+}
+
 /// `async_work_group_copy(dst, src, n, event)`: one group-wide copy of `n`
-/// elements. Modelled as a copy by the group's first work-item at the call,
-/// so that accesses by the others before `wait_group_events` race with it;
-/// the strided form copies the `n * stride` elements the stride spans (an
-/// over-approximation of the bytes touched).
+/// elements that completes only when a work-item waits for its event.
+///
+/// Lowered to, in order:
+/// - a group collective (`group_collective`): every work-item must make the
+///   call, the same number of times;
+/// - `MemCopy` by the group's first work-item (zero bytes for the others):
+///   the data movement, and the copy's accesses at the call as the prover
+///   and the finder see them; the strided form copies the `n * stride`
+///   elements the stride spans (an over-approximation of the bytes
+///   touched);
+/// - `CallExternal __lockstep_async_copy(dst as int, src as int, bytes,
+///   event)` yielding the copy's event: the given event when it is not zero
+///   (the copy joins it), else a new one. The interpreter checks that the
+///   work-items pass the same arguments, and keeps the copy in flight (its
+///   accesses racing with every access of other work-items) until a wait
+///   for its event. Pointers travel as integers so that the prover sees no
+///   external call with pointers (it models the copy by the `MemCopy`).
 unsafe fn lower_async_copy<L: CallLowering>(
     l: &mut L,
     call: LLVMValueRef,
@@ -582,6 +623,14 @@ unsafe fn lower_async_copy<L: CallLowering>(
         let stride = l.coerce_to(stride, Type::I64);
         len = l.emit_inst(InstKind::Binary { op: BinOp::Mul, lhs: len, rhs: stride }, Some(Type::I64)).expect("result");
     }
+    let event_in = match args.get(if strided { 4 } else { 3 }) {
+        Some(&e) => {
+            let e = l.arg_scalar(e)?;
+            l.coerce_to(e, Type::I64)
+        }
+        None => l.int_const(Type::I64, 0),
+    };
+    group_collective(l);
     let zero32 = l.int_const(Type::I32, 0);
     let mut first = None;
     for dim in 0..3 {
@@ -596,14 +645,53 @@ unsafe fn lower_async_copy<L: CallLowering>(
     }
     let zero64 = l.int_const(Type::I64, 0);
     let cond = first.expect("three dimensions");
-    let len = l
+    let first_len = l
         .emit_inst(InstKind::Select { cond, then_value: len, else_value: zero64 }, Some(Type::I64))
         .expect("result");
-    l.emit_inst(InstKind::MemCopy { dst, src, len }, None);
+    l.emit_inst(InstKind::MemCopy { dst, src, len: first_len }, None);
+    let dst_bits = l.emit_inst(InstKind::Cast { op: CastOp::PtrToInt, arg: dst }, Some(Type::I64)).expect("result");
+    let src_bits = l.emit_inst(InstKind::Cast { op: CastOp::PtrToInt, arg: src }, Some(Type::I64)).expect("result");
+    let event = l
+        .emit_inst(
+            InstKind::CallExternal { name: ASYNC_COPY_INTRINSIC.into(), args: vec![dst_bits, src_bits, len, event_in] },
+            Some(Type::I64),
+        )
+        .expect("result");
     if let Some(ty) = l.result_type(call)? {
-        let v = l.emit_inst(InstKind::Havoc, Some(ty)).expect("result");
+        let v = l.coerce_to(event, ty);
         l.define(call, v);
     }
+    Ok(())
+}
+
+/// `wait_group_events(n, events)`: a group collective (every work-item
+/// waits, the same number of times), then `CallExternal
+/// __lockstep_wait_group_events(n, events[0], ..., events[n-1])` with the
+/// events loaded here, so that the interpreter can check they are the same
+/// in every work-item and complete exactly those copies. The wait is not a
+/// barrier: a work-item reading what another work-item's share of a copy
+/// wrote still needs one (GPUVerify's semantics). A count that is not a
+/// small constant passes no events: the interpreter then completes every
+/// copy of the group, which can only hide races.
+unsafe fn lower_wait_group_events<L: CallLowering>(l: &mut L, args: &[LLVMValueRef]) -> Result<()> {
+    let (Some(&n_arg), Some(&events_arg)) = (args.first(), args.get(1)) else {
+        return l.fail("`wait_group_events` without its two arguments".into());
+    };
+    let n = l.arg_scalar(n_arg)?;
+    let n = l.coerce_to(n, Type::I64);
+    let events = l.arg_scalar(events_arg)?;
+    group_collective(l);
+    let mut call_args = vec![n];
+    if let Some(count) = const_arg(n_arg).filter(|&c| c as u64 <= MAX_WAITED_EVENTS) {
+        for i in 0..count as u64 {
+            let offset = l.int_const(Type::I64, (8 * i) as u128);
+            let ty = l.type_of(events);
+            let at = l.emit_inst(InstKind::PtrAdd { base: events, offset }, Some(ty)).expect("result");
+            let e = l.emit_inst(InstKind::Load { ptr: at, align: 8 }, Some(Type::I64)).expect("result");
+            call_args.push(e);
+        }
+    }
+    l.emit_inst(InstKind::CallExternal { name: WAIT_EVENTS_INTRINSIC.into(), args: call_args }, None);
     Ok(())
 }
 

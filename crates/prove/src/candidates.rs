@@ -19,6 +19,7 @@
 //! | `pred-eq` | `q1 == q2`, `same_group => q1 == q2` (barriers in loops) |
 //! | `no-access` | `!READ_HAS_OCCURRED_M` etc. |
 //! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)` (and `VALUE == v_s(ghosts)` for writes that may be benign), `HAS => SITE in {...}` |
+//! | `log-width` | `HAS => WIDTH in {...}`: the widths of the accesses that may have been logged (none: `!HAS`); `HAS => OFFSET % WIDTH == 0` for one power-of-two width |
 //!
 //! The rules `init-bound`, `guard-bound`, `stride` and `pow2` are also
 //! applied to the ghost copies of the loop counters in each log (guarded by
@@ -26,8 +27,10 @@
 //!
 //! With inference off (`--no-infer`), only the `pred-eq` and `uniform`
 //! candidates that the static uniformity analysis vouches for are proposed
-//! (GPUVerify knows uniform loops without inferring anything); Houdini still
-//! checks them.
+//! (GPUVerify knows uniform loops without inferring anything), and the
+//! `log-width` ones: GPUVerify's logs have no width (they hold element
+//! indices), so a user's invariants about logged offsets cannot mention it
+//! and would not be enough without it. Houdini still checks them all.
 
 use std::collections::HashMap;
 
@@ -39,7 +42,7 @@ use crate::race::AccessKind;
 
 /// Every rule tag, for `--disable-rule` style options and reports.
 pub const RULES: &[&str] =
-    &["init-bound", "guard-bound", "stride", "pow2", "uniform", "pred-eq", "no-access", "access-offset"];
+    &["init-bound", "guard-bound", "stride", "pow2", "uniform", "pred-eq", "no-access", "access-offset", "log-width"];
 
 /// A per-thread candidate about loop counters: `t[i]` is thread `i+1`'s
 /// instance, over that thread's header parameters.
@@ -334,6 +337,9 @@ impl Enc<'_> {
         back_args: &[[Vec<Sym>; 2]],
     ) -> Vec<(&'static str, String, TermId)> {
         let mut out: Vec<(&'static str, String, TermId)> = Vec::new();
+        if !self.config.disabled_rules.iter().any(|d| d == "log-width") {
+            self.width_candidates(state, &mut out);
+        }
         if self.config.no_infer {
             self.uniformity_candidates(l, state, &mut out);
             return out;
@@ -448,6 +454,22 @@ impl Enc<'_> {
                     let any = self.st.or(&in_set);
                     let c = self.st.implies(log.has, any);
                     out.push(("access-offset", format!("a logged {} of `{oname}` comes from a known site", k.name()), c));
+                    // Only this loop's sites: holds when the log is empty on
+                    // entry (say, cleared by a barrier just before).
+                    let mut inner = Vec::new();
+                    let mut seen_inner = Vec::new();
+                    for s in my_sites.iter().filter(|s| s.loops.contains(&l)) {
+                        if !seen_inner.contains(&s.inst) {
+                            seen_inner.push(s.inst);
+                            let site = self.st.bv_const(32, s.inst.as_u32() as u128);
+                            inner.push(self.st.eq(log.site, site));
+                        }
+                    }
+                    if !inner.is_empty() && seen_inner.len() < seen.len() {
+                        let any = self.st.or(&inner);
+                        let c = self.st.implies(log.has, any);
+                        out.push(("access-offset", format!("a logged {} of `{oname}` comes from this loop", k.name()), c));
+                    }
                 }
                 // Ghosted counter candidates of this loop and the loops around it.
                 for &lp in &chain {
@@ -474,6 +496,47 @@ impl Enc<'_> {
     /// Without inference, GPUVerify still knows the loops whose control is
     /// (group-)uniform from its static uniformity analysis. Here the static
     /// analysis only proposes: Houdini checks the candidates like any other.
+    /// `log-width`: a logged access has the width of one of the sites that
+    /// may have logged it (when all their widths are constants).
+    fn width_candidates(&mut self, state: &LoopState, out: &mut Vec<(&'static str, String, TermId)>) {
+        for m in 0..state.logs.objs.len() {
+            for k in AccessKind::ALL {
+                let widths: Vec<TermId> =
+                    self.sites.iter().filter(|s| s.tracked == m && s.kind == k).map(|s| s.width1).collect();
+                // No site at all: nothing can have been logged, `HAS =>
+                // false` (with inference on, `no-access` proposes that).
+                if widths.is_empty() && self.rule_on("no-access") {
+                    continue;
+                }
+                if widths.iter().any(|&w| self.st.as_bv(w).is_none()) {
+                    continue;
+                }
+                let log = state.logs.objs[m][k.index()].clone();
+                let mut opts: Vec<TermId> = widths.iter().map(|&w| self.st.eq(log.width, w)).collect();
+                opts.sort();
+                opts.dedup();
+                let any = self.st.or(&opts);
+                let c = self.st.implies(log.has, any);
+                let name = self.tracked_name(m);
+                out.push(("log-width", format!("a logged {} of `{name}` has the width of one of its sites", k.name()), c));
+                // Aligned accesses of one power-of-two width: the logged
+                // offset is a multiple of it (GPUVerify's element indices
+                // have this built in).
+                if opts.len() == 1 && !widths.is_empty() {
+                    let w = self.st.as_bv(widths[0]).and_then(|v| v.to_u128()).unwrap_or(0);
+                    if w > 1 && w.is_power_of_two() {
+                        let mask = self.st.bv_const(64, w - 1);
+                        let low = self.st.bvand(log.off, mask);
+                        let zero = self.st.bv_const(64, 0);
+                        let e = self.st.eq(low, zero);
+                        let c = self.st.implies(log.has, e);
+                        out.push(("log-width", format!("a logged {} of `{name}` is aligned to its width", k.name()), c));
+                    }
+                }
+            }
+        }
+    }
+
     fn uniformity_candidates(&mut self, l: usize, state: &LoopState, out: &mut Vec<(&'static str, String, TermId)>) {
         use lockstep_analysis::Uniformity;
         if self.uniformity.is_none() {
@@ -482,10 +545,15 @@ impl Enc<'_> {
         let info = self.uniformity.as_ref().expect("computed");
         let header = self.loops.loops[l].header;
         let body: Vec<_> = self.loops.loops[l].blocks.iter().copied().collect();
-        // The loop's exits are decided alike by the threads of a group.
+        // The loop's exits are decided alike by the threads of a group: the
+        // branches that leave the loop (a thread-dependent branch that stays
+        // inside the body, like a guarded access, does not let the threads
+        // part).
         let control = info.control_level(header);
+        let blocks = &self.loops.loops[l].blocks;
         let exits_level = body
             .iter()
+            .filter(|&&b| self.func.blocks[b].term.successors().iter().any(|s| !blocks.contains(s)))
             .filter_map(|&b| info.branch_level(b))
             .chain(std::iter::once(control))
             .max()

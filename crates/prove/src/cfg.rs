@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use lockstep_kir::{BlockId, EntityRef, Function};
+use lockstep_kir::{BlockId, EntityRef, Function, Terminator, ValueId};
 
 /// Successors, predecessors and a reverse postorder of the reachable blocks.
 pub struct Cfg {
@@ -172,6 +172,54 @@ impl Cfg {
             loops[i].parent = best;
         }
         Ok(Loops { loops, by_header })
+    }
+}
+
+impl Cfg {
+    /// For parameter `k` of block `blk` when `blk` is reached from the two
+    /// sides of one branch (directly, or through a block that only jumps
+    /// on): the branch's condition and the values passed on its then and
+    /// else sides. This is how `c ? a : b` looks once compiled to branches.
+    pub fn gated_param(&self, func: &Function, blk: BlockId, k: usize) -> Option<(ValueId, ValueId, ValueId)> {
+        // (branching block, taken on the then side, value passed)
+        let mut edges: Vec<(BlockId, bool, ValueId)> = Vec::new();
+        for &x in self.preds.get(&blk)? {
+            match &func.blocks[x].term {
+                Terminator::Jump(call) if call.block == blk => {
+                    let preds = self.preds.get(&x)?;
+                    let [d] = preds.as_slice() else { return None };
+                    let Terminator::Branch { then_dest, else_dest, .. } = &func.blocks[*d].term else {
+                        return None;
+                    };
+                    if then_dest.block == else_dest.block {
+                        return None;
+                    }
+                    let side = if then_dest.block == x {
+                        true
+                    } else if else_dest.block == x {
+                        false
+                    } else {
+                        return None;
+                    };
+                    edges.push((*d, side, *call.args.get(k)?));
+                }
+                Terminator::Branch { then_dest, else_dest, .. } => {
+                    if then_dest.block == blk {
+                        edges.push((x, true, *then_dest.args.get(k)?));
+                    }
+                    if else_dest.block == blk {
+                        edges.push((x, false, *else_dest.args.get(k)?));
+                    }
+                }
+                _ => return None,
+            }
+        }
+        let [(d1, s1, v1), (d2, s2, v2)] = edges.as_slice() else { return None };
+        if d1 != d2 || s1 == s2 {
+            return None;
+        }
+        let Terminator::Branch { cond, .. } = &func.blocks[*d1].term else { return None };
+        Some(if *s1 { (*cond, *v1, *v2) } else { (*cond, *v2, *v1) })
     }
 }
 

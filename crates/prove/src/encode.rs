@@ -66,6 +66,10 @@ pub struct Object {
     pub space: MemSpace,
     /// Index into the log state, for objects whose races are tracked.
     pub tracked: Option<usize>,
+    /// Size in bytes, for arrays of a statically known size (module-level
+    /// objects and the kernel's locals); `None` for memory behind pointer
+    /// parameters and unsized arrays.
+    pub size: Option<u64>,
 }
 
 /// What a failed obligation means.
@@ -252,6 +256,12 @@ pub(crate) struct Enc<'a> {
     postconditions: &'a HashSet<InstId>,
     /// See `Inlined::contract_of`.
     contract_of: Option<FuncId>,
+    /// See `Inlined::function_wide_placed`.
+    function_wide_placed: bool,
+    /// The memory model of a kernel with barrier invariants.
+    pub(crate) bi: Option<crate::barrier_inv::BiState>,
+    /// Constant-initialised private arrays (see `find_const_locals`).
+    const_locals: HashMap<lockstep_kir::LocalId, (lockstep_kir::GlobalId, InstId)>,
     /// The static uniformity analysis of `func`, computed when needed.
     pub uniformity: Option<lockstep_analysis::UniformityInfo>,
     /// Objects (pointer parameters and globals, not private) that no write
@@ -268,7 +278,7 @@ pub fn encode(module: &Module, kernel: FuncId, inlined: &Inlined, config: &Prove
         reason: "irreducible control flow".into(),
         at: *func.term_locs.get(from),
     })?;
-    let mut enc = Enc::new(module, kernel, func, &inlined.origin, &inlined.postconditions, config, cfg, loops)?;
+    let mut enc = Enc::new(module, kernel, inlined, config, cfg, loops)?;
     enc.contract_of = inlined.contract_of;
     enc.encode_region(None)?;
     Ok(Problem {
@@ -294,24 +304,22 @@ fn err<T>(reason: impl Into<String>, at: Option<SrcLoc>) -> Res<T> {
 }
 
 impl<'a> Enc<'a> {
-    #[allow(clippy::too_many_arguments)]
     fn new(
         module: &'a Module,
         kernel: FuncId,
-        func: &'a Function,
-        origin: &'a HashMap<InstId, (FuncId, InstId)>,
-        postconditions: &'a HashSet<InstId>,
+        inlined: &'a Inlined,
         config: &'a ProveConfig,
         cfg: Cfg,
         loops: Loops,
     ) -> Res<Enc<'a>> {
+        let func = &inlined.func;
         let mut st = TermStore::new();
         let zero = st.bv_const(32, 0);
         let mut enc = Enc {
             module,
             kernel,
             func,
-            origin,
+            origin: &inlined.origin,
             config,
             cfg,
             loop_data: vec![LoopData::default(); loops.loops.len()],
@@ -349,8 +357,11 @@ impl<'a> Enc<'a> {
             readonly_args: Vec::new(),
             benign_sites: HashSet::new(),
             spec_loads: lockstep_analysis::ghost::specification_loads(func),
-            postconditions,
+            postconditions: &inlined.postconditions,
             contract_of: None,
+            function_wide_placed: inlined.function_wide_placed,
+            bi: None,
+            const_locals: HashMap::new(),
             unwritten: Vec::new(),
             uniformity: None,
         };
@@ -375,9 +386,11 @@ impl<'a> Enc<'a> {
         enc.readonly_args = enc.find_readonly_args();
         enc.setup_objects();
         enc.unwritten = enc.find_unwritten_objects();
+        enc.const_locals = enc.find_const_locals();
         enc.extend_benign_sites();
         enc.setup_threads();
         enc.compute_log_dependent();
+        enc.setup_barrier_invariants()?;
         Ok(enc)
     }
 
@@ -431,7 +444,12 @@ impl<'a> Enc<'a> {
         self.obligations.push(Obligation { cond, ctx: self.cur, kind, inst, message, cand });
     }
 
-    fn loc(&self, inst: InstId) -> Option<SrcLoc> {
+    /// Whether `i` is a load that only feeds annotations.
+    pub(crate) fn is_spec_load(&self, i: InstId) -> bool {
+        self.spec_loads.contains(&i)
+    }
+
+    pub(crate) fn loc(&self, inst: InstId) -> Option<SrcLoc> {
         *self.func.inst_locs.get(inst)
     }
 
@@ -559,7 +577,13 @@ impl<'a> Enc<'a> {
                 match &self.func.insts[i].kind {
                     InstKind::Call { .. } => return err("call left after inlining", at),
                     InstKind::CallExternal { name, args } => {
-                        if args.iter().any(|&a| self.func.value_type(a).is_ptr())
+                        // A call may take pointers to the calling thread's
+                        // own private objects (a by-value struct argument is
+                        // passed that way): whatever it does to them cannot
+                        // race, and their contents are adversarial anyway.
+                        // Any other pointer could let it access shared or
+                        // global memory unseen by the race checks.
+                        if args.iter().any(|&a| self.func.value_type(a).is_ptr() && !self.is_private_local(a))
                             || self.func.insts[i].result.is_some_and(|r| self.func.value_type(r).is_ptr())
                         {
                             return err(format!("call of `{name}` (without a body) with pointers"), at);
@@ -580,7 +604,10 @@ impl<'a> Enc<'a> {
                         | AnnotKind::GlobalAssert
                         | AnnotKind::Axiom
                         | AnnotKind::FreshArray => {}
-                        AnnotKind::Ensures if self.postconditions.contains(&i) => {}
+                        AnnotKind::Ensures | AnnotKind::GlobalEnsures if self.postconditions.contains(&i) => {}
+                        AnnotKind::FunctionWideInvariant | AnnotKind::FunctionWideCandidateInvariant
+                            if self.function_wide_placed => {}
+                        AnnotKind::BarrierInvariant | AnnotKind::BarrierInvariantBinary => {}
                         other => return err(format!("annotation `{}` not supported yet", other.name()), at),
                     },
                     InstKind::AnnotValue { func, .. } => match func {
@@ -595,6 +622,98 @@ impl<'a> Enc<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the atomic `i` (in block `b`) is a counting increment whose
+    /// executions by two threads on one location return different values:
+    /// an integer `atomic add` of a positive constant, outside loops (each
+    /// thread executes it at most once), on an object statically known
+    /// whose every atomic is such an increment, with a concrete launch small
+    /// enough that all the increments together cannot wrap around. Within a
+    /// barrier interval (threads of one group execute the instruction in the
+    /// same interval; for other groups the whole run is one), a plain write
+    /// to the location concurrent with the increments is a race, which is
+    /// checked separately; so the location only grows between the two
+    /// executions and the old values differ.
+    fn distinct_increments(&self, i: InstId, b: BlockId) -> bool {
+        let positive_add = |enc: &Self, k: &InstKind| -> Option<(ValueId, u128)> {
+            let InstKind::Atomic { op: lockstep_kir::AtomicOp::Add, ptr, value } = k else { return None };
+            let Type::Int(w) = enc.func.value_type(*value) else { return None };
+            let ValueDef::Const(c) = enc.func.values[*value].def else { return None };
+            let signed = signed_const(c, w as u32);
+            (signed > 0).then_some((*ptr, c))
+        };
+        if self.loops.innermost(b).is_some() {
+            return false;
+        }
+        let Some((ptr, _)) = positive_add(self, &self.func.insts[i].kind) else { return false };
+        let Some(obj) = self.static_object(ptr) else { return false };
+        let Type::Int(width) = self.func.value_type(self.func.insts[i].result.expect("atomic result")) else {
+            return false;
+        };
+        // Every atomic that may reach the object is such an increment.
+        let mut sites = 0u128;
+        let mut max_c = 0u128;
+        for block in self.func.blocks.values() {
+            for &j in &block.insts {
+                let k = &self.func.insts[j].kind;
+                let p = match k {
+                    InstKind::Atomic { ptr, .. } | InstKind::CmpXchg { ptr, .. } => *ptr,
+                    _ => continue,
+                };
+                let reaches = match self.static_object(p) {
+                    Some(o) => o == obj,
+                    None => {
+                        let space = match self.func.value_type(p) {
+                            Type::Ptr(s) => s,
+                            _ => MemSpace::Generic,
+                        };
+                        space_compatible(space, self.objects[obj].space)
+                    }
+                };
+                if !reaches {
+                    continue;
+                }
+                match positive_add(self, k) {
+                    Some((_, c)) => {
+                        sites += 1;
+                        max_c = max_c.max(c);
+                    }
+                    None => return false,
+                }
+            }
+        }
+        // The threads that may increment it: a group for shared objects,
+        // the launch otherwise; each at most once per site.
+        let dims = self.config.dims.clamp(1, 3) as usize;
+        let mut threads: u128 = 1;
+        for d in 0..dims {
+            let Some(g) = self.config.group_size[d] else { return false };
+            threads = threads.saturating_mul(g as u128);
+            if self.objects[obj].space != MemSpace::Shared {
+                let Some(n) = self.config.num_groups[d] else { return false };
+                threads = threads.saturating_mul(n as u128);
+            }
+        }
+        let total = threads.saturating_mul(sites).saturating_mul(max_c);
+        width < 128 && total < (1u128 << width)
+    }
+
+    /// Whether `v` is (by pointer arithmetic and casts) the address of one of
+    /// the kernel's private local objects.
+    fn is_private_local(&self, mut v: ValueId) -> bool {
+        for _ in 0..64 {
+            match &self.func.values[v].def {
+                ValueDef::LocalAddr(l) => return self.func.locals[*l].space == MemSpace::Private,
+                ValueDef::Inst(i) => match &self.func.insts[*i].kind {
+                    InstKind::PtrAdd { base, .. } => v = *base,
+                    InstKind::Cast { op: CastOp::Bitcast | CastOp::AddrSpaceCast, arg } => v = *arg,
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// The private pointer parameters (by-value structs) that no write of
@@ -700,7 +819,7 @@ impl<'a> Enc<'a> {
 
     /// The parameter or global a pointer is derived from (by pointer
     /// arithmetic and casts), as an object index.
-    fn static_object(&self, mut v: ValueId) -> Option<usize> {
+    pub(crate) fn static_object(&self, mut v: ValueId) -> Option<usize> {
         for _ in 0..64 {
             match &self.func.values[v].def {
                 ValueDef::GlobalAddr(g) => return self.global_obj.get(g).copied(),
@@ -853,7 +972,7 @@ impl<'a> Enc<'a> {
     }
 
     fn setup_objects(&mut self) {
-        let add = |enc: &mut Enc, name: String, space: MemSpace| -> usize {
+        let add = |enc: &mut Enc, name: String, space: MemSpace, size: Option<u64>| -> usize {
             let tracked = if matches!(space, MemSpace::Private) {
                 None
             } else {
@@ -869,17 +988,17 @@ impl<'a> Enc<'a> {
                     ghosts: Vec::new(),
                 }));
             }
-            enc.objects.push(Object { name, space, tracked });
+            enc.objects.push(Object { name, space, tracked, size });
             enc.objects.len() - 1
         };
         for (g, obj) in self.module.globals.iter() {
-            let i = add(self, obj.name.clone(), obj.space);
+            let i = add(self, obj.name.clone(), obj.space, obj.size);
             self.global_obj.insert(g, i);
         }
         for (k, p) in self.func.params.iter().enumerate() {
             if let Type::Ptr(space) = p.ty {
                 let space = if space == MemSpace::Generic { MemSpace::Global } else { space };
-                let i = add(self, p.name.clone(), space);
+                let i = add(self, p.name.clone(), space, None);
                 self.param_obj.insert(k as u32, i);
             }
         }
@@ -887,11 +1006,11 @@ impl<'a> Enc<'a> {
         // memory or makes from integers (say, buffers whose addresses are
         // stored in a struct parameter): one object per space, so that
         // accesses through such pointers are still checked for races.
-        add(self, "memory reached through a loaded pointer".into(), MemSpace::Global);
-        add(self, "shared memory reached through a loaded pointer".into(), MemSpace::Shared);
+        add(self, "memory reached through a loaded pointer".into(), MemSpace::Global, None);
+        add(self, "shared memory reached through a loaded pointer".into(), MemSpace::Shared, None);
         self.unknown_objs = self.objects.len() - 2..self.objects.len();
         for (l, obj) in self.func.locals.iter() {
-            let i = add(self, obj.name.clone(), MemSpace::Private);
+            let i = add(self, obj.name.clone(), MemSpace::Private, obj.size);
             self.local_obj.insert(l, i);
         }
         // Ghost slots: one per non-pointer header parameter of every loop.
@@ -1007,6 +1126,11 @@ impl<'a> Enc<'a> {
         let same_thread = self.st.and(&[sl, self.same_group]);
         let distinct = self.st.not(same_thread);
         self.assume(distinct);
+        if let Some(w) = c.warp_size {
+            self.assumptions.push(format!(
+                "warp-synchronous execution (--warp-sync={w}): threads of one warp race only at the same instruction"
+            ));
+        }
         if c.only_intra_group {
             self.assume(self.same_group);
             self.assumptions.push("only threads of the same group are considered (--only-intra-group)".into());
@@ -1020,6 +1144,11 @@ impl<'a> Enc<'a> {
             fmt(&c.num_groups)
         ));
         self.assumptions.push("every loop terminates (partial correctness)".into());
+        if c.check_array_bounds {
+            self.assumptions.push(
+                "array bounds are checked for arrays of known size only, not for memory behind pointer parameters".into(),
+            );
+        }
         self.assumptions
             .push("values read from memory are arbitrary (adversarial abstraction of memory contents)".into());
         if c.equality_abstraction {
@@ -1073,8 +1202,13 @@ impl<'a> Enc<'a> {
                             let id = self.param_obj[i] as u128 + 1;
                             Sym::Ptr { base: self.st.bv_const(BASE_BITS, id), off: self.st.bv_const(64, 0) }
                         }
-                        Type::Int(1) => Sym::Bool(self.fresh(&format!("arg{i}"), Sort::Bool)),
-                        Type::Int(w) | Type::Float(w) => Sym::Bv(self.fresh(&format!("arg{i}"), Sort::bv(w as u32))),
+                        // Not numbered (`fresh` would): an argument is a
+                        // constant of the whole kernel, and for every loop,
+                        // even when first used inside one.
+                        Type::Int(1) => Sym::Bool(self.st.fresh_const(&format!("arg{i}"), Sort::Bool)),
+                        Type::Int(w) | Type::Float(w) => {
+                            Sym::Bv(self.st.fresh_const(&format!("arg{i}"), Sort::bv(w as u32)))
+                        }
                     };
                     self.params_shared.insert(*i, s);
                     s
@@ -1103,7 +1237,7 @@ impl<'a> Enc<'a> {
         Ok(s)
     }
 
-    fn val_bv(&mut self, t: usize, v: ValueId) -> Res<TermId> {
+    pub(crate) fn val_bv(&mut self, t: usize, v: ValueId) -> Res<TermId> {
         let s = self.val(t, v)?;
         Ok(self.as_bv(s))
     }
@@ -1114,7 +1248,7 @@ impl<'a> Enc<'a> {
     }
 
     /// An uninterpreted function of bit-vectors (floats, math library).
-    fn uf(&mut self, name: &str, args: &[TermId], ret: Sort) -> TermId {
+    pub(crate) fn uf(&mut self, name: &str, args: &[TermId], ret: Sort) -> TermId {
         let sorts: Vec<Sort> = args.iter().map(|&a| self.st.sort_of(a).clone()).collect();
         let mut full = name.to_string();
         for s in &sorts {
@@ -1276,7 +1410,42 @@ impl<'a> Enc<'a> {
         Ok(out)
     }
 
-    fn havoc_state(&mut self, shape_hp: &[ValueId], logs: &LogState, prefix: &str) -> LoopState {
+    /// The kinds of log (indexed by `AccessKind::index`) that the body of
+    /// loop `l` may change: those of its accesses, and every kind if it has
+    /// a barrier (which clears logs) or an instruction this list does not
+    /// know. The logs of other kinds keep their values through the loop, as
+    /// GPUVerify's loops only havoc the variables their body modifies; this
+    /// matters most without inferred invariants (`--no-infer`), where a
+    /// havocked atomic log of a loop without atomics would be unconstrained.
+    fn loop_log_kinds(&self, l: usize) -> [bool; 3] {
+        let mut changed = [false; 3];
+        for &b in &self.loops.loops[l].blocks {
+            for &i in &self.func.blocks[b].insts {
+                match &self.func.insts[i].kind {
+                    InstKind::Load { .. } => changed[AccessKind::Read.index()] = true,
+                    InstKind::Store { .. } | InstKind::MemSet { .. } => changed[AccessKind::Write.index()] = true,
+                    InstKind::MemCopy { .. } => {
+                        changed[AccessKind::Read.index()] = true;
+                        changed[AccessKind::Write.index()] = true;
+                    }
+                    InstKind::Atomic { .. } | InstKind::CmpXchg { .. } => changed[AccessKind::Atomic.index()] = true,
+                    k if k.is_pure_computation() => {}
+                    InstKind::Fence { .. }
+                    | InstKind::Nop { .. }
+                    | InstKind::Havoc
+                    | InstKind::CallExternal { .. }
+                    | InstKind::Annot { .. }
+                    | InstKind::AnnotValue { .. } => {}
+                    _ => return [true; 3],
+                }
+            }
+        }
+        changed
+    }
+
+    /// A fresh loop state shaped like `shape_hp` and `logs`; the logs of the
+    /// kinds not in `changed` are kept as they are in `logs`.
+    fn havoc_state(&mut self, shape_hp: &[ValueId], logs: &LogState, prefix: &str, changed: [bool; 3]) -> LoopState {
         let mut hp = [Vec::new(), Vec::new()];
         for t in 0..2 {
             for &p in shape_hp {
@@ -1286,15 +1455,24 @@ impl<'a> Enc<'a> {
             }
         }
         let q = [self.fresh(&format!("{prefix}_q1"), Sort::Bool), self.fresh(&format!("{prefix}_q2"), Sort::Bool)];
-        let logs = logs.havoc(&mut self.st, prefix, !self.benign_sites.is_empty());
+        let mut logs_out = logs.havoc(&mut self.st, prefix, !self.benign_sites.is_empty());
         // Log symbols are numbered too (they belong to the loop state).
-        for t in logs.terms() {
+        for t in logs_out.terms() {
             if let TermKind::Const(f) = self.st.kind(t) {
                 self.seq.insert(*f, self.seq_counter);
                 self.seq_counter += 1;
             }
         }
-        LoopState { hp, q, logs }
+        // The kept logs are the terms from before the loop (with their
+        // numbers from there: constants for the loop).
+        for (m, kinds) in logs_out.objs.iter_mut().enumerate() {
+            for k in 0..3 {
+                if !changed[k] {
+                    kinds[k] = logs.objs[m][k].clone();
+                }
+            }
+        }
+        LoopState { hp, q, logs: logs_out }
     }
 
     /// Substitutes the symbols of `from` by the terms of `to` in `t`.
@@ -1355,7 +1533,8 @@ impl<'a> Enc<'a> {
         // The havocked state of the body pass.
         let body_lit = self.st.fresh_const("inv_body", Sort::Bool);
         self.assume(body_lit);
-        let state = self.havoc_state(&hparams, &entry.logs, &format!("L{l}"));
+        let changed = self.loop_log_kinds(l);
+        let state = self.havoc_state(&hparams, &entry.logs, &format!("L{l}"), changed);
         let mark = self.seq_counter;
         for t in 0..2 {
             let imp = self.st.implies(state.q[t], pe[t]);
@@ -1381,6 +1560,16 @@ impl<'a> Enc<'a> {
         let backs = self.back.remove(&l).unwrap_or_default();
         let mut next = state.clone();
         next.logs = self.logs.clone();
+        // The logs kept through the loop must have come back unchanged;
+        // otherwise `loop_log_kinds` missed a way of changing them and
+        // keeping them would be unsound.
+        for (m, kinds) in state.logs.objs.iter().enumerate() {
+            for k in 0..3 {
+                if !changed[k] && !same_log(&kinds[k], &next.logs.objs[m][k]) {
+                    return err("internal: a loop changed a race log its instructions should not change", None);
+                }
+            }
+        }
         for t in 0..2 {
             let acts: Vec<TermId> = backs.iter().map(|e| e.act[t]).collect();
             let q = self.st.or(&acts);
@@ -1424,8 +1613,13 @@ impl<'a> Enc<'a> {
         let d = self.st.implies(body_lit, conj);
         self.defs.push(d);
         let loop_loc = self.loc_text(*self.func.term_locs.get(header));
+        // When no thread reaches the loop, its invariants need not hold on
+        // entry: the state after it is then the entry state itself (below),
+        // and nothing is assumed about it.
+        let any_enter = self.st.or(&[pe[0], pe[1]]);
         for (term, cand, inst, text) in &checks {
             let e = self.subst_state(*term, &state, &entry);
+            let e = self.st.implies(any_enter, e);
             let p = self.subst_state(*term, &state, &next);
             self.obligations.push(Obligation {
                 cond: e,
@@ -1450,14 +1644,41 @@ impl<'a> Enc<'a> {
         self.cur = ctx_entry;
         let post_lit = self.st.fresh_const("inv_post", Sort::Bool);
         self.assume(post_lit);
-        let post = self.havoc_state(&hparams, &entry.logs, &format!("P{l}"));
+        let mut post = self.havoc_state(&hparams, &entry.logs, &format!("P{l}"), changed);
         for t in 0..2 {
             let nq = self.st.not(post.q[t]);
             self.assume(nq);
         }
+        // The race logs after the loop: as on entry if thread 1 did not
+        // reach it, because they are thread 1's: every change to them (its
+        // logged accesses, the clearing at a barrier it passes) is guarded
+        // by thread 1's predicate.
+        let enter1 = pe[0];
+        for (m, kinds) in post.logs.objs.iter_mut().enumerate() {
+            for k in 0..3 {
+                if !changed[k] {
+                    continue;
+                }
+                let before = &entry.logs.objs[m][k];
+                let log = &mut kinds[k];
+                let pick = |enc: &mut Self, after: TermId, before: TermId| {
+                    let t = enc.st.ite(enter1, after, before);
+                    enc.name(t)
+                };
+                log.has = pick(self, log.has, before.has);
+                log.off = pick(self, log.off, before.off);
+                log.width = pick(self, log.width, before.width);
+                log.site = pick(self, log.site, before.site);
+                log.val = pick(self, log.val, before.val);
+                for (g, &b) in log.ghosts.iter_mut().zip(&before.ghosts) {
+                    *g = pick(self, *g, b);
+                }
+            }
+        }
         let mut post_conj = Vec::new();
         for (term, cand, _, _) in &checks {
             let s = self.subst_state(*term, &state, &post);
+            let s = self.st.implies(any_enter, s);
             post_conj.push(match cand {
                 Some(ci) => {
                     let g = self.candidates[*ci].guard;
@@ -1663,7 +1884,14 @@ impl<'a> Enc<'a> {
                 // GPUVerify, which treats it as an arbitrary array); only
                 // explicit null pointers are caught by the null check.
                 for t in 0..2 {
+                    // Arrays read by barrier invariants have contents.
+                    let program = mode == Mode::Normal && !self.spec_loads.contains(&i);
+                    if let Some(v) = self.bi_load(t, b, *ptr, rty, program)? {
+                        out[t] = Some(v);
+                        continue;
+                    }
                     let fresh = self.fresh_sym_null(rty, "load", false);
+                    let fresh = self.const_local_load(t, i, b, *ptr, rty, fresh)?;
                     let fresh = self.unwritten_load(t, *ptr, rty, fresh)?;
                     let v = self.constant_load(t, *ptr, rty, fresh)?;
                     out[t] = Some(self.argument_load(t, *ptr, rty, v)?);
@@ -1674,6 +1902,7 @@ impl<'a> Enc<'a> {
                     let w = self.st.bv_const(64, self.func.value_type(*value).store_size() as u128);
                     let v = if self.benign_sites.contains(&i) { self.written_value(*value)? } else { None };
                     self.access(i, b, *ptr, [w, w], AccessKind::Write, v)?;
+                    self.bi_store(b, *ptr, *value)?;
                 }
             }
             InstKind::Atomic { ptr, value, .. } | InstKind::CmpXchg { ptr, expected: value, .. } => {
@@ -1684,6 +1913,33 @@ impl<'a> Enc<'a> {
                 if let Some(rty) = rty {
                     for t in 0..2 {
                         out[t] = Some(self.fresh_sym(rty, "atomic"));
+                    }
+                    if mode == Mode::Normal && self.distinct_increments(i, b) {
+                        // Two executions of one counting increment on one
+                        // location return different old values.
+                        let (Sym::Ptr { base: b1, off: o1 }, Sym::Ptr { base: b2, off: o2 }) =
+                            (self.val(0, *ptr)?, self.val(1, *ptr)?)
+                        else {
+                            return err("atomic through a non-pointer", at);
+                        };
+                        let same_base = self.st.eq(b1, b2);
+                        let same_off = self.st.eq(o1, o2);
+                        let mut same = vec![p[0], p[1], same_base, same_off];
+                        if self.static_object(*ptr).is_some_and(|o| self.objects[o].space == MemSpace::Shared) {
+                            same.push(self.same_group);
+                        }
+                        let same = self.st.and(&same);
+                        let (Some(Sym::Bv(r1)), Some(Sym::Bv(r2))) = (out[0], out[1]) else {
+                            return err("internal: an atomic increment without an integer result", at);
+                        };
+                        let eq = self.st.eq(r1, r2);
+                        let differ = self.st.not(eq);
+                        let fact = self.st.implies(same, differ);
+                        self.assume(fact);
+                        let text = "atomic increments by a positive constant return distinct values to distinct threads (no wrap-around)".to_string();
+                        if !self.assumptions.contains(&text) {
+                            self.assumptions.push(text);
+                        }
                     }
                 }
             }
@@ -1702,6 +1958,7 @@ impl<'a> Enc<'a> {
             }
             InstKind::Barrier { scope, fence } => {
                 if mode == Mode::Normal {
+                    self.bi_barrier(i, p, *scope, *fence)?;
                     self.barrier(i, p, *scope, *fence);
                 }
             }
@@ -1735,7 +1992,18 @@ impl<'a> Enc<'a> {
                     out[t] = Some(Sym::Bv(self.st.bv_const(rty.bits(), self.config.dims.clamp(1, 3) as u128)));
                 }
             }
-            InstKind::CallExternal { .. } => {
+            InstKind::CallExternal { name, args } => {
+                // Only pointers to the thread's private objects get here
+                // (see `check_supported`); the proof relies on the callee
+                // not reaching other memory through what they contain.
+                if args.iter().any(|&a| self.func.value_type(a).is_ptr()) {
+                    let text = format!(
+                        "`{name}` (no body) accesses only the private objects passed to it, not memory reachable from their contents"
+                    );
+                    if !self.assumptions.contains(&text) {
+                        self.assumptions.push(text);
+                    }
+                }
                 // A function without a body may return anything (it may be
                 // impure, like a random number generator): a fresh value per
                 // call and thread.
@@ -1817,7 +2085,7 @@ impl<'a> Enc<'a> {
         self.uf("mul", &[a, b], Sort::bv(w))
     }
 
-    fn icmp(&mut self, cc: IntCC, a: Sym, b: Sym) -> TermId {
+    pub(crate) fn icmp(&mut self, cc: IntCC, a: Sym, b: Sym) -> TermId {
         if let (Sym::Ptr { base: b1, off: o1 }, Sym::Ptr { base: b2, off: o2 }) = (a, b) {
             let same = self.eq_sym(a, b);
             return match cc {
@@ -1967,13 +2235,8 @@ impl<'a> Enc<'a> {
         }
         let Sym::Bv(mut acc) = otherwise else { return Ok(otherwise) };
         let Sym::Ptr { base, off } = self.val(t, ptr)? else { return Ok(otherwise) };
-        let bytes = ty.store_size() as usize;
-        if bytes == 0 || bytes > 8 || ty.bits() as usize != bytes * 8 {
-            return Ok(otherwise);
-        }
         for (g, obj) in self.module.globals.iter() {
-            let Some(init) = &obj.init else { continue };
-            if obj.space != MemSpace::Constant || init.len() / bytes > 256 {
+            if obj.init.is_none() || obj.space != MemSpace::Constant {
                 continue;
             }
             let id = self.st.bv_const(BASE_BITS, self.global_obj[&g] as u128 + 1);
@@ -1981,21 +2244,176 @@ impl<'a> Enc<'a> {
             if self.st.as_bool(is) == Some(false) {
                 continue;
             }
-            let mut chain = acc;
-            for k in (0..init.len() / bytes).rev() {
-                let mut v: u128 = 0;
-                for (j, &byte) in init[k * bytes..(k + 1) * bytes].iter().enumerate() {
-                    v |= (byte as u128) << (8 * j);
-                }
-                let at = self.st.bv_const(64, (k * bytes) as u128);
-                let here = self.st.eq(off, at);
-                let val = self.st.bv_const(ty.bits(), v);
-                chain = self.st.ite(here, val, chain);
-            }
-            let named = self.name(chain);
+            let Some(named) = self.init_contents(g, off, ty, acc) else { continue };
             acc = self.st.ite(is, named, acc);
         }
         Ok(Sym::Bv(acc))
+    }
+
+    /// The value of type `ty` at byte offset `off` of the initialised
+    /// global `g` (aligned reads of its elements), `otherwise` elsewhere;
+    /// `None` when the type or the size does not suit this encoding.
+    fn init_contents(&mut self, g: lockstep_kir::GlobalId, off: TermId, ty: Type, otherwise: TermId) -> Option<TermId> {
+        let bytes = ty.store_size() as usize;
+        if bytes == 0 || bytes > 8 || ty.bits() as usize != bytes * 8 {
+            return None;
+        }
+        let init = self.module.globals[g].init.clone()?;
+        if init.len() / bytes > 256 {
+            return None;
+        }
+        let mut chain = otherwise;
+        for k in (0..init.len() / bytes).rev() {
+            let mut v: u128 = 0;
+            for (j, &byte) in init[k * bytes..(k + 1) * bytes].iter().enumerate() {
+                v |= (byte as u128) << (8 * j);
+            }
+            let at = self.st.bv_const(64, (k * bytes) as u128);
+            let here = self.st.eq(off, at);
+            let val = self.st.bv_const(ty.bits(), v);
+            chain = self.st.ite(here, val, chain);
+        }
+        Some(self.name(chain))
+    }
+
+    /// The local a pointer is derived from (by pointer arithmetic and casts).
+    fn local_root(&self, mut v: ValueId) -> Option<lockstep_kir::LocalId> {
+        for _ in 0..64 {
+            match &self.func.values[v].def {
+                ValueDef::LocalAddr(l) => return Some(*l),
+                ValueDef::Inst(i) => match &self.func.insts[*i].kind {
+                    InstKind::PtrAdd { base, .. } => v = *base,
+                    InstKind::Cast { op: CastOp::Bitcast | CastOp::AddrSpaceCast, arg } => v = *arg,
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// Private arrays initialised from a constant (clang lowers `int x[10] =
+    /// {...}` to a copy of a `__constant` initialiser): locals whose only
+    /// write is one copy of their whole size from an initialised OpenCL
+    /// constant, and whose address never escapes (is stored, passed to a
+    /// call or between blocks) nor is written through a pointer of unknown
+    /// target. A load the copy dominates reads the constant's contents.
+    fn find_const_locals(&self) -> HashMap<lockstep_kir::LocalId, (lockstep_kir::GlobalId, InstId)> {
+        let mut out = HashMap::new();
+        if self.module.language != lockstep_kir::Language::OpenCl {
+            return out;
+        }
+        let direct = |mut v: ValueId| -> ValueId {
+            while let ValueDef::Inst(i) = &self.func.values[v].def {
+                match &self.func.insts[*i].kind {
+                    InstKind::Cast { op: CastOp::Bitcast | CastOp::AddrSpaceCast, arg } => v = *arg,
+                    _ => break,
+                }
+            }
+            v
+        };
+        let mut copies: HashMap<lockstep_kir::LocalId, Vec<(InstId, Option<lockstep_kir::GlobalId>)>> = HashMap::new();
+        let mut bad: HashSet<lockstep_kir::LocalId> = HashSet::new();
+        for b in &self.cfg.rpo {
+            for &i in &self.func.blocks[*b].insts {
+                let kind = &self.func.insts[i].kind;
+                // Writes through a pointer of unknown target may reach any
+                // private object.
+                let written = match kind {
+                    InstKind::Store { ptr, .. } | InstKind::Atomic { ptr, .. } | InstKind::CmpXchg { ptr, .. } => Some(*ptr),
+                    InstKind::MemCopy { dst, .. } | InstKind::MemSet { dst, .. } => Some(*dst),
+                    _ => None,
+                };
+                if let Some(w) = written {
+                    match self.local_root(w) {
+                        Some(l) => {
+                            let copy = match kind {
+                                InstKind::MemCopy { dst, src, len } => {
+                                    let src_g = match self.func.values[direct(*src)].def {
+                                        ValueDef::GlobalAddr(g) => Some(g),
+                                        _ => None,
+                                    };
+                                    let size = self.func.locals[l].size;
+                                    let whole = matches!(self.func.values[direct(*dst)].def, ValueDef::LocalAddr(_))
+                                        && matches!(self.func.values[*len].def, ValueDef::Const(n) if Some(n as u64) == size);
+                                    let good = src_g.filter(|&g| {
+                                        let obj = &self.module.globals[g];
+                                        whole
+                                            && obj.space == MemSpace::Constant
+                                            && obj.init.as_ref().is_some_and(|d| Some(d.len() as u64) >= size)
+                                    });
+                                    Some(good)
+                                }
+                                _ => None,
+                            };
+                            match copy {
+                                Some(Some(g)) => copies.entry(l).or_default().push((i, Some(g))),
+                                _ => {
+                                    bad.insert(l);
+                                }
+                            }
+                        }
+                        None => {
+                            let space = match self.func.value_type(w) {
+                                Type::Ptr(s) => s,
+                                _ => MemSpace::Generic,
+                            };
+                            if space_compatible(space, MemSpace::Private) {
+                                return HashMap::new();
+                            }
+                        }
+                    }
+                }
+                // Escapes: a local's address used other than as an address.
+                let escapes: Vec<ValueId> = match kind {
+                    InstKind::Store { value, .. } => vec![*value],
+                    InstKind::Atomic { value, .. } => vec![*value],
+                    InstKind::CmpXchg { expected, new, .. } => vec![*expected, *new],
+                    InstKind::CallExternal { args, .. } => args.clone(),
+                    InstKind::Select { then_value, else_value, .. } => vec![*then_value, *else_value],
+                    _ => vec![],
+                };
+                for v in escapes {
+                    if let Some(l) = self.local_root(v) {
+                        bad.insert(l);
+                    }
+                }
+            }
+            for v in self.func.blocks[*b].term.operands() {
+                if let Some(l) = self.local_root(v) {
+                    bad.insert(l);
+                }
+            }
+        }
+        for (l, list) in copies {
+            if bad.contains(&l) || list.len() != 1 {
+                continue;
+            }
+            if let (i, Some(g)) = list[0] {
+                out.insert(l, (g, i));
+            }
+        }
+        out
+    }
+
+    /// A load from a constant-initialised private array (see
+    /// `find_const_locals`) after its initialisation: the initial contents.
+    fn const_local_load(&mut self, t: usize, i: InstId, b: BlockId, ptr: ValueId, ty: Type, otherwise: Sym) -> Res<Sym> {
+        let Sym::Bv(other) = otherwise else { return Ok(otherwise) };
+        let Some(l) = self.local_root(ptr) else { return Ok(otherwise) };
+        let Some(&(g, copy)) = self.const_locals.get(&l) else { return Ok(otherwise) };
+        let copy_block = self.inst_block[&copy];
+        let dominated = if copy_block == b {
+            let insts = &self.func.blocks[b].insts;
+            insts.iter().position(|&x| x == copy) < insts.iter().position(|&x| x == i)
+        } else {
+            self.cfg.is_reachable(copy_block) && self.cfg.dominates(copy_block, b)
+        };
+        if !dominated {
+            return Ok(otherwise);
+        }
+        let Sym::Ptr { off, .. } = self.val(t, ptr)? else { return Ok(otherwise) };
+        Ok(self.init_contents(g, off, ty, other).map_or(otherwise, Sym::Bv))
     }
 
     /// The value a store writes, as a bv64 per thread, when it can be
@@ -2055,6 +2473,9 @@ impl<'a> Enc<'a> {
             "possible null pointer access".into(),
             None,
         );
+        if self.config.check_array_bounds {
+            self.bounds_check(i, p, [b1, b2], [o1, o2], width);
+        }
         if kind != AccessKind::Read {
             let mut conj = Vec::new();
             for (oi, obj) in self.objects.clone().iter().enumerate() {
@@ -2142,6 +2563,15 @@ impl<'a> Enc<'a> {
                 let mut all = guard.clone();
                 all.push(log.has);
                 all.push(ov);
+                if let Some(w) = self.config.warp_size {
+                    // Warp-synchronous semantics (`--warp-sync`, SESA's
+                    // rule): threads of one warp execute in lockstep, so two
+                    // of them race only at the same instruction.
+                    let same_warp = self.same_warp(w);
+                    let same_site = self.st.eq(log.site, site);
+                    let apart = self.st.not(same_warp);
+                    all.push(self.st.or(&[apart, same_site]));
+                }
                 if let (AccessKind::Write, AccessKind::Write, Some(v)) = (k1, kind, value) {
                     // A benign race: the logged write also came from a
                     // benign-capable store and wrote the same value to the
@@ -2179,6 +2609,72 @@ impl<'a> Enc<'a> {
             }
         }
         Ok(())
+    }
+
+    /// `--check-array-bounds` (GPUVerify's meaning): an enabled thread's
+    /// access to an array of statically known size lies within it. Memory
+    /// behind pointer parameters has no known size and is not checked (the
+    /// proof lists that as an assumption).
+    fn bounds_check(&mut self, i: InstId, p: [TermId; 2], bases: [TermId; 2], offs: [TermId; 2], width: [TermId; 2]) {
+        let mut conj = Vec::new();
+        let mut names = Vec::new();
+        for (oi, obj) in self.objects.clone().iter().enumerate() {
+            let Some(size) = obj.size else { continue };
+            let id = self.st.bv_const(BASE_BITS, oi as u128 + 1);
+            let size = self.st.bv_const(64, size as u128);
+            for t in 0..2 {
+                let on = self.st.eq(bases[t], id);
+                if self.st.as_bool(on) == Some(false) {
+                    continue;
+                }
+                if !names.contains(&obj.name) {
+                    names.push(obj.name.clone());
+                }
+                // `off + width <= size` without wrapping around.
+                let fits_off = self.st.bvule(offs[t], size);
+                let room = self.st.bvsub(size, offs[t]);
+                let fits_width = self.st.bvule(width[t], room);
+                let inside = self.st.and(&[fits_off, fits_width]);
+                let guard = self.st.and(&[p[t], on]);
+                conj.push(self.st.implies(guard, inside));
+            }
+        }
+        if conj.is_empty() {
+            return;
+        }
+        let ok = self.st.and(&conj);
+        let what = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" or ");
+        self.oblige(
+            ok,
+            ObKind::Annotation(ViolationKind::OutOfBounds),
+            Some(i),
+            format!("possible array out-of-bounds access on array {what}"),
+            None,
+        );
+    }
+
+    /// Whether the two threads are in the same warp of `size` threads: the
+    /// same group, and the same quotient of their linear local ids (x
+    /// fastest). Computed with exact multiplication (not the uninterpreted
+    /// product of `mul`): an abstract product could put two threads of
+    /// different warps in one, and hide their races.
+    fn same_warp(&mut self, size: u32) -> TermId {
+        let mut lin = [self.st.bv_const(64, 0); 2];
+        for t in 0..2 {
+            let mut acc = self.st.bv_const(64, 0);
+            for d in (0..3).rev() {
+                let g = self.resize(self.gs[d], 64, false);
+                let l = self.resize(self.lid[t][d], 64, false);
+                let scaled = self.st.bvmul(acc, g);
+                acc = self.st.bvadd(scaled, l);
+            }
+            lin[t] = acc;
+        }
+        let w = self.st.bv_const(64, size.max(1) as u128);
+        let q1 = self.st.bvudiv(lin[0], w);
+        let q2 = self.st.bvudiv(lin[1], w);
+        let same = self.st.eq(q1, q2);
+        self.st.and(&[self.same_group, same])
     }
 
     /// For each thread: "if the thread is enabled, its pointer base is not
@@ -2227,6 +2723,14 @@ impl<'a> Enc<'a> {
                     }
                     let reset = if scope == BarrierScope::Group && obj.space != MemSpace::Shared {
                         self.st.and(&[both, self.same_group])
+                    } else if scope == BarrierScope::Group {
+                        // Thread 1's log of a shared object is cleared when it
+                        // passes the barrier; with thread 2 in another group
+                        // (which cannot race on this group's shared memory)
+                        // that does not depend on thread 2.
+                        let other_group = self.st.not(self.same_group);
+                        let second = self.st.or(&[p[1], other_group]);
+                        self.st.and(&[p[0], second])
                     } else {
                         both
                     };
@@ -2302,12 +2806,20 @@ impl<'a> Enc<'a> {
                     None,
                 );
             }
-            AnnotKind::GlobalRequires | AnnotKind::GlobalAssert if kind == AnnotKind::GlobalAssert || !from_kernel => {
-                // A global assertion, and a callee's global precondition
-                // (GPUVerify's `__global_requires`), must hold for every
-                // thread, enabled or not.
+            AnnotKind::GlobalRequires | AnnotKind::GlobalAssert | AnnotKind::GlobalEnsures
+                if kind != AnnotKind::GlobalRequires || !from_kernel =>
+            {
+                // A global assertion, a callee's global precondition
+                // (GPUVerify's `__global_requires`) and a callee's global
+                // postcondition (moved to its return by the inliner) must
+                // hold for every thread, enabled or not.
                 let (violation, message) = if kind == AnnotKind::GlobalAssert {
                     (ViolationKind::Assertion, format!("global assertion at {what} may fail"))
+                } else if kind == AnnotKind::GlobalEnsures {
+                    if !self.postconditions.contains(&i) {
+                        return err("annotation `global_ensures` not supported yet", at);
+                    }
+                    (ViolationKind::Postcondition, format!("global postcondition at {what} may not hold"))
                 } else {
                     (ViolationKind::Precondition, format!("global precondition at {what} may not hold"))
                 };
@@ -2320,6 +2832,15 @@ impl<'a> Enc<'a> {
             }
             AnnotKind::GlobalRequires | AnnotKind::FreshArray => {
                 // Dropping an assumption is sound: it only weakens the proof.
+            }
+            AnnotKind::FunctionWideInvariant | AnnotKind::FunctionWideCandidateInvariant
+                if self.function_wide_placed =>
+            {
+                // Checked at the loop headers (see `function_wide`).
+            }
+            AnnotKind::BarrierInvariant | AnnotKind::BarrierInvariantBinary => {
+                // Checked and assumed at the next barrier (see `barrier_inv`).
+                self.bi_annot(i, kind, args)?;
             }
             AnnotKind::Axiom => {
                 for &t in &threads {
@@ -2446,6 +2967,24 @@ impl<'a> Enc<'a> {
             _ => Sym::Bool(r),
         }
     }
+}
+
+/// `c`, the low `w` bits of a constant, as a signed number.
+fn signed_const(c: u128, w: u32) -> i128 {
+    if w >= 128 {
+        return c as i128;
+    }
+    let c = c & ((1u128 << w) - 1);
+    if w > 0 && c >> (w - 1) & 1 == 1 {
+        c as i128 - (1i128 << w)
+    } else {
+        c as i128
+    }
+}
+
+/// Whether two logs are the same terms.
+fn same_log(a: &Log, b: &Log) -> bool {
+    a.has == b.has && a.off == b.off && a.width == b.width && a.site == b.site && a.val == b.val && a.ghosts == b.ghosts
 }
 
 /// Whether a pointer of static space `ptr` may point to an object of space

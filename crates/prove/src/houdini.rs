@@ -303,6 +303,10 @@ fn proved_text(module: &Module, p: &Problem, ob: usize) -> String {
         ObKind::Annotation(ViolationKind::Precondition) => format!("precondition at {at} holds"),
         ObKind::Annotation(ViolationKind::NullPointer) => "no access through a null pointer".into(),
         ObKind::Annotation(ViolationKind::ConstantWrite) => "no write to constant memory".into(),
+        ObKind::Annotation(ViolationKind::OutOfBounds) => "no out-of-bounds access to an array of known size".into(),
+        ObKind::Annotation(_) if o.message.starts_with("barrier invariant") => {
+            format!("barrier invariant at {at} holds at its barrier")
+        }
         ObKind::Annotation(_) => format!("assertion at {at} holds"),
         ObKind::Invariant { .. } => format!("loop invariant at {at} holds"),
     }

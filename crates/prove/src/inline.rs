@@ -31,6 +31,11 @@ pub struct Inlined {
     /// For a contract check (see `contract_wrapper`): the function whose
     /// preconditions are assumed rather than checked.
     pub contract_of: Option<FuncId>,
+    /// Set by `function_wide::place`: the function-wide invariants have been
+    /// copied to the loop headers, so the encoding skips the originals (which
+    /// stay in place so that the loads feeding them still count as
+    /// annotation reads, not program accesses).
+    pub function_wide_placed: bool,
 }
 
 /// Inlines every call in `kernel`. Fails (with the call's instruction) on
@@ -59,7 +64,7 @@ pub fn inline_kernel(module: &Module, kernel: FuncId) -> Result<Inlined, (String
         }
         inline_one(&mut f, &mut origin, &mut postconditions, block, pos, call, callee_id, callee, &args);
     }
-    Ok(Inlined { func: f, origin, postconditions, contract_of: None })
+    Ok(Inlined { func: f, origin, postconditions, contract_of: None, function_wide_placed: false })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -148,7 +153,8 @@ fn inline_one(
     move_postconditions(f, postconditions, block_map[&callee.entry], cont, result);
 }
 
-/// Moves the `__ensures` annotations of an inlined callee's entry block
+/// Moves the `__ensures` (and `__global_ensures`) annotations of an inlined
+/// callee's entry block
 /// (where GPUVerify's annotations are written) to the start of the call's
 /// continuation `cont`, which only the callee's returns reach, together
 /// with the instructions of the entry block that depend on
@@ -164,7 +170,8 @@ fn move_postconditions(
     result: Option<ValueId>,
 ) {
     let insts = f.blocks[entry].insts.clone();
-    if !insts.iter().any(|&i| matches!(f.insts[i].kind, InstKind::Annot { kind: AnnotKind::Ensures, .. })) {
+    let is_post = |k: &InstKind| matches!(k, InstKind::Annot { kind: AnnotKind::Ensures | AnnotKind::GlobalEnsures, .. });
+    if !insts.iter().any(|&i| is_post(&f.insts[i].kind)) {
         return;
     }
     // Values that stand for, or depend on, the return value.
@@ -185,7 +192,7 @@ fn move_postconditions(
         }
         let mut uses_ret = false;
         data.kind.for_each_operand(|o| uses_ret |= ret_vals.contains(&o));
-        let is_ensures = matches!(data.kind, InstKind::Annot { kind: AnnotKind::Ensures, .. });
+        let is_ensures = is_post(&data.kind);
         if uses_ret || is_ensures {
             if let Some(r) = data.result {
                 ret_vals.insert(r);
@@ -223,7 +230,7 @@ fn move_postconditions(
     let res = result.unwrap_or(ValueId::from_u32(0));
     for &i in &moved {
         f.insts[i].kind.map_operands(|o| if ret_value_map.contains(&o) { res } else { o });
-        if matches!(f.insts[i].kind, InstKind::Annot { kind: AnnotKind::Ensures, .. }) {
+        if is_post(&f.insts[i].kind) {
             postconditions.insert(i);
         }
     }

@@ -29,7 +29,8 @@
 //!   arguments the kernel never writes (the same for both threads),
 //!   initialised OpenCL `__constant` objects (their known contents), and
 //!   objects no write of the kernel can reach (a function of the offset, the
-//!   same for every thread; per group for shared objects).
+//!   same for every thread; per group for shared objects), and, in kernels
+//!   with barrier invariants, the shared arrays [`barrier_inv`] models.
 //! - Benign races: two writes of the same value to the same bytes do not
 //!   race when both stores' values are computed without reading memory the
 //!   kernel writes (GPUVerify's rule, `lockstep_analysis::ghost`); with
@@ -41,14 +42,28 @@
 //! - Floats are bit patterns under uninterpreted functions; products of two
 //!   non-constant integers are uninterpreted too (an over-approximation that
 //!   keeps solver queries fast); calls of functions without a body return
-//!   fresh values (and make the kernel `Unknown` if they take pointers).
+//!   fresh values. They may take pointers to the thread's own private
+//!   objects (by-value structs are passed that way), with the assumption,
+//!   listed in the proof, that they reach no other memory through them;
+//!   any other pointer argument makes the kernel `Unknown`.
 //! - Besides races, divergence and annotations, the prover checks accesses
-//!   through explicit null pointers and writes to constant memory.
+//!   through explicit null pointers and writes to constant memory, and with
+//!   `--check-array-bounds` that accesses to arrays of known size are in
+//!   bounds (memory behind pointer parameters has no known size; the proof
+//!   lists that among its assumptions).
+//! - Function-wide invariants become user invariants (or candidates) at
+//!   every loop header ([`function_wide`]).
+//! - Barrier invariants are checked at their barrier and assumed after it
+//!   for their instantiations, over a memory model of the shared arrays
+//!   ([`barrier_inv`]); kernels without them keep adversarial memory.
+//! - With `--warp-sync=N`, threads of one warp race only at the same
+//!   instruction (they execute in lockstep).
 //! - `Unknown` (with the location) for: irreducible control flow, recursion,
-//!   external calls with pointers, `__function_wide_invariant`, barrier
-//!   invariants, a kernel's own `__ensures`, postconditions not at the start
-//!   of a callee, `__old`, invariants that read memory or are not in a loop
-//!   header, array-bounds checking, timeouts.
+//!   other external calls with pointers, function-wide invariants that
+//!   cannot be stated at a loop header, barrier invariants outside what
+//!   [`barrier_inv`] models, a kernel's own
+//!   `__ensures`, postconditions not at the start of a callee, `__old`,
+//!   invariants that read memory or are not in a loop header, timeouts.
 //!
 //! The CFG facts ([`cfg`]) and the inliner ([`inline`]) are private, minimal
 //! versions: the shared `lockstep-analysis` crate did not yet provide loops
@@ -57,9 +72,11 @@
 // Thread indices (`t` in 0..2) index several per-thread arrays at once.
 #![allow(clippy::needless_range_loop)]
 
+pub mod barrier_inv;
 pub mod candidates;
 pub mod cfg;
 pub mod encode;
+pub mod function_wide;
 pub mod houdini;
 pub mod inline;
 pub mod race;
@@ -97,15 +114,18 @@ pub struct ProveConfig {
     pub equality_abstraction: bool,
     /// Where to write a replayable log of the solver session.
     pub replay_log: Option<PathBuf>,
-    /// Array-bounds checking was requested; this prover does not do it, so
-    /// such a request makes the outcome `Unknown` rather than a silent
-    /// `Verified`.
+    /// GPUVerify's `--check-array-bounds`: every access to an array of
+    /// statically known size (module-level objects, the kernel's locals) is
+    /// checked to lie within it.
     pub check_array_bounds: bool,
     /// Give up (`Unknown`) when solving takes longer than this in total.
     pub time_budget: Option<Duration>,
     /// GPUVerify's `--invariants-as-candidates`: user loop invariants are
     /// only candidates (dropped when not inductive).
     pub invariants_as_candidates: bool,
+    /// GPUVerify's `--warp-sync=N`: threads of one warp of `N` threads
+    /// execute in lockstep, and race only at the same instruction.
+    pub warp_size: Option<u32>,
     /// GPUVerify's `--no-annotations`: source annotations are ignored.
     pub no_annotations: bool,
     /// GPUVerify's `--only-requires`: annotations other than preconditions
@@ -130,6 +150,7 @@ impl Default for ProveConfig {
             check_array_bounds: false,
             time_budget: None,
             invariants_as_candidates: false,
+            warp_size: None,
             no_annotations: false,
             only_requires: false,
         }
@@ -200,19 +221,18 @@ pub enum ProveOutcome {
 /// Proves `kernel` of `module` race-free, divergence-free and correct with
 /// respect to its annotations, for every launch `config` allows.
 pub fn prove_kernel(module: &Module, kernel: FuncId, config: &ProveConfig) -> ProveOutcome {
-    if config.check_array_bounds {
-        return ProveOutcome::Unknown {
-            reason: "array-bounds checking is not supported by the prover".into(),
-            at: module.functions[kernel].loc,
-        };
-    }
-    let inlined = match inline::inline_kernel(module, kernel) {
+    let mut inlined = match inline::inline_kernel(module, kernel) {
         Ok(i) => i,
         Err((reason, inst)) => {
             let at = *module.functions[kernel].inst_locs.get(inst);
             return ProveOutcome::Unknown { reason, at };
         }
     };
+    function_wide::relocate_invariants(&mut inlined);
+    if let Err((reason, inst)) = function_wide::place(&mut inlined) {
+        let at = *inlined.func.inst_locs.get(inst);
+        return ProveOutcome::Unknown { reason, at };
+    }
     let problem = match encode::encode(module, kernel, &inlined, config) {
         Ok(p) => p,
         Err(e) => return ProveOutcome::Unknown { reason: e.reason, at: e.at },
@@ -249,6 +269,11 @@ fn check_contract(module: &Module, callee: FuncId, config: &ProveConfig) -> Prov
         Err((reason, _)) => return ProveOutcome::Unknown { reason, at },
     };
     inlined.contract_of = Some(callee);
+    function_wide::relocate_invariants(&mut inlined);
+    if let Err((reason, inst)) = function_wide::place(&mut inlined) {
+        let at = *inlined.func.inst_locs.get(inst);
+        return ProveOutcome::Unknown { reason, at };
+    }
     let mut problem = match encode::encode(&m, wrapper, &inlined, config) {
         Ok(p) => p,
         Err(e) => return ProveOutcome::Unknown { reason: e.reason, at: e.at },

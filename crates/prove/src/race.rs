@@ -130,10 +130,14 @@ impl LogState {
 /// modulo 2^64 (exact for wrapped offsets too).
 ///
 /// An empty range inside the other still counts as overlapping. That is
-/// imprecise, but deliberately kept: the front-end lowers OpenCL's
-/// `async_work_group_copy` to a synchronous copy by one thread (zero bytes
-/// for the others), which cannot show the races of a copy not waited for,
-/// and this imprecision is what keeps such kernels from being verified.
+/// imprecise, but deliberately kept for OpenCL's async copies: the
+/// front-end lowers `async_work_group_copy` to a copy by the group's first
+/// work-item at the call (zero bytes for the others) beside an event
+/// intrinsic the prover does not interpret, so the prover does not see a
+/// copy stay in flight across barriers until the wait for its event (the
+/// interpreter does, see `lockstep_replay`'s `async_copy`). The empty copies
+/// of the other work-items overlapping the first one's is what keeps such
+/// kernels from being verified.
 pub fn overlap(st: &mut TermStore, o1: TermId, w1: TermId, o2: TermId, w2: TermId) -> TermId {
     let d21 = st.bvsub(o2, o1);
     let d12 = st.bvsub(o1, o2);

@@ -78,11 +78,25 @@ fn missing_barrier_is_a_race() {
 }
 
 #[test]
-fn array_bounds_requests_are_unknown() {
+fn array_bounds_of_known_sizes_are_checked() {
+    let cfg = ProveConfig { check_array_bounds: true, ..config() };
+    // 64 threads write one int each into a 256-byte tile: in bounds.
     let m = parse_module(&tile_kernel("barrier group shared global @file0:3:3")).expect("parses");
     let k = m.function_by_name("k").unwrap();
-    let out = prove_kernel(&m, k, &ProveConfig { check_array_bounds: true, ..config() });
-    assert!(matches!(out, ProveOutcome::Unknown { .. }), "{out:#?}");
+    let out = prove_kernel(&m, k, &cfg);
+    let ProveOutcome::Verified { proved, assumptions, .. } = &out else { panic!("{out:#?}") };
+    assert!(proved.iter().any(|p| p.contains("out-of-bounds")), "{proved:?}");
+    assert!(assumptions.iter().any(|a| a.contains("array bounds")), "{assumptions:?}");
+    // A 128-byte tile is too small for 64 ints.
+    let text = tile_kernel("barrier group shared global @file0:3:3").replace("size 256", "size 128");
+    let m = parse_module(&text).expect("parses");
+    let out = prove_kernel(&m, k, &cfg);
+    let ProveOutcome::Failed { violations } = &out else { panic!("{out:#?}") };
+    assert!(violations.iter().all(|v| v.kind == ViolationKind::OutOfBounds), "{violations:#?}");
+    assert_eq!(violations[0].at.as_ref().and_then(|l| l.src).map(|s| s.line), Some(2));
+    // Without the option nothing is said about bounds.
+    let out = prove_kernel(&m, k, &config());
+    assert!(matches!(out, ProveOutcome::Verified { .. }), "{out:#?}");
 }
 
 #[test]

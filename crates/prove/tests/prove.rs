@@ -267,3 +267,156 @@ fn uniform_loops_need_no_inference() {
     let (_, out) = prove("uniform_loops.cu", "thread_bound", &cfg);
     assert!(failed_kinds(&out).contains(&ViolationKind::BarrierDivergence), "{out:#?}");
 }
+
+#[test]
+fn function_wide_invariants_are_checked_at_every_loop() {
+    let mut cfg = config(Some(32), Some(4));
+    cfg.no_infer = true;
+    let (_, out) = prove("function_wide.cu", "both_loops", &cfg);
+    assert_verified(&out);
+    if let ProveOutcome::Verified { proved, .. } = &out {
+        // Two function-wide invariants at two loops, and the loop's own.
+        assert!(proved.iter().filter(|p| p.contains("loop invariant at")).count() >= 3, "{proved:?}");
+    }
+    let (_, out) = prove("function_wide.cu", "violated", &cfg);
+    let kinds = failed_kinds(&out);
+    assert!(kinds.contains(&ViolationKind::Invariant), "{out:#?}");
+    let ProveOutcome::Failed { violations } = &out else { unreachable!() };
+    let v = violations.iter().find(|v| v.kind == ViolationKind::Invariant).unwrap();
+    // Reported at the function-wide invariant's own line.
+    assert_eq!(v.at.as_ref().and_then(|l| l.src).map(|s| s.line), Some(25), "{v:#?}");
+    // One that reads memory is not silently dropped...
+    let (_, out) = prove("function_wide.cu", "reads_memory", &cfg);
+    let ProveOutcome::Unknown { reason, .. } = &out else { panic!("{out:#?}") };
+    assert!(reason.contains("function-wide invariant"), "{reason}");
+    // ...but a candidate is.
+    let (_, out) = prove("function_wide.cu", "candidate_reads_memory", &cfg);
+    assert_verified(&out);
+}
+
+#[test]
+fn warp_sync_orders_the_threads_of_a_warp() {
+    let mut cfg = config(Some(128), Some(1));
+    let (_, out) = prove("warp_sync.cu", "scan_warp", &cfg);
+    assert!(failed_kinds(&out).contains(&ViolationKind::DataRace), "{out:#?}");
+    cfg.warp_size = Some(32);
+    let (_, out) = prove("warp_sync.cu", "scan_warp", &cfg);
+    assert_verified(&out);
+    if let ProveOutcome::Verified { assumptions, .. } = &out {
+        assert!(assumptions.iter().any(|a| a.contains("warp-synchronous")), "{assumptions:?}");
+    }
+    // Smaller warps split the scan's lanes: races again.
+    cfg.warp_size = Some(2);
+    let (_, out) = prove("warp_sync.cu", "scan_warp", &cfg);
+    assert!(failed_kinds(&out).contains(&ViolationKind::DataRace), "{out:#?}");
+    cfg.warp_size = Some(32);
+    let (_, out) = prove("warp_sync.cu", "across_warps", &cfg);
+    assert!(failed_kinds(&out).contains(&ViolationKind::DataRace), "{out:#?}");
+}
+
+#[test]
+fn external_calls_may_take_private_pointers_only() {
+    let cfg = config(Some(64), Some(2));
+    let (_, out) = prove("external_calls.cu", "by_value", &cfg);
+    assert_verified(&out);
+    if let ProveOutcome::Verified { assumptions, .. } = &out {
+        assert!(assumptions.iter().any(|a| a.contains("`bar` (no body)")), "{assumptions:?}");
+    }
+    let (_, out) = prove("external_calls.cu", "global_pointer", &cfg);
+    let ProveOutcome::Unknown { reason, .. } = &out else { panic!("{out:#?}") };
+    assert!(reason.contains("without a body"), "{reason}");
+}
+
+#[test]
+fn barrier_invariants_are_checked_then_assumed() {
+    let cfg = config(Some(128), Some(4));
+    for k in ["own_value", "neighbour", "distinct"] {
+        let (_, out) = prove("barrier_invariants.cl", k, &cfg);
+        assert_verified(&out);
+    }
+    // A violated invariant is reported at its own line, as a failed check.
+    for (k, line) in [("wrong_value", 32), ("not_distinct", 38), ("unknown_neighbour", 47)] {
+        let (_, out) = prove("barrier_invariants.cl", k, &cfg);
+        let ProveOutcome::Failed { violations } = &out else { panic!("{k}: {out:#?}") };
+        let v = &violations[0];
+        assert!(v.message.contains("barrier invariant"), "{k}: {v:#?}");
+        assert_eq!(v.at.as_ref().and_then(|l| l.src).map(|s| s.line), Some(line), "{k}");
+    }
+    // What the invariants do not give is not assumed.
+    for k in ["not_instantiated", "out_of_range", "stale"] {
+        let (_, out) = prove("barrier_invariants.cl", k, &cfg);
+        assert!(failed_kinds(&out).contains(&ViolationKind::Assertion), "{k}: {out:#?}");
+    }
+}
+
+#[test]
+fn races_around_a_loop_nobody_enters_are_found() {
+    let cfg = config(Some(64), Some(1));
+    for k in ["skipped_loop", "skipped_loop2", "skipped_loop3", "logger_skips_loop", "logger_skips_loop_shared"] {
+        let (_, out) = prove("skipped_loops.cu", k, &cfg);
+        assert!(failed_kinds(&out).contains(&ViolationKind::DataRace), "{k}: {out:#?}");
+    }
+}
+
+#[test]
+fn inference_sees_through_inner_loops_and_barriers() {
+    let (_, out) = prove("inference.cl", "read_after_inner_loop", &config(Some(32), Some(1)));
+    assert_verified(&out);
+    let (_, out) = prove("inference.cl", "group_dependent_loops", &config(Some(32), Some(32)));
+    assert_verified(&out);
+    let mut cfg = config(Some(1024), Some(1));
+    cfg.no_infer = true;
+    let (_, out) = prove("inference.cl", "uniform_loop_with_guarded_body", &cfg);
+    if let ProveOutcome::Failed { .. } = &out {
+        assert!(!failed_kinds(&out).contains(&ViolationKind::BarrierDivergence), "{out:#?}");
+    }
+}
+
+#[test]
+fn callee_global_postconditions_are_checked_at_returns() {
+    let cfg = config(Some(64), Some(4));
+    let (_, out) = prove("global_ensures.cl", "holds", &cfg);
+    assert_verified(&out);
+    let (_, out) = prove("global_ensures.cl", "fails", &cfg);
+    assert!(failed_kinds(&out).contains(&ViolationKind::Postcondition), "{out:#?}");
+}
+
+#[test]
+fn counting_increments_return_distinct_values() {
+    let cfg = config(Some(64), Some(2));
+    let (_, out) = prove("atomic_counters.cu", "counter", &cfg);
+    assert_verified(&out);
+    if let ProveOutcome::Verified { assumptions, .. } = &out {
+        assert!(assumptions.iter().any(|a| a.contains("atomic increments")), "{assumptions:?}");
+    }
+    for k in ["add_tid", "add_and_sub", "shared_counter"] {
+        let (_, out) = prove("atomic_counters.cu", k, &cfg);
+        assert!(failed_kinds(&out).contains(&ViolationKind::DataRace), "{k}: {out:#?}");
+    }
+    // Without a concrete launch the increments could wrap around.
+    let (_, out) = prove("atomic_counters.cu", "counter", &config(None, Some(2)));
+    assert!(failed_kinds(&out).contains(&ViolationKind::DataRace), "{out:#?}");
+}
+
+#[test]
+fn constant_initialised_private_arrays_read_their_initial_contents() {
+    let cfg = config(Some(10), Some(1));
+    let (_, out) = prove("const_private.cl", "initialised", &cfg);
+    assert_verified(&out);
+    let (_, out) = prove("const_private.cl", "assert_initial", &cfg);
+    assert_verified(&out);
+    let (_, out) = prove("const_private.cl", "overwritten", &cfg);
+    assert!(failed_kinds(&out).contains(&ViolationKind::Precondition), "{out:#?}");
+}
+
+#[test]
+fn invariants_split_by_the_compiler_are_checked_at_the_header() {
+    let mut cfg = config(Some(64), Some(1));
+    cfg.no_infer = true;
+    let (_, out) = prove("split_invariants.cl", "violated", &cfg);
+    let ProveOutcome::Failed { violations } = &out else { panic!("{out:#?}") };
+    assert!(violations.iter().any(|v| v.kind == ViolationKind::Invariant), "{violations:#?}");
+    cfg.no_infer = false;
+    let (_, out) = prove("split_invariants.cl", "holds", &cfg);
+    assert_verified(&out);
+}

@@ -33,7 +33,8 @@ use lockstep_kir::*;
 use crate::math::call_external;
 use crate::memory::{Memory, ObjOrigin};
 use crate::options::{ExternalCall, ExternalOutcome, HavocOracle, HavocSite, Launch, ReplayOptions};
-use crate::races::{Access, Epochs, Geometry, RaceLog};
+use crate::async_copy::{AsyncGroup, ASYNC_COPY, WAIT_EVENTS};
+use crate::races::{Access, Epochs, Geometry, RaceLog, Unfenced};
 use crate::result::*;
 use crate::value::*;
 
@@ -54,6 +55,10 @@ pub(crate) struct FuncInfo {
     /// Writes whose value depends on no memory read: only these can be
     /// benign races (see `lockstep_analysis::ghost`).
     benign_candidates: std::collections::HashSet<InstId>,
+    /// A specification function (`__writes_to`, `__reads_from`) without a
+    /// postcondition: nothing restricts which part of the object a call
+    /// accesses.
+    unconstrained_spec: bool,
 }
 
 pub(crate) struct Frame {
@@ -119,6 +124,13 @@ pub(crate) struct Thread {
     /// Set once the thread evaluated an annotation value the replay cannot
     /// compute; its later annotation failures are not trusted.
     tainted: bool,
+    /// How many async copies and waits for events the thread made (see
+    /// `async_copy`).
+    pub async_copies: u32,
+    pub async_waits: u32,
+    /// The flags of the thread's next barrier, when the program computed
+    /// them (`__lockstep_barrier_flags`); they replace the barrier's own.
+    barrier_flags: Option<FenceFlags>,
 }
 
 /// Deduplication key of a violation: kind tag and up to two locations.
@@ -218,6 +230,29 @@ pub(crate) struct Ctx<'a> {
     pub threads_exited: u64,
     race_scratch: Vec<Access>,
     arg_scratch: Vec<Val>,
+    /// Per thread, the objects it read or wrote (non-atomically), with the
+    /// epochs of each access, for `__read(p)` and `__write(p)`. `None` when
+    /// the module never asks, so that ordinary replays pay nothing.
+    touched: Option<HashMap<u32, Vec<Touch>>>,
+    /// Threads whose barrier flags fenced less than another's (see
+    /// `races::Unfenced`).
+    pub(crate) unfenced: Unfenced,
+    /// Per group, its async copies and waits (see `async_copy`).
+    pub(crate) async_groups: HashMap<u32, AsyncGroup>,
+}
+
+/// One object a thread accessed, and when (see `Ctx::touched`).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+struct Touch {
+    obj: ObjId,
+    write: bool,
+    /// The object is `__shared__` memory (ordered by the group's shared
+    /// epoch) rather than global memory.
+    shared: bool,
+    grid_epoch: u32,
+    /// The group epoch of the object's kind (shared or global memory) at
+    /// the access.
+    group_epoch: u32,
 }
 
 /// How control continues after one step.
@@ -265,6 +300,9 @@ impl<'a> Ctx<'a> {
             threads_exited: 0,
             race_scratch: Vec::new(),
             arg_scratch: Vec::new(),
+            touched: uses_access_predicates(module).then(HashMap::new),
+            async_groups: HashMap::new(),
+            unfenced: Unfenced::default(),
         }
     }
 
@@ -284,6 +322,9 @@ impl<'a> Ctx<'a> {
             warp_epoch: 0,
             havocs: 0,
             tainted: false,
+            async_copies: 0,
+            async_waits: 0,
+            barrier_flags: None,
         };
         let frame = self.new_frame(&th, kernel, args, None, 0);
         th.frames.push(frame);
@@ -366,7 +407,7 @@ impl<'a> Ctx<'a> {
         th.status = Status::Stopped;
     }
 
-    fn violation(&mut self, th: &Thread, loc: Loc, kind: ViolationKind, tag: u8, message: String) {
+    pub(crate) fn violation(&mut self, th: &Thread, loc: Loc, kind: ViolationKind, tag: u8, message: String) {
         let key = (tag, loc_key(Some(loc)), [0; 3]);
         let thread = th.id;
         self.report
@@ -523,7 +564,7 @@ impl<'a> Ctx<'a> {
                     path,
                     occurrence,
                     scope: *scope,
-                    fence: *fence,
+                    fence: th.barrier_flags.take().unwrap_or(*fence),
                     op: None,
                     args: Vec::new(),
                     result: None,
@@ -587,6 +628,32 @@ impl<'a> Ctx<'a> {
             InstKind::CallExternal { name, args } => {
                 let vals: Vec<Val> = args.iter().map(|v| val!(v)).collect();
                 let types: Vec<Type> = args.iter().map(|&v| ty_of(v)).collect();
+                if name == BARRIER_FLAGS {
+                    // OpenCL's flags: CLK_LOCAL_MEM_FENCE 1, CLK_GLOBAL_MEM_FENCE 2.
+                    let bits = vals.first().map_or(0, |v| v.bits());
+                    th.barrier_flags = Some(FenceFlags { shared: bits & 1 != 0, global: bits & 2 != 0 });
+                    th.frames[cur].pos += 1;
+                    return Flow::Continue;
+                }
+                if name == ASYNC_COPY || name == WAIT_EVENTS {
+                    if name == ASYNC_COPY {
+                        let event = self.async_copy(th, loc, &vals);
+                        if let Some(r) = data.result {
+                            th.frames[cur].vals[r.index()] = convert(event, result_ty.unwrap_or(Type::I64));
+                        }
+                    } else {
+                        self.wait_group_events(th, loc, &vals);
+                    }
+                    th.frames[cur].pos += 1;
+                    return Flow::Continue;
+                }
+                if let Some(result) = self.output_pointer_math(th, loc, name, &vals, &types, result_ty) {
+                    if let Some(r) = data.result {
+                        th.frames[cur].vals[r.index()] = result;
+                    }
+                    th.frames[cur].pos += 1;
+                    return Flow::Continue;
+                }
                 if name == "get_work_dim" {
                     let bits = self.opts.work_dim as u128 & mask(result_ty.map_or(32, |t| t.bits()));
                     th.frames[cur].vals[data.result.expect("get_work_dim returns a value").index()] = Val::Bits(bits);
@@ -657,9 +724,24 @@ impl<'a> Ctx<'a> {
                     AnnotKind::CandidateInvariant
                     | AnnotKind::CandidateGlobalInvariant
                     | AnnotKind::FunctionWideCandidateInvariant
-                    | AnnotKind::FreshArray
-                    | AnnotKind::WritesTo
-                    | AnnotKind::ReadsFrom => {}
+                    | AnnotKind::FreshArray => {}
+                    // A call of a specification function may read (write)
+                    // any part of the object: when no postcondition says
+                    // which, accessing its first bytes from the pointer is
+                    // one of its behaviours (a bounded part keeps the cost
+                    // low), logged for race detection with the contents
+                    // left as they are.
+                    AnnotKind::WritesTo | AnnotKind::ReadsFrom => {
+                        let p = args.first().map_or(Pointer::NULL, |v| val!(v).as_ptr());
+                        if let (true, Some(obj)) = (self.infos[fid.index()].unconstrained_spec, p.obj) {
+                            let size = self.memory.object(obj).size();
+                            if p.offset >= 0 && (p.offset as u64) < size {
+                                let width = (size - p.offset as u64).min(SPEC_ACCESS_BYTES);
+                                let write = *kind == AnnotKind::WritesTo;
+                                self.log_access(th, loc, obj, p.offset as u64, width, write, false);
+                            }
+                        }
+                    }
                     AnnotKind::BarrierInvariant
                     | AnnotKind::BarrierInvariantBinary
                     | AnnotKind::NoRead
@@ -683,6 +765,11 @@ impl<'a> Ctx<'a> {
                     AnnotFn::PtrOffset => {
                         let off = arg(0).map_or(0, |v| v.as_ptr().offset);
                         Some(Val::Bits(off as u64 as u128 & mask(ty.bits())))
+                    }
+                    AnnotFn::Read | AnnotFn::Write if self.touched.is_some() => {
+                        let p = arg(0).map_or(Pointer::NULL, |v| v.as_ptr());
+                        let write = *afn == AnnotFn::Write;
+                        Some(Val::Bits(self.accessed_since_barrier(th, p, write) as u128))
                     }
                     AnnotFn::PtrBase => {
                         let base = Pointer {
@@ -949,6 +1036,33 @@ impl<'a> Ctx<'a> {
         write: bool,
         atomic: bool,
     ) {
+        let object = self.memory.object(obj);
+        let per_group = match object.space {
+            MemSpace::Shared => true,
+            MemSpace::Global | MemSpace::Generic => false,
+            MemSpace::Private | MemSpace::Constant => return,
+        };
+        if !atomic {
+            self.note_touch(th, obj, write, per_group);
+        }
+        self.log_access_as(th.index, th.warp_epoch, loc, obj, offset, width, write, atomic);
+    }
+
+    /// `log_access` for the accesses of thread `index` (whose warp epoch is
+    /// `warp_epoch`), made on its behalf: by itself, or by an async copy it
+    /// stands for.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn log_access_as(
+        &mut self,
+        index: u32,
+        warp_epoch: u32,
+        loc: Loc,
+        obj: ObjId,
+        offset: u64,
+        width: u64,
+        write: bool,
+        atomic: bool,
+    ) {
         if !self.opts.check_races {
             return;
         }
@@ -959,24 +1073,23 @@ impl<'a> Ctx<'a> {
             MemSpace::Private | MemSpace::Constant => return,
         };
         let size = object.size();
+        let group = self.geometry.group_of(index);
+        let thread_id = self.launch.thread_id(index);
         let mut access = Access {
-            thread: th.index,
+            thread: index,
             loc,
             write,
             atomic,
             value: None,
             grid_epoch: self.grid_epoch,
-            group_epoch: if per_group {
-                self.group_epochs[th.group as usize]
-            } else {
-                self.global_group_epochs[th.group as usize]
-            },
-            warp_epoch: th.warp_epoch,
+            group_epoch: self.group_epoch(group, per_group),
+            warp_epoch,
         };
         let epochs = Epochs {
             grid: self.grid_epoch,
             group: &self.group_epochs,
             version: self.epoch_version,
+            unfenced: &self.unfenced,
         };
         let mut races = std::mem::take(&mut self.race_scratch);
         let tolerate_benign = self.opts.tolerate_benign_races
@@ -1015,7 +1128,7 @@ impl<'a> Ctx<'a> {
                 };
                 let second = RaceAccess {
                     loc,
-                    thread: th.id,
+                    thread: thread_id,
                     write,
                     atomic,
                     object: obj,
@@ -1023,7 +1136,7 @@ impl<'a> Ctx<'a> {
                 };
                 let (ka, kb) = (loc_key(Some(first.loc)), loc_key(Some(loc)));
                 let key = (1, ka.min(kb), ka.max(kb));
-                let inter_group = self.geometry.group_of(earlier.thread) != th.group;
+                let inter_group = self.geometry.group_of(earlier.thread) != group;
                 let space = self.memory.object(obj).space;
                 let rw = |w: bool| if w { "write" } else { "read" };
                 // Most racing accesses repeat a reported pair: build the
@@ -1044,19 +1157,100 @@ impl<'a> Ctx<'a> {
                             first.thread,
                             first.loc,
                             rw(write),
-                            th.id,
+                            thread_id,
                             loc
                         );
                         ReplayViolation {
                             kind: ViolationKind::DataRace { first, second, inter_group, space },
                             loc,
-                            thread: th.id,
+                            thread: thread_id,
                             message,
                         }
                     });
             }
         }
         self.race_scratch = races;
+    }
+
+    /// Math functions that also store a result through a pointer (C's and
+    /// OpenCL's `sincos`, `modf`, `fract`) on scalar floats: stores the
+    /// second result (an access like any store) and returns the first.
+    /// `None` for any other call.
+    fn output_pointer_math(
+        &mut self,
+        th: &Thread,
+        loc: Loc,
+        name: &str,
+        vals: &[Val],
+        types: &[Type],
+        ret: Option<Type>,
+    ) -> Option<Val> {
+        let (&[x, out], &[Type::Float(w), Type::Ptr(_)], Some(Type::Float(rw))) = (vals, types, ret) else {
+            return None;
+        };
+        if w != rw || !matches!(w, 32 | 64) {
+            return None;
+        }
+        let v = float_to_f64(x.bits(), u32::from(w));
+        let (first, second) = match crate::math::base_name(name).as_str() {
+            "sincos" | "sincosf" => (v.sin(), v.cos()),
+            "modf" | "modff" => (v - v.trunc(), v.trunc()),
+            // OpenCL: the fraction, at most the largest value below 1.
+            "fract" | "fractf" => {
+                let below_one = if w == 32 { f64::from(1.0f32 - f32::EPSILON / 2.0) } else { 1.0 - f64::EPSILON / 2.0 };
+                ((v - v.floor()).min(below_one), v.floor())
+            }
+            _ => return None,
+        };
+        let ty = Type::Float(w);
+        self.store(th, loc, out.as_ptr(), Val::Bits(f64_to_float(second, u32::from(w))), ty, false);
+        Some(Val::Bits(f64_to_float(first, u32::from(w))))
+    }
+
+    /// The group epoch that orders accesses to memory of this kind.
+    fn group_epoch(&self, group: u32, per_group: bool) -> u32 {
+        if per_group {
+            self.group_epochs[group as usize]
+        } else {
+            self.global_group_epochs[group as usize]
+        }
+    }
+
+    /// Remembers that `th` accessed `obj`, for `__read`/`__write`.
+    fn note_touch(&mut self, th: &Thread, obj: ObjId, write: bool, per_group: bool) {
+        if self.touched.is_none() {
+            return;
+        }
+        let current = [self.group_epoch(th.group, false), self.group_epoch(th.group, true)];
+        let grid_epoch = self.grid_epoch;
+        let Some(touched) = self.touched.as_mut() else { return };
+        let touch = Touch { obj, write, shared: per_group, grid_epoch, group_epoch: current[per_group as usize] };
+        let list = touched.entry(th.index).or_default();
+        // Accesses before a barrier that ordered them no longer count.
+        list.retain(|t| t.grid_epoch == grid_epoch && t.group_epoch == current[t.shared as usize]);
+        if !list.contains(&touch) {
+            list.push(touch);
+        }
+    }
+
+    /// GPUVerify's `__read(p)` / `__write(p)`: whether `th` read (wrote)
+    /// the object `p` points into since the last barrier that orders that
+    /// object's memory. GPUVerify logs accesses nondeterministically, so
+    /// its predicate may also be false after an access; answering `true`
+    /// then only makes `!__read(p)` fail where GPUVerify's can too.
+    fn accessed_since_barrier(&self, th: &Thread, p: Pointer, write: bool) -> bool {
+        let Some(obj) = p.obj else { return false };
+        let per_group = match self.memory.object(obj).space {
+            MemSpace::Shared => true,
+            MemSpace::Global | MemSpace::Generic => false,
+            MemSpace::Private | MemSpace::Constant => return false,
+        };
+        let group_epoch = self.group_epoch(th.group, per_group);
+        self.touched.as_ref().and_then(|t| t.get(&th.index)).is_some_and(|list| {
+            list.iter().any(|t| {
+                t.obj == obj && t.write == write && t.grid_epoch == self.grid_epoch && t.group_epoch == group_epoch
+            })
+        })
     }
 
     /// Reads memory; a `specification` read (one that only feeds an
@@ -1117,6 +1311,22 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// Bytes a specification function's call accesses (see `WritesTo`).
+const SPEC_ACCESS_BYTES: u64 = 64;
+
+/// The external call that gives the flags of the next barrier when they
+/// are not constant (see the front-end's `INTRINSICS.md`).
+const BARRIER_FLAGS: &str = "__lockstep_barrier_flags";
+
+/// Whether some function of `module` uses `__read(p)` or `__write(p)`.
+fn uses_access_predicates(module: &Module) -> bool {
+    module.functions.values().any(|f| {
+        f.insts.values().any(|i| {
+            matches!(i.kind, InstKind::AnnotValue { func: AnnotFn::Read | AnnotFn::Write, .. })
+        })
+    })
+}
+
 /// Counts one more arrival of a thread at (`loc`, `path`); returns the count.
 fn bump(counts: &mut HashMap<(Loc, u64), u32>, loc: Loc, path: u64) -> u32 {
     let c = counts.entry((loc, path)).or_insert(0);
@@ -1154,6 +1364,9 @@ fn func_info(module: &Module, func: &Function, global_objs: &[Vec<ObjId>], undef
         template,
         shared_addrs,
         local_addrs,
+        unconstrained_spec: !func.insts.values().any(|i| {
+            matches!(i.kind, InstKind::Annot { kind: AnnotKind::Ensures | AnnotKind::GlobalEnsures, .. })
+        }),
     }
 }
 

@@ -48,8 +48,10 @@
 //! - `exec`: execution of one thread (instruction semantics);
 //! - `sched`: the schedule, barriers and warp intrinsics;
 //! - `races`: the schedule-independent race detector;
+//! - `async_copy`: OpenCL's asynchronous group copies and their events;
 //! - `math`: external (math library) functions.
 
+mod async_copy;
 mod exec;
 pub mod math;
 pub mod memory;

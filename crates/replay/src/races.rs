@@ -14,14 +14,21 @@
 //!
 //! - different grid epochs: a grid barrier separates them;
 //! - same group: a group barrier separates them when the group epochs
-//!   differ; within one warp, a warp barrier separates them when the warp
+//!   differ and the thread of the earlier access fenced the memory at one
+//!   of the barriers in between (its accesses are then complete before any
+//!   thread passes the barrier; GPUVerify resets the earlier thread's log
+//!   when *its* flags fence the memory). A group epoch advances when some
+//!   waiting thread's barrier fences the memory; the threads whose own
+//!   flags did not are recorded as `Unfenced` at that barrier. Within one
+//!   warp, a warp barrier separates them when the warp
 //!   epochs differ, and under warp-synchronous execution threads of one warp
 //!   never race;
 //! - different groups (global memory only): they race, since groups
 //!   synchronise only through grid barriers.
 //!
 //! Entries that can no longer race with any future access (an older grid
-//! epoch, or for `__shared__` memory an older group epoch) are pruned lazily
+//! epoch, or for `__shared__` memory an older group epoch, unless their
+//! thread skipped a fence) are pruned lazily
 //! when the byte is next touched. Private and constant memory are not logged:
 //! the former belongs to one thread, and writes to the latter are reported as
 //! violations of their own.
@@ -29,8 +36,40 @@
 //! The log is kept in pages of `PAGE` bytes allocated on first touch, so a
 //! large buffer of which a kernel touches a little costs little.
 
+use std::collections::HashMap;
+
 use crate::result::Loc;
 use crate::value::ObjId;
+
+/// The barriers at which a thread's flags did not fence a memory kind that
+/// another thread's flags fenced (OpenCL's `barrier(flags)` with flags that
+/// differ between work-items): per (thread, shared memory?), the group
+/// epochs those barriers ended.
+#[derive(Default)]
+pub(crate) struct Unfenced {
+    map: HashMap<(u32, bool), Vec<u32>>,
+}
+
+impl Unfenced {
+    /// Records that `thread` did not fence `shared` (or global) memory at
+    /// the barrier that ended group epoch `epoch`.
+    pub fn record(&mut self, thread: u32, shared: bool, epoch: u32) {
+        self.map.entry((thread, shared)).or_default().push(epoch);
+    }
+
+    /// Whether `thread` fenced the memory at one of the barriers ending the
+    /// epochs `from..to`.
+    fn fenced_between(&self, thread: u32, shared: bool, from: u32, to: u32) -> bool {
+        match self.map.get(&(thread, shared)) {
+            None => from < to,
+            Some(skipped) => (from..to).any(|e| !skipped.contains(&e)),
+        }
+    }
+
+    fn skipped_any(&self, thread: u32, shared: bool) -> bool {
+        !self.map.is_empty() && self.map.contains_key(&(thread, shared))
+    }
+}
 
 /// One logged access to one byte.
 #[derive(Copy, Clone, Debug)]
@@ -82,7 +121,7 @@ impl Geometry {
     /// The race rule of the module documentation. `per_group` objects are
     /// only ever touched by one group, so threads of different groups never
     /// race on them.
-    fn conflict(&self, a: &Access, b: &Access, per_group: bool) -> bool {
+    fn conflict(&self, a: &Access, b: &Access, per_group: bool, unfenced: &Unfenced) -> bool {
         if a.thread == b.thread || !(a.write || b.write) || (a.atomic && b.atomic) {
             return false;
         }
@@ -96,7 +135,10 @@ impl Geometry {
             return self.inter_group && !per_group;
         }
         if a.group_epoch != b.group_epoch {
-            return false;
+            let (early, late) = if a.group_epoch < b.group_epoch { (a, b) } else { (b, a) };
+            if unfenced.fenced_between(early.thread, per_group, early.group_epoch, late.group_epoch) {
+                return false;
+            }
         }
         if self.warp_of(a.thread) == self.warp_of(b.thread)
             && (self.warp_sync || a.warp_epoch != b.warp_epoch)
@@ -143,6 +185,7 @@ pub(crate) struct Epochs<'a> {
     /// Changes whenever any epoch advances, so that a byte's log is pruned
     /// at most once per change.
     pub version: u64,
+    pub unfenced: &'a Unfenced,
 }
 
 impl RaceLog {
@@ -183,20 +226,21 @@ impl RaceLog {
             let stale = |a: &Access| {
                 a.grid_epoch != epochs.grid
                     || (per_group
-                        && a.group_epoch != epochs.group[geometry.group_of(a.thread) as usize])
+                        && a.group_epoch != epochs.group[geometry.group_of(a.thread) as usize]
+                        && !epochs.unfenced.skipped_any(a.thread, true))
             };
             entry.reads.retain(|a| !stale(a));
             entry.writes.retain(|a| !stale(a));
         }
 
         for earlier in &entry.writes {
-            if geometry.conflict(earlier, &access, per_group) {
+            if geometry.conflict(earlier, &access, per_group, epochs.unfenced) {
                 races.push(*earlier);
             }
         }
         if access.write {
             for earlier in &entry.reads {
-                if geometry.conflict(earlier, &access, per_group) {
+                if geometry.conflict(earlier, &access, per_group, epochs.unfenced) {
                     races.push(*earlier);
                 }
             }

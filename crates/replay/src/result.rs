@@ -119,6 +119,9 @@ pub enum ViolationKind {
     AssertionFailed { annot: AnnotKind },
     /// An `unreachable` terminator was reached.
     Unreachable,
+    /// The work-items of a group made a group-wide call (`what`, e.g.
+    /// `async_work_group_copy`) with arguments that differ between them.
+    NonUniformGroupCall { what: &'static str },
 }
 
 impl ViolationKind {
@@ -142,6 +145,7 @@ impl ViolationKind {
                 _ => "assertion",
             },
             ViolationKind::Unreachable => "assertion",
+            ViolationKind::NonUniformGroupCall { .. } => "barrier-divergence",
         }
     }
 }

@@ -456,14 +456,29 @@ fn run_group(ctx: &mut Ctx, g: usize, threads: &mut [Thread]) {
             }
         }
         report_divergence(ctx, BarrierScope::Group, arrivals);
-        // The barrier orders a space only if every waiting thread's barrier
-        // fences it (flags that differ between threads order less).
-        let mut fence = FenceFlags { shared: true, global: true };
+        // The barrier orders a memory kind when some waiting thread's flags
+        // fence it; but only the accesses of threads whose own flags fence
+        // it: the others are recorded as unfenced at this barrier (see
+        // `races`), as GPUVerify resets only the logs of a thread whose
+        // flags fence the memory.
+        let mut fence = FenceFlags { shared: false, global: false };
+        for t in threads.iter() {
+            if let Status::Barrier(w) = &t.status {
+                if w.scope == BarrierScope::Group {
+                    fence.shared |= w.fence.shared;
+                    fence.global |= w.fence.global;
+                }
+            }
+        }
         for t in threads.iter_mut() {
             if let Status::Barrier(w) = &t.status {
                 if w.scope == BarrierScope::Group {
-                    fence.shared &= w.fence.shared;
-                    fence.global &= w.fence.global;
+                    if fence.shared && !w.fence.shared {
+                        ctx.unfenced.record(t.index, true, ctx.group_epochs[g]);
+                    }
+                    if fence.global && !w.fence.global {
+                        ctx.unfenced.record(t.index, false, ctx.global_group_epochs[g]);
+                    }
                     t.status = Status::Runnable;
                 }
             }
@@ -475,6 +490,11 @@ fn run_group(ctx: &mut Ctx, g: usize, threads: &mut [Thread]) {
             ctx.global_group_epochs[g] += 1;
         }
         ctx.epoch_version += 1;
+        // A barrier does not complete an async copy: one still in flight
+        // races with the accesses of the new interval too.
+        if fence.shared || fence.global {
+            ctx.relog_copies_in_flight(g as u32);
+        }
     }
 }
 
