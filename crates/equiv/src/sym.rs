@@ -715,7 +715,12 @@ impl<'a> Executor<'a> {
             let path = self.entry_path();
             self.run_paths(0, [0; 3], vec![path])?;
         }
-        Ok(ThreadRun {
+        Ok(self.into_thread_run(intervals, None))
+    }
+
+    /// What the one-thread run recorded, as its result.
+    fn into_thread_run(self, intervals: u32, aligned: Option<LoopRun>) -> ThreadRun {
+        ThreadRun {
             cas: self.cas,
             shared_reads: self.shared_reads,
             requires: self.requires,
@@ -724,8 +729,8 @@ impl<'a> Executor<'a> {
             intervals,
             obligations: self.obligations,
             post_reads: self.post_reads,
-            aligned: None,
-        })
+            aligned,
+        }
     }
 
     /// The one-thread mode for a kernel whose loop with a barrier has a
@@ -831,17 +836,9 @@ impl<'a> Executor<'a> {
                 self.interval += 1;
             }
         }
-        Ok(ThreadRun {
-            cas: self.cas,
-            shared_reads: self.shared_reads,
-            requires: self.requires,
-            misaligned: self.misaligned,
-            reads: self.reads,
-            intervals: self.interval + 1,
-            obligations: self.obligations,
-            post_reads: self.post_reads,
-            aligned: Some(LoopRun { body_interval, init, update, carried, stay, loc, reads: self.loop_reads }),
-        })
+        let reads = std::mem::take(&mut self.loop_reads);
+        let intervals = self.interval + 1;
+        Ok(self.into_thread_run(intervals, Some(LoopRun { body_interval, init, update, carried, stay, loc, reads })))
     }
 
     /// The value of `v` on path `p` as a term (integers and booleans only).

@@ -701,19 +701,28 @@ impl<'a> Enc<'a> {
 
     /// Whether `v` is (by pointer arithmetic and casts) the address of one of
     /// the kernel's private local objects.
-    fn is_private_local(&self, mut v: ValueId) -> bool {
+    fn is_private_local(&self, v: ValueId) -> bool {
+        match self.pointer_root(v) {
+            Some(ValueDef::LocalAddr(l)) => self.func.locals[*l].space == MemSpace::Private,
+            _ => false,
+        }
+    }
+
+    /// The definition a pointer is derived from by pointer arithmetic and
+    /// casts (a parameter, a global's or a local's address), when the
+    /// chain is short and ends in one.
+    fn pointer_root(&self, mut v: ValueId) -> Option<&ValueDef> {
         for _ in 0..64 {
             match &self.func.values[v].def {
-                ValueDef::LocalAddr(l) => return self.func.locals[*l].space == MemSpace::Private,
                 ValueDef::Inst(i) => match &self.func.insts[*i].kind {
                     InstKind::PtrAdd { base, .. } => v = *base,
                     InstKind::Cast { op: CastOp::Bitcast | CastOp::AddrSpaceCast, arg } => v = *arg,
-                    _ => return false,
+                    _ => return None,
                 },
-                _ => return false,
+                def => return Some(def),
             }
         }
-        false
+        None
     }
 
     /// The private pointer parameters (by-value structs) that no write of
@@ -819,20 +828,12 @@ impl<'a> Enc<'a> {
 
     /// The parameter or global a pointer is derived from (by pointer
     /// arithmetic and casts), as an object index.
-    pub(crate) fn static_object(&self, mut v: ValueId) -> Option<usize> {
-        for _ in 0..64 {
-            match &self.func.values[v].def {
-                ValueDef::GlobalAddr(g) => return self.global_obj.get(g).copied(),
-                ValueDef::Param(k) => return self.param_obj.get(k).copied(),
-                ValueDef::Inst(i) => match &self.func.insts[*i].kind {
-                    InstKind::PtrAdd { base, .. } => v = *base,
-                    InstKind::Cast { op: CastOp::Bitcast | CastOp::AddrSpaceCast, arg } => v = *arg,
-                    _ => return None,
-                },
-                _ => return None,
-            }
+    pub(crate) fn static_object(&self, v: ValueId) -> Option<usize> {
+        match self.pointer_root(v)? {
+            ValueDef::GlobalAddr(g) => self.global_obj.get(g).copied(),
+            ValueDef::Param(k) => self.param_obj.get(k).copied(),
+            _ => None,
         }
-        None
     }
 
     /// The objects no write can reach (see `unwritten`). A
