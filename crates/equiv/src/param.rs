@@ -649,9 +649,7 @@ impl Prover<'_> {
         }
         // Reads in the iteration and after the loop see their interval's
         // start state: no other thread may write what they read.
-        for (k, r, lr) in [(a, &runs[0], la), (b, &runs[1], lb)] {
-            self.loop_read_races(k, r, lr)?;
-        }
+        self.loop_read_races(&[(a, &runs[0], la), (b, &runs[1], lb)])?;
         proved.push(
             "in the loop and after it, no thread reads a `__shared__` element that another thread writes in the same barrier interval, and every thread runs the same iterations"
                 .to_string(),
@@ -706,33 +704,43 @@ impl Prover<'_> {
     /// group writes in the same barrier interval (a read-write race, which
     /// would make the read see something other than the interval's start
     /// state, as the encoding has it).
-    fn loop_read_races(&mut self, k: KernelRef, run: &ThreadRun, lr: &sym::LoopRun) -> Res<()> {
+    fn loop_read_races(&mut self, kernels: &[(KernelRef, &ThreadRun, &sym::LoopRun)]) -> Res<()> {
         let mut queries = Vec::new();
         let mut about = Vec::new();
-        for read in &lr.reads {
-            let writes: Vec<&Assignment> =
-                run.cas.iter().filter(|c| c.target == Target::Shared(read.global) && c.interval == read.interval).collect();
-            for w in writes {
-                let (t1, t2) = (self.fresh_inst("r", true), self.fresh_inst("w", true));
-                let mut facts = self.ctx(t1);
-                facts.extend(self.ctx(t2));
-                let mut same = Vec::new();
-                for d in 0..3 {
-                    same.push(self.inp.st.eq(t1.tid[d], t2.tid[d]));
+        for &(k, run, lr) in kernels {
+            for read in &lr.reads {
+                let writes: Vec<&Assignment> =
+                    run.cas.iter().filter(|c| c.target == Target::Shared(read.global) && c.interval == read.interval).collect();
+                for w in writes {
+                    // A thread reading the element it then writes, under the
+                    // write's own condition (`x[i] += y` in the iteration):
+                    // another thread writes that element only if two threads
+                    // write one element, which the comparison of the
+                    // iteration's writes proves impossible (injectivity).
+                    if read.interval == lr.body_interval && read.off == w.off && read.pc == w.guard {
+                        continue;
+                    }
+                    let (t1, t2) = (self.fresh_inst("r", true), self.fresh_inst("w", true));
+                    let mut facts = self.ctx(t1);
+                    facts.extend(self.ctx(t2));
+                    let mut same = Vec::new();
+                    for d in 0..3 {
+                        same.push(self.inp.st.eq(t1.tid[d], t2.tid[d]));
+                    }
+                    let same = self.inp.st.and(&same);
+                    facts.push(self.inp.st.not(same));
+                    facts.push(self.at(read.pc, t1));
+                    facts.push(self.at(w.guard, t2));
+                    let (ro, wo) = (self.at(read.off, t1), self.at(w.off, t2));
+                    facts.push(self.inp.st.eq(ro, wo));
+                    queries.push(facts);
+                    about.push((k, read));
                 }
-                let same = self.inp.st.and(&same);
-                facts.push(self.inp.st.not(same));
-                facts.push(self.at(read.pc, t1));
-                facts.push(self.at(w.guard, t2));
-                let (ro, wo) = (self.at(read.off, t1), self.at(w.off, t2));
-                facts.push(self.inp.st.eq(ro, wo));
-                queries.push(facts);
-                about.push(read);
             }
         }
         self.label = "loop read race";
         let answers = self.sat_many(&queries)?;
-        if let Some((read, _)) = about.iter().zip(&answers).find(|(_, r)| **r != SatResult::Unsat) {
+        if let Some(((k, read), _)) = about.iter().zip(&answers).find(|(_, r)| **r != SatResult::Unsat) {
             let name = &k.module.globals[read.global].name;
             return Err((
                 format!("`{}` may read an element of `{name}` that another thread writes in the same barrier interval (a data race?)", k.func().name),
@@ -775,6 +783,17 @@ impl Prover<'_> {
             if self.inp.st.sort_of(k).bv_width().is_some() {
                 alive.extend((0..rules.len()).map(|r| (i, r)));
             }
+        }
+        // A candidate false after the first iteration from literal initial
+        // values is dropped without a query (`s <= 1` for `s = 1; s *= 2`).
+        let literal = |st: &TermStore, t: TermId| st.as_bv(t).is_some() || st.as_bool(t).is_some();
+        if lr.init.iter().all(|&v| literal(&self.inp.st, v)) {
+            let map: HashMap<TermId, TermId> = lr.carried.iter().copied().zip(lr.init.iter().copied()).collect();
+            alive.retain(|&(i, r)| {
+                let second = substitute(&mut self.inp.st, lr.update[i], &map, &mut HashMap::new());
+                let holds = rules[r].1(&mut self.inp.st, second, lr.init[i]);
+                self.inp.st.as_bool(holds) != Some(false)
+            });
         }
         let t = self.base_inst;
         self.label = "loop invariant";
@@ -863,63 +882,83 @@ impl Prover<'_> {
     /// otherwise), and every element one writes the other must write, with
     /// the same value. `Ok(Some(..))` is a model in which a value differs.
     fn compare_cas(&mut self, a: KernelRef, b: KernelRef, name: &str, ca: &Ca, cb: &Ca, same_group: bool) -> Res<Option<(Candidate, [u32; 3])>> {
-            if self.inp.st.sort_of(ca.value) != self.inp.st.sort_of(cb.value) {
-                return na(format!("the kernels write `{name}` with elements of different widths"));
-            }
-            for (k, c) in [(a, ca), (b, cb)] {
-                if !self.injective(c, same_group)? {
+        if self.inp.st.sort_of(ca.value) != self.inp.st.sort_of(cb.value) {
+            return na(format!("the kernels write `{name}` with elements of different widths"));
+        }
+        let queries = vec![self.injectivity_query(ca, same_group)?, self.injectivity_query(cb, same_group)?];
+        self.label = "injective";
+        for (k, r) in [a, b].into_iter().zip(self.sat_many(&queries)?) {
+            match r {
+                SatResult::Unsat => {}
+                SatResult::Sat => {
                     return na(format!(
                         "the solver cannot prove that distinct threads of `{}` write distinct elements of `{name}` (a write-write race, or index arithmetic that wraps around)",
                         k.func().name
-                    ));
+                    ))
                 }
+                SatResult::Unknown(why) => return na(format!("proving that writes go to distinct elements: the solver gave up ({why})")),
             }
-            // A ⊆ B, with values.
-            let t = self.fresh_inst("A", same_group);
-            let Some(w) = self.witness(t, ca, cb, same_group)? else {
-                return na(format!(
-                    "cannot find, for an arbitrary thread of `{}` that writes `{name}`, the thread of `{}` that writes the same element",
-                    a.func().name,
-                    b.func().name
-                ));
-            };
-            let va = self.at(ca.value, t);
-            let vb = self.at(cb.value, w);
-            let ga = self.at(ca.guard, t);
-            let same = self.inp.st.eq(va, vb);
-            let differ = self.inp.st.not(same);
-            // First without the context and with nonlinear arithmetic
-            // abstracted: enough when the values agree as expressions.
-            let abstracted = abstract_nonlinear(&mut self.inp.st, differ, &mut HashMap::new());
-            self.label = "value (abstracted)";
-            let quick = self.sat(&[abstracted])? == SatResult::Unsat;
-            self.label = "value";
-            let mut facts = self.ctx(t);
-            facts.push(ga);
-            facts.extend(self.ctx(w));
-            facts.push(differ);
-            match if quick {
-                (SatResult::Unsat, None)
-            } else {
-                self.model_small_first(&facts, t, format!("the solver found inputs on which `{name}` may differ"))?
-            } {
-                (SatResult::Unsat, _) => {}
-                (SatResult::Sat, Some(mut c)) => {
-                    c.0.opaque = self.inp.uninterpreted_in(differ);
-                    return Ok(Some(c));
-                }
-                (SatResult::Unknown(why), _) => return na(format!("comparing the values written to `{name}`: the solver gave up ({why})")),
-                (SatResult::Sat, None) => return na(format!("the values written to `{name}` may differ")),
+        }
+        let no_writer = |from: KernelRef, to: KernelRef| {
+            na(format!(
+                "cannot find, for an arbitrary thread of `{}` that writes `{name}`, the thread of `{}` that writes the same element",
+                from.func().name,
+                to.func().name
+            ))
+        };
+        // A ⊆ B, with values.
+        let t = self.fresh_inst("A", same_group);
+        let Some(w) = self.witness(t, ca, cb, same_group)? else {
+            return no_writer(a, b);
+        };
+        let va = self.at(ca.value, t);
+        let vb = self.at(cb.value, w);
+        let ga = self.at(ca.guard, t);
+        let same = self.inp.st.eq(va, vb);
+        let differ = self.inp.st.not(same);
+        // B ⊆ A: its candidate writers, the first of which is checked
+        // together with the values.
+        let u = self.fresh_inst("B", same_group);
+        let (gu, addr) = (self.at(cb.guard, u), self.at(cb.off, u));
+        let (writers, writer_queries) = self.writer_queries(u, gu, addr, ca, same_group);
+        // First without the context and with nonlinear arithmetic
+        // abstracted: enough when the values agree as expressions.
+        let abstracted = abstract_nonlinear(&mut self.inp.st, differ, &mut HashMap::new());
+        self.label = "value (abstracted)";
+        let quick = self.sat(&[abstracted])? == SatResult::Unsat;
+        let mut facts = self.ctx(t);
+        facts.push(ga);
+        facts.extend(self.ctx(w));
+        facts.push(differ);
+        let mut first_writer = None;
+        let value = if quick {
+            SatResult::Unsat
+        } else {
+            self.label = "value and writer";
+            let mut batch = vec![facts.clone()];
+            batch.extend(writer_queries.first().cloned());
+            let answers = self.sat_many(&batch)?;
+            first_writer = answers.get(1).cloned();
+            answers[0].clone()
+        };
+        match value {
+            SatResult::Unsat => {}
+            SatResult::Sat => {
+                // A model, for the interpreter to confirm (rare: ask again).
+                self.label = "value";
+                return match self.model_small_first(&facts, t, format!("the solver found inputs on which `{name}` may differ"))? {
+                    (SatResult::Sat, Some(mut c)) => {
+                        c.0.opaque = self.inp.uninterpreted_in(differ);
+                        Ok(Some(c))
+                    }
+                    _ => na(format!("the values written to `{name}` may differ")),
+                };
             }
-            // B ⊆ A.
-            let u = self.fresh_inst("B", same_group);
-            if self.witness(u, cb, ca, same_group)?.is_none() {
-                return na(format!(
-                    "cannot find, for an arbitrary thread of `{}` that writes `{name}`, the thread of `{}` that writes the same element",
-                    b.func().name,
-                    a.func().name
-                ));
-            }
+            SatResult::Unknown(why) => return na(format!("comparing the values written to `{name}`: the solver gave up ({why})")),
+        }
+        if self.pick_writer(&writers, &writer_queries, first_writer)?.is_none() {
+            return no_writer(b, a);
+        }
         Ok(None)
     }
 
@@ -1076,8 +1115,14 @@ impl Prover<'_> {
     /// `unsat` answer stands, and most queries do not need them; they are
     /// expensive to bit-blast.
     fn sat(&mut self, facts: &[TermId]) -> Res<SatResult> {
-        // The last fact is the goal (the negated claim): always kept.
+        // The last fact is the goal (the negated claim): always kept. A
+        // nonlinear goal (an affine inverse's division, a product of ids)
+        // usually needs the heavy no-wrap facts, so the light attempt would
+        // only add a query.
         let n = facts.len();
+        if facts.last().is_some_and(|&g| has_nonlinear(&self.inp.st, g)) {
+            return self.sat_timed(facts);
+        }
         let light: Vec<TermId> =
             facts.iter().enumerate().filter(|&(i, &f)| i + 1 == n || !self.heavy(f)).map(|(_, &f)| f).collect();
         if light.len() < facts.len() {
@@ -1194,6 +1239,18 @@ impl Prover<'_> {
     /// Are the elements that `c` writes distinct for distinct threads (of
     /// one group when `same_group`, of the grid otherwise)?
     fn injective(&mut self, c: &Ca, same_group: bool) -> Res<bool> {
+        let facts = self.injectivity_query(c, same_group)?;
+        self.label = "injective";
+        match self.sat(&facts)? {
+            SatResult::Unsat => Ok(true),
+            SatResult::Sat => Ok(false),
+            SatResult::Unknown(why) => na(format!("proving that writes go to distinct elements: the solver gave up ({why})")),
+        }
+    }
+
+    /// The query whose unsatisfiability shows that distinct threads (of
+    /// one group when `same_group`) write distinct elements with `c`.
+    fn injectivity_query(&mut self, c: &Ca, same_group: bool) -> Res<Vec<TermId>> {
         let (t1, t2) = (self.fresh_inst("i1", same_group), self.fresh_inst("i2", same_group));
         let mut facts = self.ctx(t1);
         facts.extend(self.ctx(t2));
@@ -1212,12 +1269,7 @@ impl Prover<'_> {
             let (k1, k2) = (self.at(k, t1), self.at(k, t2));
             facts.push(self.inp.st.eq(k1, k2));
         }
-        self.label = "injective";
-        match self.sat(&facts)? {
-            SatResult::Unsat => Ok(true),
-            SatResult::Sat => Ok(false),
-            SatResult::Unknown(why) => na(format!("proving that writes go to distinct elements: the solver gave up ({why})")),
-        }
+        Ok(facts)
     }
 
     /// `a = b` between two thread-independent constants, from the
@@ -1446,7 +1498,14 @@ impl Prover<'_> {
     }
 
     fn find_writer(&mut self, t: Inst, when: TermId, addr: TermId, to: &Ca, same_group: bool) -> Res<Option<Inst>> {
-        let mut gave_up = None;
+        let (cands, queries) = self.writer_queries(t, when, addr, to, same_group);
+        self.pick_writer(&cands, &queries, None)
+    }
+
+    /// The candidate writers of `addr` with `to` for thread `t` (when
+    /// `when` holds), most likely first, each with the query whose
+    /// unsatisfiability shows that it writes `addr` whenever `t` does.
+    fn writer_queries(&mut self, t: Inst, when: TermId, addr: TermId, to: &Ca, same_group: bool) -> (Vec<Inst>, Vec<Vec<TermId>>) {
         // Candidates whose address is syntactically the one sought first:
         // a refuted candidate costs a satisfiable (slow) nonlinear query.
         let mut cands = self.candidates(t, same_group);
@@ -1464,19 +1523,42 @@ impl Prover<'_> {
         if let Some(c) = self.affine_inverse(t, addr, to) {
             cands.insert(matching, c);
         }
-        for c in cands {
-            self.label = "witness";
-            let mut facts = self.ctx(t);
-            facts.push(when);
-            facts.push(self.if_valid(c));
-            let mut ok = vec![self.valid(c)];
-            ok.push(self.at(to.guard, c));
-            let w = self.at(to.off, c);
-            ok.push(self.inp.st.eq(w, addr));
-            let ok = self.inp.st.and(&ok);
-            facts.push(self.inp.st.not(ok));
-            match self.sat(&facts)? {
-                SatResult::Unsat => return Ok(Some(c)),
+        let queries: Vec<Vec<TermId>> = cands
+            .iter()
+            .map(|&c| {
+                let mut facts = self.ctx(t);
+                facts.push(when);
+                facts.push(self.if_valid(c));
+                let mut ok = vec![self.valid(c)];
+                ok.push(self.at(to.guard, c));
+                let w = self.at(to.off, c);
+                ok.push(self.inp.st.eq(w, addr));
+                let ok = self.inp.st.and(&ok);
+                facts.push(self.inp.st.not(ok));
+                facts
+            })
+            .collect();
+        (cands, queries)
+    }
+
+    /// The first candidate (in order) whose query is unsatisfiable. The
+    /// first usually is: it alone first (unless `first` already answers
+    /// it), then the others at once.
+    fn pick_writer(&mut self, cands: &[Inst], queries: &[Vec<TermId>], first: Option<SatResult>) -> Res<Option<Inst>> {
+        self.label = "witness";
+        let mut answers = Vec::new();
+        match (first, queries.first()) {
+            (Some(r), _) => answers.push(r),
+            (None, Some(q)) => answers.push(self.sat(q)?),
+            (None, None) => {}
+        }
+        if answers.first() != Some(&SatResult::Unsat) && queries.len() > 1 {
+            answers.extend(self.sat_many(&queries[1..])?);
+        }
+        let mut gave_up = None;
+        for (c, r) in cands.iter().zip(answers) {
+            match r {
+                SatResult::Unsat => return Ok(Some(*c)),
                 SatResult::Sat => {}
                 SatResult::Unknown(why) => gave_up = Some(why),
             }
