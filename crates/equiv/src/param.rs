@@ -1082,7 +1082,8 @@ impl Prover<'_> {
             }
             solver.check_sat().map_err(|e| format!("solver error: {e}"))
         };
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4);
+        // A solver log (LOCKSTEP_EQUIV_LOG) is one file: one process at a time.
+        let workers = if config.log_path.is_some() { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4) };
         let next = std::sync::atomic::AtomicUsize::new(0);
         let results: Vec<std::sync::Mutex<Option<Result<SatResult, String>>>> = plans.iter().map(|_| std::sync::Mutex::new(None)).collect();
         let start = std::time::Instant::now();
