@@ -9,6 +9,10 @@
 #define TILE 1024
 
 __global__ void stride_and_tile(const int *in, int *out, int *mirror, int n) {
+  // A negative n would read as a huge unsigned bound (i < n compares
+  // unsigned), and i += stride could wrap around onto another thread's
+  // elements: two threads writing one element.
+  __requires(n >= 0);
   __shared__ int tile[TILE];
   unsigned t = threadIdx.x;
   unsigned gid = blockIdx.x * blockDim.x + t;
