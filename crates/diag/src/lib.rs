@@ -174,14 +174,7 @@ impl KernelReport {
     }
 
     pub fn unknown(name: impl Into<String>, reason: impl Into<String>, span: Option<Span>) -> KernelReport {
-        KernelReport {
-            name: name.into(),
-            verdict: Verdict::Unknown,
-            violations: Vec::new(),
-            proved: Vec::new(),
-            assumptions: Vec::new(),
-            reason: Some((reason.into(), span)),
-        }
+        KernelReport { reason: Some((reason.into(), span)), ..KernelReport::new(name) }
     }
 }
 

@@ -247,6 +247,19 @@ impl Outcome {
         }
     }
 
+    /// Takes the interpreter's answer on a solver model: a confirmed
+    /// difference or failing postcondition makes the verdict `different`
+    /// (`Ok`); an unconfirmed model gives back why (`Err`).
+    fn take_confirmation(&mut self, confirmed: testing::Confirmed) -> Result<(), String> {
+        match confirmed {
+            testing::Confirmed::Difference(d) => self.difference = Some(d),
+            testing::Confirmed::Post(p) => self.post_failure = Some(p),
+            testing::Confirmed::No(why) => return Err(why),
+        }
+        self.verdict = Verdict::Different;
+        Ok(())
+    }
+
     fn unknown(reason: impl Into<String>, loc: Option<(String, u32, u32)>) -> Outcome {
         let mut o = Outcome::new(Verdict::Unknown);
         o.reason = Some((reason.into(), loc));
@@ -334,18 +347,9 @@ fn check_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outc
                 outcome.assumptions = assumptions;
                 return outcome;
             }
-            param::ParamOutcome::Model(candidate, group_size) => match testing::confirm(a, b, config, group_size, &candidate) {
-                testing::Confirmed::Difference(d) => {
-                    outcome.verdict = Verdict::Different;
-                    outcome.difference = Some(d);
-                    return outcome;
-                }
-                testing::Confirmed::Post(p) => {
-                    outcome.verdict = Verdict::Different;
-                    outcome.post_failure = Some(p);
-                    return outcome;
-                }
-                testing::Confirmed::No(why) if candidate.opaque => {
+            param::ParamOutcome::Model(candidate, group_size) => match outcome.take_confirmation(testing::confirm(a, b, config, group_size, &candidate)) {
+                Ok(()) => return outcome,
+                Err(why) if candidate.opaque => {
                     // The bounded proof models these functions in the same
                     // way, so it could only find the same model again.
                     let hint = if config.floats == FloatModel::Uninterpreted {
@@ -359,7 +363,7 @@ fn check_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outc
                     ));
                     return outcome;
                 }
-                testing::Confirmed::No(why) => not_param = Some((format!("{}, but {why}", candidate.what), None)),
+                Err(why) => not_param = Some((format!("{}, but {why}", candidate.what), None)),
             },
             param::ParamOutcome::NotApplicable(why, loc) => not_param = Some((why, loc)),
         }
@@ -406,18 +410,8 @@ fn check_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outc
         }
         Proof::Model(candidate) => {
             // The solver found a possible difference: confirm it concretely.
-            match testing::confirm(a, b, config, group_size, &candidate) {
-                testing::Confirmed::Difference(d) => {
-                    outcome.verdict = Verdict::Different;
-                    outcome.difference = Some(d);
-                }
-                testing::Confirmed::Post(p) => {
-                    outcome.verdict = Verdict::Different;
-                    outcome.post_failure = Some(p);
-                }
-                testing::Confirmed::No(why) => {
-                    outcome.reason = Some((format!("{}, but {why}", candidate.what), None));
-                }
+            if let Err(why) = outcome.take_confirmation(testing::confirm(a, b, config, group_size, &candidate)) {
+                outcome.reason = Some((format!("{}, but {why}", candidate.what), None));
             }
         }
     }
@@ -475,18 +469,8 @@ fn prove_each_size(
                 return outcome;
             }
             Proof::Model(candidate) => {
-                match testing::confirm(a, b, &c, group_size, &candidate) {
-                    testing::Confirmed::Difference(d) => {
-                        outcome.verdict = Verdict::Different;
-                        outcome.difference = Some(d);
-                    }
-                    testing::Confirmed::Post(p) => {
-                        outcome.verdict = Verdict::Different;
-                        outcome.post_failure = Some(p);
-                    }
-                    testing::Confirmed::No(why) => {
-                        outcome.reason = Some((format!("with {block}: {}, but {why}", candidate.what), None));
-                    }
+                if let Err(why) = outcome.take_confirmation(testing::confirm(a, b, &c, group_size, &candidate)) {
+                    outcome.reason = Some((format!("with {block}: {}, but {why}", candidate.what), None));
                 }
                 return outcome;
             }

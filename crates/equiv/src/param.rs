@@ -1064,15 +1064,7 @@ impl Prover<'_> {
     /// candidates and the race checks are independent, and most of a
     /// query's time is the solver's.
     fn sat_many(&mut self, queries: &[Vec<TermId>]) -> Res<Vec<SatResult>> {
-        let plans: Vec<(Option<Vec<TermId>>, &Vec<TermId>)> = queries
-            .iter()
-            .map(|facts| {
-                let n = facts.len();
-                let light: Vec<TermId> =
-                    facts.iter().enumerate().filter(|&(i, &f)| i + 1 == n || !self.heavy(f)).map(|(_, &f)| f).collect();
-                ((light.len() < n).then_some(light), facts)
-            })
-            .collect();
+        let plans: Vec<(Option<Vec<TermId>>, &Vec<TermId>)> = queries.iter().map(|facts| (self.light_facts(facts), facts)).collect();
         let config = self.solver.config().clone();
         let st = &self.inp.st;
         let run = |facts: &[TermId]| -> Result<SatResult, String> {
@@ -1112,26 +1104,31 @@ impl Prover<'_> {
     }
 
     /// Is the conjunction of `facts` satisfiable? First without the
-    /// [`Self::heavy`] facts, except the last one, which is the goal: dropping hypotheses only weakens the query, so an
-    /// `unsat` answer stands, and most queries do not need them; they are
-    /// expensive to bit-blast.
+    /// [`Self::heavy`] facts ([`Self::light_facts`]): dropping hypotheses
+    /// only weakens the query, so an `unsat` answer stands, and most
+    /// queries do not need them; they are expensive to bit-blast.
     fn sat(&mut self, facts: &[TermId]) -> Res<SatResult> {
-        // The last fact is the goal (the negated claim): always kept. A
-        // nonlinear goal (an affine inverse's division, a product of ids)
-        // usually needs the heavy no-wrap facts, so the light attempt would
-        // only add a query.
-        let n = facts.len();
-        if facts.last().is_some_and(|&g| has_nonlinear(&self.inp.st, g)) {
-            return self.sat_timed(facts);
-        }
-        let light: Vec<TermId> =
-            facts.iter().enumerate().filter(|&(i, &f)| i + 1 == n || !self.heavy(f)).map(|(_, &f)| f).collect();
-        if light.len() < facts.len() {
+        if let Some(light) = self.light_facts(facts) {
             if let Ok(SatResult::Unsat) = self.sat_timed(&light) {
                 return Ok(SatResult::Unsat);
             }
         }
         self.sat_timed(facts)
+    }
+
+    /// `facts` without the [`Self::heavy`] ones, for a first attempt;
+    /// `None` when none is heavy, or when the goal (the last fact, always
+    /// kept) is itself nonlinear (an affine inverse's division, a product
+    /// of ids): such a goal usually needs the heavy no-wrap facts, so the
+    /// light attempt would only add a query.
+    fn light_facts(&self, facts: &[TermId]) -> Option<Vec<TermId>> {
+        let n = facts.len();
+        if facts.last().is_some_and(|&g| has_nonlinear(&self.inp.st, g)) {
+            return None;
+        }
+        let light: Vec<TermId> =
+            facts.iter().enumerate().filter(|&(i, &f)| i + 1 == n || !self.heavy(f)).map(|(_, &f)| f).collect();
+        (light.len() < n).then_some(light)
     }
 
     /// As [`Self::sat`], but only the query without the heavy facts: an

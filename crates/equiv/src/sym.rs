@@ -801,6 +801,7 @@ impl<'a> Executor<'a> {
             plan.body_interval = body_interval;
         }
         let body = start(&mut self, "")?;
+        let carried: Vec<TermId> = params.iter().map(|v| self.scalar(&body, *v, loc)).collect::<Res<_>>()?;
         let paths = self.run_paths(0, [0; 3], vec![body])?;
         if paths.iter().any(|p| !p.at_header) {
             return unsupported("an iteration of the loop with a barrier can end the thread", loc);
@@ -814,13 +815,6 @@ impl<'a> Executor<'a> {
             update.push(self.scalar(&merged, *v, loc)?);
         }
         let stay = merged.pc;
-        let carried: Vec<TermId> = match &self.plan {
-            Some(_) => {
-                let first = start(&mut self, "")?;
-                params.iter().map(|v| self.scalar(&first, *v, loc)).collect::<Res<_>>()?
-            }
-            None => Vec::new(),
-        };
 
         // After the loop.
         self.interval += 1;
