@@ -235,6 +235,7 @@ fn equiv_config(o: &options::CheckOptions, kernel: &lockstep_kir::Function) -> E
 fn emit(answer: &Answer, format: Format) -> i32 {
     let text = match format {
         Format::Json => serde_json::to_string(&json_of(answer)).unwrap_or_default(),
+        Format::Sarif => sarif_of(answer),
         Format::Human => human(answer),
     };
     let mut stdout = std::io::stdout().lock();
@@ -317,6 +318,42 @@ fn json_of(a: &Answer) -> Value {
         "elapsed_ms": a.elapsed_ms,
         "error": a.error,
     })
+}
+
+/// The answer as a SARIF 2.1.0 log: a `different` verdict is one `error`
+/// result (with the confirmed difference, or the failing postcondition, in
+/// its properties); the full answer (the JSON object) is the run's
+/// `properties`, so that SARIF consumers lose nothing.
+fn sarif_of(a: &Answer) -> String {
+    let answer = json_of(a);
+    let mut results = Vec::new();
+    if a.outcome.verdict == lockstep_equiv::Verdict::Different {
+        let loc = a.outcome.post_failure.as_ref().map(|p| p.loc.clone()).unwrap_or(None);
+        let uri = loc.as_ref().map_or_else(|| a.files.first().cloned().unwrap_or_default(), |l| l.0.clone());
+        let mut region = json!({});
+        if let Some((_, line, column)) = &loc {
+            region = json!({"startLine": (*line).max(1), "startColumn": (*column).max(1)});
+        }
+        let what = if a.outcome.post_failure.is_some() { "the kernel violates its postcondition" } else { "the kernels compute different results" };
+        results.push(json!({
+            "ruleId": "not-equivalent",
+            "level": "error",
+            "message": {"text": what},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri}, "region": region}}],
+            "properties": {"difference": answer["difference"], "postcondition_failure": answer["postcondition_failure"], "confirmed": true},
+        }));
+    }
+    let value = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "lockstep", "version": env!("CARGO_PKG_VERSION"), "rules": [{"id": "not-equivalent", "name": "not-equivalent"}]}},
+            "invocations": [{"executionSuccessful": a.error.is_none()}],
+            "results": results,
+            "properties": answer,
+        }],
+    });
+    serde_json::to_string_pretty(&value).unwrap_or_default()
 }
 
 fn human(a: &Answer) -> String {

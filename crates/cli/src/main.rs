@@ -31,15 +31,21 @@ options of check:
   --blockDim=N|[X,Y,Z]|*   threads per block (OpenCL: --local_size)
   --gridDim=N|[X,Y,Z]|*    blocks per grid (OpenCL: --num_groups, or --global_size)
   --global_offset=...      OpenCL global offset
-  --format=human|json      output format (default human)
+  --format=human|json|sarif
+                           output format (default human)
   --dump-kir               print the kernel IR and stop
   --mode=prove|find|both   which engines run (default both)
   --solver=z3|cvc5         SMT solver (default z3)
   --timeout=SECS           give up with `unknown` after SECS seconds
   --only-divergence --only-intra-group --check-array-bounds --equality-abstraction
   --adversarial-abstraction --warp-sync=N --no-infer --loop-unwind=N
-  --kernel-args=... --kernel-arrays=... --no-inline
+  --kernel-args=... --kernel-arrays=... --no-inline --only-log
+  --vcgen-opt=/checkArrays:A,B
                            GPUVerify's flags, with GPUVerify's meaning
+  --disable-rule=TAG,...   turn off invariant-inference rules (the tags the
+                           `verified` report lists)
+  --smt-log=DIR            write every solver session to DIR/KERNEL.ENGINE.smt2
+                           (replayable with z3 or cvc5)
 
 options of equiv: check's sizing, --kernel-args, --solver and --format, and
   --float=uf|ieee          floats as uninterpreted functions (default) or as
@@ -74,8 +80,11 @@ fn main() {
 /// The output format requested anywhere on the command line, so that even
 /// a command-line error is reported in the format a script expects.
 fn requested_format(args: &[String]) -> Format {
-    if args.iter().any(|a| a == "--format=json") || args.windows(2).any(|w| w[0] == "--format" && w[1] == "json") {
+    let asked = |f: &str| args.iter().any(|a| a.strip_prefix("--format=") == Some(f)) || args.windows(2).any(|w| w[0] == "--format" && w[1] == f);
+    if asked("json") {
         Format::Json
+    } else if asked("sarif") {
+        Format::Sarif
     } else {
         Format::Human
     }
@@ -84,6 +93,7 @@ fn requested_format(args: &[String]) -> Format {
 fn emit(report: &Report, format: Format) -> i32 {
     let text = match format {
         Format::Json => render::json(report),
+        Format::Sarif => render::sarif(report),
         Format::Human => {
             use std::io::IsTerminal;
             let styled = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
@@ -143,6 +153,15 @@ fn start_watchdog(options: &CheckOptions, limit: Duration) {
 
 fn check(options: &CheckOptions) -> Report {
     let mut report = Report::new(options.file.display().to_string());
+    if let Some(dir) = &options.smt_log {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            report.errors.push(Diagnostic::error(format!("--smt-log: cannot create the directory `{}`: {e}", dir.display()), None));
+            return report;
+        }
+    }
+    for note in &options.flag_notes {
+        report.notes.push(Diagnostic::note(note.clone()));
+    }
     for flag in &options.ignored {
         report.notes.push(Diagnostic::note(format!("ignoring `{flag}`: it steers GPUVerify's internals and means nothing to lockstep")));
     }
@@ -204,6 +223,9 @@ fn check(options: &CheckOptions) -> Report {
             invariants_as_candidates: options.invariants_as_candidates,
         },
     );
+    if let Some(names) = &options.race_arrays {
+        lockstep_engine::annotations::drop_unlogged_access_claims(&mut module, names);
+    }
     let module = &module;
 
     let mut selected: Vec<_> = module.kernels().collect();
@@ -219,6 +241,17 @@ fn check(options: &CheckOptions) -> Report {
             }
         }
         selected.retain(|(_, k)| options.kernels.iter().any(|w| w == &k.name || w == &k.link_name));
+    }
+    if let Some(names) = &options.race_arrays {
+        // GPUVerify rejects a restriction to an array the kernels do not have.
+        for wanted in names {
+            let known = module.globals.values().any(|g| lockstep_kir::object_named(&g.name, wanted))
+                || selected.iter().any(|(_, k)| k.params.iter().any(|p| p.name == *wanted));
+            if !known {
+                report.errors.push(Diagnostic::error(format!("--vcgen-opt=/checkArrays: no array named `{wanted}` in the checked kernels"), None));
+                return report;
+            }
+        }
     }
     if options.dump_kir {
         print!("{}", lockstep_kir::print_module(module));
@@ -321,6 +354,9 @@ fn engine_config(options: &CheckOptions, kernel: Option<&lockstep_kir::Function>
         equality_abstraction: options.equality_abstraction,
         warp_sync: options.warp_sync,
         no_infer: options.no_infer,
+        disabled_rules: options.disabled_rules.clone(),
+        race_arrays: options.race_arrays.clone(),
+        smt_log_dir: options.smt_log.clone(),
         loop_unwind: options.loop_unwind,
         work_dim: [&options.launch.group_size, &options.launch.num_groups]
             .into_iter()

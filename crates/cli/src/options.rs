@@ -58,6 +58,8 @@ pub enum Format {
     #[default]
     Human,
     Json,
+    /// SARIF 2.1.0, for code-scanning tools.
+    Sarif,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -97,6 +99,16 @@ pub struct CheckOptions {
     pub no_annotations: bool,
     pub only_requires: bool,
     pub invariants_as_candidates: bool,
+    /// GPUVerify's `--vcgen-opt=/checkArrays:A,B`: races are checked on
+    /// these arrays only.
+    pub race_arrays: Option<Vec<String>>,
+    /// Invariant-inference rules turned off (`--disable-rule=TAG`).
+    pub disabled_rules: Vec<String>,
+    /// A directory that receives one SMT-LIB2 replay file per solver
+    /// session (`--smt-log=DIR`).
+    pub smt_log: Option<PathBuf>,
+    /// What a compatibility flag did, for a note in the report.
+    pub flag_notes: Vec<String>,
     /// Flags accepted for compatibility that change nothing here.
     pub ignored: Vec<String>,
     /// GPUVerify's `--boogie-file`: Boogie axioms (about functions declared
@@ -122,7 +134,7 @@ fn err<T>(msg: impl Into<String>) -> Result<T, UsageError> {
 /// VC generator, its inference engine's scheduling). They are accepted so
 /// that existing scripts keep working, and reported in a note.
 const IGNORED_FLAGS: &[&str] = &[
-    "--vcgen-op", "--vcgen-opt", "--boogie-opt", "--infer-info", "--only-log", "--debug",
+    "--vcgen-op", "--boogie-opt", "--infer-info", "--debug",
     "--k-induction-depth", "--cruncher-opt",
     "--time", "--time-as-csv", "--verbose", "--silent", "--stop-at-opt", "--stop-at-gbpl", "--stop-at-bpl",
     "--keep-temps", "--no-benign", "--no-barrier-access-checks", "--no-constant-write-checks", "--no-loop-predicate-invariants",
@@ -210,7 +222,8 @@ pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
                 o.format = match v.as_str() {
                     "human" => Format::Human,
                     "json" => Format::Json,
-                    other => return err(format!("--format: unknown format `{other}` (expected human or json)")),
+                    "sarif" => Format::Sarif,
+                    other => return err(format!("--format: unknown format `{other}` (expected human, json or sarif)")),
                 };
             }
             "--dump-kir" => o.dump_kir = true,
@@ -269,6 +282,39 @@ pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
                 o.warp_sync = Some(parse_number(flag, &v)?);
             }
             "--no-infer" => o.no_infer = true,
+            "--disable-rule" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                for tag in v.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+                    if !lockstep_engine::INFERENCE_RULES.contains(&tag) {
+                        return err(format!(
+                            "--disable-rule: unknown rule `{tag}` (the rules are {})",
+                            lockstep_engine::INFERENCE_RULES.join(", ")
+                        ));
+                    }
+                    o.disabled_rules.push(tag.to_string());
+                }
+            }
+            "--smt-log" => o.smt_log = Some(PathBuf::from(take_value(flag, inline, &mut iter)?)),
+            // GPUVerify's `--only-log` instruments accesses without checking
+            // them: no race is reported, everything else is checked.
+            "--only-log" => {
+                o.only_divergence = true;
+                o.flag_notes.push("`--only-log`: data races are not checked (GPUVerify's meaning)".into());
+            }
+            // `--vcgen-opt` passes options to GPUVerify's VC generator; the
+            // one that changes what is checked, `/checkArrays:A,B`, is
+            // honoured, the others are internals.
+            "--vcgen-opt" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                match v.strip_prefix("/checkArrays:") {
+                    Some(list) => {
+                        let names: Vec<String> = list.split(',').map(|n| n.trim().to_string()).filter(|n| !n.is_empty()).collect();
+                        o.flag_notes.push(format!("`{arg}`: data races are checked only on {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")));
+                        o.race_arrays.get_or_insert_with(Vec::new).extend(names);
+                    }
+                    None => o.ignored.push(format!("--vcgen-opt={v}")),
+                }
+            }
             "--no-annotations" => o.no_annotations = true,
             "--only-requires" => o.only_requires = true,
             "--invariants-as-candidates" => o.invariants_as_candidates = true,

@@ -69,6 +69,103 @@ pub fn json(report: &Report) -> String {
     serde_json::to_string_pretty(&value).expect("a JSON value always serialises")
 }
 
+/// A SARIF 2.1.0 log (the format code-scanning services read): one run,
+/// one result per violation. A confirmed violation is an `error`, an
+/// unconfirmed prover alarm a `warning`; the witness, the kernel and
+/// whether a replay confirmed the violation go in the result's
+/// `properties`. Kernels that ended `unknown`, and the front-end's
+/// diagnostics, are the invocation's notifications, and the verdicts are
+/// the run's `properties`, so that no outcome is lost.
+pub fn sarif(report: &Report) -> String {
+    let location = |span: &Span, message: Option<&str>| {
+        let mut loc = json!({
+            "physicalLocation": {
+                "artifactLocation": {"uri": display_path(&span.file)},
+                "region": {"startLine": span.line.max(1), "startColumn": span.column.max(1)},
+            }
+        });
+        if let Some(m) = message {
+            loc["message"] = json!({"text": m});
+        }
+        loc
+    };
+    let mut rules: Vec<&'static str> = Vec::new();
+    let mut results = Vec::new();
+    for k in &report.kernels {
+        for v in &k.violations {
+            let kind = v.kind.name();
+            if !rules.contains(&kind) {
+                rules.push(kind);
+            }
+            let mut result = json!({
+                "ruleId": kind,
+                "level": if v.confirmed { "error" } else { "warning" },
+                "message": {"text": v.message},
+                "locations": v.primary.iter().map(|s| location(s, v.primary_label.as_deref())).collect::<Vec<_>>(),
+                "relatedLocations": v.related.iter().enumerate().map(|(i, r)| {
+                    let mut loc = location(&r.span, Some(&r.label));
+                    loc["id"] = json!(i);
+                    loc
+                }).collect::<Vec<_>>(),
+                "properties": {"kernel": k.name, "confirmed": v.confirmed},
+            });
+            if let Some(w) = &v.witness {
+                result["properties"]["witness"] = witness_json(w);
+            }
+            results.push(result);
+        }
+    }
+    let mut notifications: Vec<Value> = report
+        .errors
+        .iter()
+        .chain(&report.notes)
+        .map(|d| {
+            let level = match d.severity.name() {
+                "error" => "error",
+                "warning" => "warning",
+                _ => "note",
+            };
+            let mut n = json!({"level": level, "message": {"text": d.message}});
+            if let Some(s) = &d.span {
+                n["locations"] = json!([location(s, None)]);
+            }
+            n
+        })
+        .collect();
+    for k in &report.kernels {
+        if let Some((reason, span)) = &k.reason {
+            let mut n = json!({"level": "warning", "message": {"text": format!("kernel `{}`: {}: {reason}", k.name, k.verdict.name())}});
+            if let Some(s) = span {
+                n["locations"] = json!([location(s, None)]);
+            }
+            notifications.push(n);
+        }
+    }
+    let value = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "lockstep",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules.iter().map(|r| json!({"id": r, "name": r})).collect::<Vec<_>>(),
+            }},
+            "invocations": [{
+                "executionSuccessful": report.errors.is_empty(),
+                "toolExecutionNotifications": notifications,
+            }],
+            "results": results,
+            "properties": {
+                "verdict": report.verdict().name(),
+                "kernels": report.kernels.iter().map(|k| json!({"name": k.name, "verdict": k.verdict.name(), "proved": k.proved})).collect::<Vec<_>>(),
+                "assumptions": report.assumptions,
+                "elapsed_ms": report.elapsed_ms,
+            },
+        }],
+    });
+    serde_json::to_string_pretty(&value).expect("a JSON value always serialises")
+}
+
 /// A path as the user would write it: relative to the working directory
 /// when it lies below it, like a compiler's messages.
 fn display_path(path: &str) -> String {

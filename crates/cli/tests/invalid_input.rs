@@ -109,3 +109,35 @@ fn a_file_without_kernels_is_not_verified() {
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(json(&out)["verdict"], "unknown");
 }
+
+#[test]
+fn an_unknown_inference_rule_is_rejected_with_the_rules_there_are() {
+    let file = scratch("rules.cu", b"__global__ void k(int *a) { a[threadIdx.x] = 1; }\n");
+    let out = lockstep(&["check", file.to_str().unwrap(), "--disable-rule=stride,bogus"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("unknown rule `bogus`") && err.contains("stride"), "stderr: {err}");
+}
+
+#[test]
+fn a_restriction_to_an_array_the_kernel_lacks_is_rejected() {
+    let file = scratch("arrays.cl", b"__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }\n");
+    let out = lockstep(&["check", file.to_str().unwrap(), "--local_size=8", "--num_groups=1", "--vcgen-opt=/checkArrays:b"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no array named `b`"), "stderr: {}", stderr(&out));
+}
+
+/// `--smt-log=DIR` leaves one replayable file per solver session, and the
+/// prover's file replays to the same answers.
+#[test]
+fn smt_log_writes_a_replayable_session_per_engine() {
+    let file = scratch("logged.cu", b"__global__ void logged(int *a) { a[threadIdx.x] = 1; }\n");
+    let dir = std::env::temp_dir().join(format!("lockstep-smt-log-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = lockstep(&["check", file.to_str().unwrap(), "--blockDim=8", "--gridDim=2", &format!("--smt-log={}", dir.display())]);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    let prove = std::fs::read_to_string(dir.join("logged.prove.smt2")).expect("the prover's log");
+    assert!(prove.contains("(check-sat)"), "{prove}");
+    assert!(dir.join("logged.find.smt2").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -59,6 +59,56 @@ fn rewrite(module: &mut Module, flags: AnnotationFlags) {
     }
 }
 
+/// GPUVerify's `/checkArrays:` keeps access logs only for the arrays it
+/// names, so for any other array its `__read(A)` and `__write(A)` (and
+/// `__no_read(A)`, `__no_write(A)`) find no access logged. Here they become
+/// `false` (the claims `__no_read`/`__no_write` become `Nop`s naming them).
+/// Only a predicate whose pointer is plainly an unchecked array (a
+/// parameter or a module-level object by name) is rewritten; any other
+/// keeps its meaning.
+pub fn drop_unlogged_access_claims(module: &mut Module, checked: &[String]) {
+    let global_names: Vec<String> = module.globals.values().map(|g| g.name.clone()).collect();
+    for func in module.functions.values_mut() {
+        let param_names: Vec<String> = func.params.iter().map(|p| p.name.clone()).collect();
+        let unlogged = |ptr: ValueId| -> Option<String> {
+            let name = match func.values[ptr].def {
+                lockstep_kir::ValueDef::Param(i) => param_names.get(i as usize).cloned(),
+                lockstep_kir::ValueDef::GlobalAddr(g) => global_names.get(g.as_u32() as usize).cloned(),
+                _ => None,
+            }?;
+            (!checked.iter().any(|c| lockstep_kir::object_named(&name, c))).then_some(name)
+        };
+        let mut claims = Vec::new();
+        let mut predicates = Vec::new();
+        for (id, inst) in func.insts.iter() {
+            match &inst.kind {
+                InstKind::Annot { kind: kind @ (AnnotKind::NoRead | AnnotKind::NoWrite), args } => {
+                    if let Some(name) = args.first().and_then(|&p| unlogged(p)) {
+                        claims.push((id, format!("ignored {} of `{name}`, whose accesses /checkArrays does not log", kind.name())));
+                    }
+                }
+                InstKind::AnnotValue { func: lockstep_kir::AnnotFn::Read | lockstep_kir::AnnotFn::Write, args } => {
+                    if args.first().and_then(|&p| unlogged(p)).is_some() {
+                        predicates.push(id);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (id, what) in claims {
+            func.insts[id].kind = InstKind::Nop { what };
+        }
+        if !predicates.is_empty() {
+            // The predicate keeps its result value (its uses stay as they
+            // are) but computes `0 != 0`.
+            let zero = func.values.push(lockstep_kir::ValueData { ty: Type::I32, def: lockstep_kir::ValueDef::Const(0), name: None });
+            for id in predicates {
+                func.insts[id].kind = InstKind::Icmp { cc: IntCC::Ne, lhs: zero, rhs: zero };
+            }
+        }
+    }
+}
+
 /// Functions that hold file-scope axioms: functions without parameters or
 /// result, not kernels, with an `axiom` annotation.
 fn axiom_functions(module: &Module) -> Vec<FuncId> {

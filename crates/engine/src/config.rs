@@ -24,6 +24,9 @@ pub struct CheckConfig {
     pub query_timeout: Duration,
     pub use_cvc5: bool,
     pub only_divergence: bool,
+    /// Check races only on the objects of these source names (GPUVerify's
+    /// `--vcgen-opt=/checkArrays:A,B`); `None` checks every object.
+    pub race_arrays: Option<Vec<String>>,
     pub only_intra_group: bool,
     pub check_array_bounds: bool,
     pub equality_abstraction: bool,
@@ -41,8 +44,10 @@ pub struct CheckConfig {
     /// How many dimensions the launch has (OpenCL's `get_work_dim()`): the
     /// number of sizes the user gave, 3 when unknown.
     pub work_dim: u8,
-    /// Where to log every solver query, for replay.
-    pub replay_log: Option<std::path::PathBuf>,
+    /// A directory that receives a replayable SMT-LIB2 log of every solver
+    /// session: `KERNEL.prove.smt2` (and `KERNEL.prove.contract-F.smt2`
+    /// for the contract of a function `F`), `KERNEL.find.smt2`.
+    pub smt_log_dir: Option<std::path::PathBuf>,
     /// Wall-clock budget for the prover on one kernel.
     pub prove_budget: Option<Duration>,
     /// Wall-clock budget for the bounded finder on one kernel.
@@ -59,6 +64,7 @@ impl Default for CheckConfig {
             query_timeout: Duration::from_secs(20),
             use_cvc5: false,
             only_divergence: false,
+            race_arrays: None,
             only_intra_group: false,
             check_array_bounds: false,
             equality_abstraction: false,
@@ -70,7 +76,7 @@ impl Default for CheckConfig {
             array_sizes: Vec::new(),
             dynamic_shared_bytes: None,
             work_dim: 3,
-            replay_log: None,
+            smt_log_dir: None,
             prove_budget: Some(Duration::from_secs(30)),
             find_budget: Duration::from_secs(20),
         }
@@ -81,5 +87,11 @@ impl CheckConfig {
     /// Whether every size of the launch is concrete.
     pub fn launch_is_concrete(&self) -> bool {
         self.group_size.iter().chain(&self.num_groups).all(Option::is_some)
+    }
+
+    /// The log file of one solver session (`engine` is `prove` or `find`)
+    /// on `kernel`, when `--smt-log` asks for logs.
+    pub fn smt_log(&self, kernel: &str, engine: &str) -> Option<std::path::PathBuf> {
+        self.smt_log_dir.as_ref().map(|dir| dir.join(format!("{kernel}.{engine}.smt2")))
     }
 }

@@ -20,6 +20,8 @@ pub mod prove;
 pub mod search;
 
 pub use config::{CheckConfig, Mode};
+/// The tags of the prover's invariant-inference rules (for `--disable-rule`).
+pub use lockstep_prove::candidates::RULES as INFERENCE_RULES;
 
 use lockstep_diag::{KernelReport, Verdict, Violation};
 use lockstep_kir::{FuncId, Module};
@@ -116,6 +118,8 @@ fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, confi
         warp_size: config.warp_sync,
         only_intra_group: config.only_intra_group,
         only_divergence: config.only_divergence,
+        race_arrays: config.race_arrays.clone(),
+        replay_log: config.smt_log(&module.functions[kernel].name, "find"),
         ..lockstep_find::FindConfig::default()
     };
     let outcome = lockstep_find::find_bugs(module, kernel, &find_config);

@@ -304,6 +304,11 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         if config.only_divergence && !matches!(v.kind, RKind::BarrierDivergence { .. }) {
             continue;
         }
+        if let (RKind::DataRace { first, .. }, Some(names)) = (&v.kind, &config.race_arrays) {
+            if !names.iter().any(|n| lockstep_kir::object_named(&object_name(&result, first.object), n)) {
+                continue;
+            }
+        }
         if null_from_inputs && matches!(v.kind, RKind::NullDereference { .. }) {
             continue;
         }

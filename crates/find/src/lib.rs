@@ -81,6 +81,11 @@ pub struct FindConfig {
     /// Check barrier divergence and the single-thread properties, but not
     /// data races (GPUVerify's `--only-divergence`).
     pub only_divergence: bool,
+    /// Look for races only on the objects of these source names
+    /// (GPUVerify's `/checkArrays:`); `None` looks at every object.
+    pub race_arrays: Option<Vec<String>>,
+    /// Where to write a replayable log of the solver session, if anywhere.
+    pub replay_log: Option<std::path::PathBuf>,
     /// Stop after this many violations.
     pub max_violations: usize,
     /// The largest value a symbolic launch size may take in the witness.
@@ -101,6 +106,8 @@ impl Default for FindConfig {
             warp_size: None,
             only_intra_group: false,
             only_divergence: false,
+            race_arrays: None,
+            replay_log: None,
             max_violations: 64,
             max_symbolic_size: 64,
         }

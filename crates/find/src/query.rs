@@ -280,7 +280,10 @@ impl<'a> Search<'a> {
     }
 
     fn start_solver(&mut self) -> lockstep_smt::Result<()> {
-        let cfg = SolverConfig::new(self.config.solver, self.config.query_timeout);
+        let mut cfg = SolverConfig::new(self.config.solver, self.config.query_timeout);
+        if let Some(path) = &self.config.replay_log {
+            cfg = cfg.with_log(path.clone());
+        }
         let mut solver = Solver::spawn(cfg)?;
         // Definitions go in as a few large conjunctions: one round trip each.
         let mut all = std::mem::take(&mut self.terms.defs);
@@ -522,7 +525,11 @@ impl<'a> Search<'a> {
                 }
                 let objs_x: BTreeSet<u16> = xs.iter().flat_map(|&k| self.traces[0].accesses[k].objs.iter().map(|o| o.0)).collect();
                 let objs_y: BTreeSet<u16> = ys.iter().flat_map(|&k| self.traces[1].accesses[k].objs.iter().map(|o| o.0)).collect();
-                let common: Vec<u16> = objs_x.intersection(&objs_y).copied().collect();
+                let common: Vec<u16> = objs_x
+                    .intersection(&objs_y)
+                    .copied()
+                    .filter(|&o| self.race_checked(o))
+                    .collect();
                 if common.is_empty() {
                     continue;
                 }
@@ -572,7 +579,14 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Whether races on object `o` are looked for (`--vcgen-opt=/checkArrays:`
+    /// names the only ones that are).
+    fn race_checked(&self, o: u16) -> bool {
+        self.config.race_arrays.as_ref().is_none_or(|names| names.iter().any(|n| lockstep_kir::object_named(&self.objs.get(o).name, n)))
+    }
+
     fn race_condition(&mut self, x: &Access, y: &Access, same_inst: bool) -> TermId {
+        let checked: Vec<u16> = x.objs.iter().map(|&(o, _)| o).filter(|&o| self.race_checked(o)).collect();
         let t = &mut self.terms;
         let sg = self.launch.same_group;
         // Same group: no barrier fencing the object's space lies between the
@@ -590,6 +604,9 @@ impl<'a> Search<'a> {
         let mut per_obj = Vec::new();
         for &(o, cx) in &x.objs {
             let Some(&(_, cy)) = y.objs.iter().find(|(p, _)| *p == o) else { continue };
+            if !checked.contains(&o) {
+                continue;
+            }
             let sync = match self.objs.get(o).space {
                 MemSpace::Shared => intra,
                 _ => global_sync,

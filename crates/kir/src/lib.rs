@@ -23,3 +23,10 @@ pub use link::{append_module, LinkMap};
 pub use parse::{parse_module, ParseError};
 pub use text::{print_function, print_module};
 pub use verify::{verify_function, verify_module, Dominators, VerifyError};
+
+/// Whether the memory object named `object` is what a user means by
+/// `wanted`: the same name, or the same last component of a qualified name
+/// (clang names an OpenCL kernel's `local int C[]` `foo.C`).
+pub fn object_named(object: &str, wanted: &str) -> bool {
+    object == wanted || object.rsplit_once('.').is_some_and(|(_, last)| last == wanted)
+}

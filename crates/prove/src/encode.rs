@@ -1132,6 +1132,12 @@ impl<'a> Enc<'a> {
                 "warp-synchronous execution (--warp-sync={w}): threads of one warp race only at the same instruction"
             ));
         }
+        if c.only_divergence {
+            self.assumptions.push("data races are not checked (--only-divergence or --only-log)".into());
+        } else if let Some(names) = &c.race_arrays {
+            let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            self.assumptions.push(format!("data races are checked, and accesses logged for `__read`/`__write`, only on {} (/checkArrays)", list.join(", ")));
+        }
         if c.only_intra_group {
             self.assume(self.same_group);
             self.assumptions.push("only threads of the same group are considered (--only-intra-group)".into());
@@ -2551,7 +2557,7 @@ impl<'a> Enc<'a> {
             });
 
             // Thread 2 checks against thread 1's logs.
-            if self.config.only_divergence {
+            if self.config.only_divergence || !self.config.race_arrays.as_ref().is_none_or(|names| names.iter().any(|n| lockstep_kir::object_named(&obj.name, n))) {
                 continue;
             }
             let mut guard = vec![p[1], is2];

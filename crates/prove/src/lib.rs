@@ -103,6 +103,9 @@ pub struct ProveConfig {
     pub query_timeout: Duration,
     /// Check barrier divergence (and annotations) but not races.
     pub only_divergence: bool,
+    /// Check races only on the objects of these source names (GPUVerify's
+    /// `/checkArrays:`); `None` checks every object.
+    pub race_arrays: Option<Vec<String>>,
     /// Only consider two threads of the same group.
     pub only_intra_group: bool,
     /// Do not infer invariants (user invariants are still used).
@@ -142,6 +145,7 @@ impl Default for ProveConfig {
             solver: SolverKind::Z3,
             query_timeout: Duration::from_secs(10),
             only_divergence: false,
+            race_arrays: None,
             only_intra_group: false,
             no_infer: false,
             disabled_rules: Vec::new(),
@@ -261,6 +265,16 @@ pub fn prove_kernel(module: &Module, kernel: FuncId, config: &ProveConfig) -> Pr
 /// loop invariants they rely on are checked here; everything else is checked
 /// in the context of the actual calls.
 fn check_contract(module: &Module, callee: FuncId, config: &ProveConfig) -> ProveOutcome {
+    // The contract has its own solver session, so its own log file.
+    let contract_config;
+    let config = match &config.replay_log {
+        Some(path) => {
+            let name = format!("contract-{}.smt2", module.functions[callee].name);
+            contract_config = ProveConfig { replay_log: Some(path.with_extension(name)), ..config.clone() };
+            &contract_config
+        }
+        None => config,
+    };
     let mut m = module.clone();
     let wrapper = m.functions.push(inline::contract_wrapper(module, callee));
     let at = module.functions[callee].loc;
