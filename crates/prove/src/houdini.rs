@@ -92,6 +92,53 @@ impl Session {
     /// Which of `obs` (sharing one path) fail under `guards`: the ones the
     /// model of "some of them fails" falsifies. Not proved ones count as
     /// failing when the solver cannot answer.
+    /// Whether every real obligation holds with no candidate invariant
+    /// assumed, asked as one query under a short limit. The candidates'
+    /// guards are left free, so an unsatisfiable answer covers the case
+    /// where none holds: no candidate is trusted.
+    fn holds_without_invariants(&mut self) -> bool {
+        let real: Vec<usize> = (0..self.p.obligations.len())
+            .filter(|&ob| self.p.obligations[ob].cand.is_none() && self.p.st.as_bool(self.p.obligations[ob].cond) != Some(true))
+            .collect();
+        let mut cases = Vec::new();
+        for &ob in &real {
+            let neg = self.negations[ob];
+            cases.push(match self.p.obligations[ob].ctx {
+                Some(c) => self.p.st.and(&[self.p.nodes[c].0, neg]),
+                None => neg,
+            });
+        }
+        if cases.is_empty() {
+            return true;
+        }
+        let any = self.p.st.or(&cases);
+        let st = &self.p.st;
+        let solver = &mut self.solver;
+        let limited = solver.config().kind == lockstep_smt::SolverKind::Z3;
+        let result = (|| -> lockstep_smt::Result<bool> {
+            // A quick question: when it is hard, inference decides.
+            if limited {
+                solver.set_option(":timeout", "2000")?;
+            }
+            solver.push()?;
+            solver.assert(st, any)?;
+            let r = solver.check_sat()?;
+            solver.pop()?;
+            if limited {
+                let full = solver.config().timeout_per_query.as_millis().max(1).to_string();
+                solver.set_option(":timeout", &full)?;
+            }
+            Ok(r == SatResult::Unsat)
+        })();
+        match result {
+            Ok(holds) => holds,
+            Err(_) => {
+                let _ = self.solver.restart();
+                false
+            }
+        }
+    }
+
     fn failing_among(&mut self, obs: &[usize], guards: &[TermId]) -> Vec<usize> {
         let obs: Vec<usize> =
             obs.iter().copied().filter(|&ob| self.p.st.as_bool(self.p.obligations[ob].cond) != Some(true)).collect();
@@ -178,6 +225,12 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
     // Houdini.
     let ncand = s.p.candidates.len();
     let mut alive = vec![true; ncand];
+    if ncand > 0 && s.holds_without_invariants() {
+        // Nothing to prove needs an inferred invariant (a kernel whose loops
+        // touch no shared state, say): inference is skipped, and the checks
+        // below run with no candidate assumed.
+        alive.fill(false);
+    }
     // Set LOCKSTEP_PROVE_DEBUG to see Houdini's decisions.
     let debug = std::env::var_os("LOCKSTEP_PROVE_DEBUG").is_some();
     // Candidate obligations are checked in groups that share a path: one
