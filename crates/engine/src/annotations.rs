@@ -162,6 +162,11 @@ fn insert_inst(
 /// `--kernel-args`) has it; `None` when no integer parameter is fixed. With
 /// the assumption in the kernel, the prover and the finder consider only
 /// those values, and a witness that breaks it is discarded.
+///
+/// A by-value struct parameter (a pointer to the thread's private copy) is
+/// given as its bytes, little-endian, of which the first 16 count (as the
+/// interpreter lays them out): the kernel assumes, on entry, that each of
+/// its first four 32-bit words holds its part of them.
 pub fn with_fixed_scalars(module: &Module, kernel: FuncId, scalars: &[Option<u128>]) -> Option<Module> {
     let func = &module.functions[kernel];
     let fixed: Vec<(ValueId, Type, u128)> = func
@@ -169,7 +174,7 @@ pub fn with_fixed_scalars(module: &Module, kernel: FuncId, scalars: &[Option<u12
         .iter()
         .zip(scalars)
         .filter_map(|(p, v)| match (p.ty, v) {
-            (Type::Int(_), Some(v)) => Some((p.value, p.ty, *v)),
+            (Type::Int(_) | Type::Ptr(lockstep_kir::MemSpace::Private), Some(v)) => Some((p.value, p.ty, *v)),
             _ => None,
         })
         .collect();
@@ -179,12 +184,28 @@ pub fn with_fixed_scalars(module: &Module, kernel: FuncId, scalars: &[Option<u12
     let mut module = module.clone();
     let func = &mut module.functions[kernel];
     let (entry, loc) = (func.entry, func.loc);
-    for (i, &(param, ty, value)) in fixed.iter().enumerate() {
-        let constant = func.const_int(ty, value);
-        let icmp = InstKind::Icmp { cc: IntCC::Eq, lhs: param, rhs: constant };
-        let cond = insert_inst(func, entry, 2 * i, icmp, Some(Type::BOOL), loc).expect("a comparison has a value");
-        let assume = InstKind::Annot { kind: AnnotKind::Assume, args: vec![cond] };
-        insert_inst(func, entry, 2 * i + 1, assume, None, loc);
+    let mut at = 0;
+    let mut insert = |func: &mut Function, kind: InstKind, result: Option<Type>| {
+        let v = insert_inst(func, entry, at, kind, result, loc);
+        at += 1;
+        v
+    };
+    for &(param, ty, value) in &fixed {
+        let mut equalities = Vec::new();
+        if ty.is_ptr() {
+            for word in 0..4u32 {
+                let offset = func.const_int(Type::I64, 4 * word as u128);
+                let ptr = insert(func, InstKind::PtrAdd { base: param, offset }, Some(ty)).expect("an address");
+                let load = insert(func, InstKind::Load { ptr, align: 4 }, Some(Type::I32)).expect("a loaded value");
+                equalities.push((load, func.const_int(Type::I32, (value >> (32 * word)) & 0xffff_ffff)));
+            }
+        } else {
+            equalities.push((param, func.const_int(ty, value)));
+        }
+        for (lhs, rhs) in equalities {
+            let cond = insert(func, InstKind::Icmp { cc: IntCC::Eq, lhs, rhs }, Some(Type::BOOL)).expect("a comparison has a value");
+            insert(func, InstKind::Annot { kind: AnnotKind::Assume, args: vec![cond] }, None);
+        }
     }
     Some(module)
 }

@@ -79,7 +79,11 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
                     .params
                     .iter()
                     .zip(&config.scalar_args)
-                    .filter_map(|(p, v)| v.filter(|_| p.ty.is_int()).map(|v| format!("{} = {v}", p.name)))
+                    .filter_map(|(p, v)| match (p.ty, v) {
+                        (lockstep_kir::Type::Int(_), Some(v)) => Some(format!("{} = {v}", p.name)),
+                        (lockstep_kir::Type::Ptr(lockstep_kir::MemSpace::Private), Some(v)) => Some(format!("{} = bytes {v:#x}", p.name)),
+                        _ => None,
+                    })
                     .collect();
                 report.assumptions.push(format!("scalar arguments as `--kernel-args` gives them: {}", given.join(", ")));
             }

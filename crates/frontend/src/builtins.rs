@@ -266,8 +266,72 @@ pub(crate) unsafe fn lower_named_call<L: CallLowering>(
             }
             Ok(())
         }
+        "min" | "max" if integer_signedness(symbol).is_some() => {
+            let signed = integer_signedness(symbol) == Some(true);
+            lower_integer_min_max(l, call, base == "min", signed, args)
+        }
         _ => external_call(l, call, base, args),
     }
+}
+
+/// Whether the first parameter of an Itanium-mangled OpenCL built-in
+/// (`_Z3minii`, `_Z3maxDv4_jS_`) is a signed (`Some(true)`) or unsigned
+/// (`Some(false)`) integer, scalar or vector; `None` for anything else
+/// (floats, unmangled names).
+fn integer_signedness(symbol: &str) -> Option<bool> {
+    let rest = symbol.strip_prefix("_Z")?;
+    let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+    let len: usize = rest[..digits].parse().ok()?;
+    let params = rest.get(digits + len..)?;
+    // A vector parameter is `Dv<lanes>_<element>`.
+    let element = match params.strip_prefix("Dv") {
+        Some(v) => v.split_once('_')?.1,
+        None => params,
+    };
+    match element.chars().next()? {
+        'a' | 'c' | 's' | 'i' | 'l' | 'x' => Some(true),
+        'h' | 't' | 'j' | 'm' | 'y' => Some(false),
+        _ => None,
+    }
+}
+
+/// OpenCL's integer `min`/`max`, lane by lane, as compare-and-select (the
+/// signedness comes from the mangled name: KIR integers have none). A
+/// scalar second argument applies to every lane (`min(int4, int)`).
+unsafe fn lower_integer_min_max<L: CallLowering>(
+    l: &mut L,
+    call: LLVMValueRef,
+    is_min: bool,
+    signed: bool,
+    args: &[LLVMValueRef],
+) -> Result<()> {
+    if args.len() != 2 {
+        return external_call(l, call, if is_min { "min" } else { "max" }, args);
+    }
+    let a = l.arg_lanes(args[0])?;
+    let b = l.arg_lanes(args[1])?;
+    if b.len() != a.len() && b.len() != 1 {
+        return external_call(l, call, if is_min { "min" } else { "max" }, args);
+    }
+    let cc = match (is_min, signed) {
+        (true, true) => IntCC::Slt,
+        (true, false) => IntCC::Ult,
+        (false, true) => IntCC::Sgt,
+        (false, false) => IntCC::Ugt,
+    };
+    let mut values = Vec::with_capacity(a.len());
+    for (i, &x) in a.iter().enumerate() {
+        let y = if b.len() == 1 { b[0] } else { b[i] };
+        let ty = l.type_of(x);
+        let c = l.emit_inst(InstKind::Icmp { cc, lhs: x, rhs: y }, Some(Type::BOOL)).expect("result");
+        values.push(l.emit_inst(InstKind::Select { cond: c, then_value: x, else_value: y }, Some(ty)).expect("result"));
+    }
+    if l.result_lanes(call)?.is_some() {
+        l.define_lanes(call, values);
+    } else {
+        l.define(call, values[0]);
+    }
+    Ok(())
 }
 
 unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef, op: &str, args: &[LLVMValueRef]) -> Result<()> {
@@ -697,7 +761,18 @@ unsafe fn lower_wait_group_events<L: CallLowering>(l: &mut L, args: &[LLVMValueR
 
 #[cfg(test)]
 mod tests {
-    use super::first_pointee_size;
+    use super::{first_pointee_size, integer_signedness};
+
+    #[test]
+    fn integer_signedness_from_mangled_opencl_names() {
+        assert_eq!(integer_signedness("_Z3minii"), Some(true));
+        assert_eq!(integer_signedness("_Z3maxjj"), Some(false));
+        assert_eq!(integer_signedness("_Z3minDv4_iS_"), Some(true));
+        assert_eq!(integer_signedness("_Z3maxDv2_mS_"), Some(false));
+        assert_eq!(integer_signedness("_Z3minff"), None);
+        assert_eq!(integer_signedness("_Z3minDv4_fS_"), None);
+        assert_eq!(integer_signedness("min"), None);
+    }
 
     #[test]
     fn element_sizes_from_mangled_opencl_names() {

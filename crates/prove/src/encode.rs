@@ -1897,6 +1897,10 @@ impl<'a> Enc<'a> {
                         out[t] = Some(v);
                         continue;
                     }
+                    if let Some(v) = self.forwarded_private_load(t, i, b, *ptr, rty)? {
+                        out[t] = Some(v);
+                        continue;
+                    }
                     let fresh = self.fresh_sym_null(rty, "load", false);
                     let fresh = self.const_local_load(t, i, b, *ptr, rty, fresh)?;
                     let fresh = self.unwritten_load(t, *ptr, rty, fresh)?;
@@ -2297,6 +2301,70 @@ impl<'a> Enc<'a> {
             }
         }
         None
+    }
+
+    /// `v` as a private local and a constant byte offset into it (modulo
+    /// 2^64), when it is one.
+    fn local_at(&self, mut v: ValueId) -> Option<(lockstep_kir::LocalId, u64)> {
+        let mut off: u64 = 0;
+        for _ in 0..64 {
+            match &self.func.values[v].def {
+                ValueDef::LocalAddr(l) => return Some((*l, off)),
+                ValueDef::Inst(i) => match &self.func.insts[*i].kind {
+                    InstKind::PtrAdd { base, offset } => {
+                        let ValueDef::Const(c) = self.func.values[*offset].def else { return None };
+                        off = off.wrapping_add(c as u64);
+                        v = *base;
+                    }
+                    InstKind::Cast { op: CastOp::Bitcast | CastOp::AddrSpaceCast, arg } => v = *arg,
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The value of a load from a private local at a constant offset that
+    /// an earlier store of the same block wrote with the same type (store
+    /// to load forwarding). Private memory belongs to its thread, so only
+    /// the thread's own instructions between the two can change it: the
+    /// search stops (no forwarding) at any that might, a store that may
+    /// overlap, a store through a private pointer of unknown target, an
+    /// atomic, a copy or a call.
+    fn forwarded_private_load(&mut self, t: usize, i: InstId, b: BlockId, ptr: ValueId, ty: Type) -> Res<Option<Sym>> {
+        let Some((local, off)) = self.local_at(ptr) else { return Ok(None) };
+        let size = ty.store_size() as u128;
+        let insts = &self.func.blocks[b].insts;
+        let Some(pos) = insts.iter().position(|&x| x == i) else { return Ok(None) };
+        for &j in insts[..pos].iter().rev() {
+            match &self.func.insts[j].kind {
+                InstKind::Store { ptr: p, value, .. } => match self.local_at(*p) {
+                    Some((l2, o2)) if l2 == local => {
+                        let vty = self.func.value_type(*value);
+                        if o2 == off && vty == ty {
+                            return Ok(Some(self.val(t, *value)?));
+                        }
+                        let (a, w2) = (off as u128, vty.store_size() as u128);
+                        if (o2 as u128) + w2 <= a || a + size <= o2 as u128 {
+                            continue;
+                        }
+                        return Ok(None);
+                    }
+                    Some(_) => continue,
+                    None if matches!(self.func.value_type(*p), Type::Ptr(MemSpace::Private | MemSpace::Generic)) => return Ok(None),
+                    None => continue,
+                },
+                InstKind::Atomic { .. }
+                | InstKind::CmpXchg { .. }
+                | InstKind::MemCopy { .. }
+                | InstKind::MemSet { .. }
+                | InstKind::Call { .. }
+                | InstKind::CallExternal { .. } => return Ok(None),
+                _ => continue,
+            }
+        }
+        Ok(None)
     }
 
     /// Private arrays initialised from a constant (clang lowers `int x[10] =

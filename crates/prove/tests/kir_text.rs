@@ -123,3 +123,44 @@ block3:
     assert!(reason.contains("irreducible"), "{reason}");
     assert!(at.is_some());
 }
+
+/// `x[0] = 5; {between} assert(x[0] == 5)` on a private array: the load is
+/// forwarded the stored value unless something between may change it.
+fn private_forwarding_kernel(between: &str) -> String {
+    format!(
+        r#"language opencl
+
+file0 = "fwd.cl"
+
+kernel fn0 "k" link "k" (v9 "p": ptr.private pointee()) entry block0 @file0:1:0 {{
+  local0 = private "x" size 8 align 4 elem_size 4
+  v0: ptr.private = local_addr local0
+  v1: i32 = const 5
+  v2: i32 = const 7
+  v3: i64 = const 4
+block0:
+  store v0, v1 align 4 @file0:2:3
+  v4: ptr.private = ptradd v0, v3 @file0:3:3
+  store v4, v2 align 4 @file0:3:3
+  {between}
+  v5: i32 = load v0 align 4 @file0:4:3
+  v6: i1 = icmp eq v5, v1 @file0:4:3
+  annot assert(v6) @file0:4:3
+  return @file0:5:1
+}}
+"#
+    )
+}
+
+#[test]
+fn private_stores_are_forwarded_to_loads_of_the_same_block() {
+    // The store to x[1] in between does not overlap x[0].
+    let m = parse_module(&private_forwarding_kernel("")).expect("parses");
+    let k = m.function_by_name("k").unwrap();
+    let out = prove_kernel(&m, k, &config());
+    assert!(matches!(out, ProveOutcome::Verified { .. }), "{out:#?}");
+    // A store through a private pointer of unknown target may write x[0].
+    let m = parse_module(&private_forwarding_kernel("store v9, v2 align 4 @file0:3:9")).expect("parses");
+    let out = prove_kernel(&m, k, &config());
+    assert!(matches!(out, ProveOutcome::Failed { .. }), "{out:#?}");
+}
