@@ -49,6 +49,8 @@ pub struct LaunchConfig {
     pub num_groups: Option<Dims>,
     /// OpenCL `--global_offset`.
     pub global_offset: Option<Dims>,
+    /// OpenCL `--global_size`, as given (`num_groups` is derived from it).
+    pub global_size: Option<Dims>,
 }
 
 pub use lockstep_engine::Mode;
@@ -372,8 +374,24 @@ fn resolve_global_size(launch: &mut LaunchConfig, global: Dims) -> Result<(), Us
     let Some(local) = &launch.group_size else {
         return err("--global_size needs --local_size");
     };
+    launch.global_size = Some(global.clone());
     let (Dims::Sizes(l), Dims::Sizes(g)) = (local, &global) else {
-        launch.num_groups = Some(Dims::Any);
+        // A symbolic side: the number of groups is symbolic too, in as many
+        // dimensions as the sizes given (`--local_size=* --global_size=1024`
+        // is a one-dimensional launch).
+        let dims = match (local, &global) {
+            (Dims::Sizes(v), _) | (_, Dims::Sizes(v)) => Some(v.len()),
+            _ => None,
+        };
+        match dims {
+            Some(n) => {
+                launch.num_groups = Some(Dims::Sizes(vec![None; n]));
+                if *local == Dims::Any {
+                    launch.group_size = Some(Dims::Sizes(vec![None; n]));
+                }
+            }
+            None => launch.num_groups = Some(Dims::Any),
+        }
         return Ok(());
     };
     if l.len() != g.len() {
@@ -449,10 +467,23 @@ mod tests {
 
     #[test]
     fn internal_gpuverify_flags_are_ignored_with_a_note() {
-        let o = parse_check(&args("k.cu --boogie-file=x.bpl --vcgen-op=/foo --only-log")).unwrap();
+        let o = parse_check(&args("k.cu --boogie-file=x.bpl --vcgen-op=/foo --vcgen-opt=/bar")).unwrap();
         assert_eq!(o.ignored.len(), 2);
         // Axioms are not an internal detail: they are kept, for a note and
         // for the verdict (see `without_confirmation`).
         assert_eq!(o.axioms_file.as_deref(), Some("x.bpl"));
+    }
+
+    #[test]
+    fn gpuverify_flags_that_change_what_is_checked_are_honoured() {
+        let o = parse_check(&args("k.cl --only-log --vcgen-opt=/checkArrays:A,B")).unwrap();
+        assert!(o.only_divergence);
+        assert_eq!(o.race_arrays, Some(vec!["A".to_string(), "B".to_string()]));
+        assert_eq!(o.flag_notes.len(), 2);
+        assert!(o.ignored.is_empty());
+        let o = parse_check(&args("k.cl --local_size=* --global_size=1024")).unwrap();
+        assert_eq!(o.launch.group_size, Some(Dims::Sizes(vec![None])));
+        assert_eq!(o.launch.num_groups, Some(Dims::Sizes(vec![None])));
+        assert_eq!(o.launch.global_size, Some(Dims::Sizes(vec![Some(1024)])));
     }
 }

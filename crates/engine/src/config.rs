@@ -19,6 +19,10 @@ pub struct CheckConfig {
     /// Groups in each dimension; `None` is unconstrained.
     pub num_groups: [Option<u64>; 3],
     pub global_offset: [u64; 3],
+    /// OpenCL's `--global_size`, when given: the group size times the
+    /// number of groups in each dimension (the prover assumes it where a
+    /// size is symbolic).
+    pub global_size: [Option<u64>; 3],
     pub mode: Mode,
     /// Per-query solver time limit.
     pub query_timeout: Duration,
@@ -60,6 +64,7 @@ impl Default for CheckConfig {
             group_size: [None; 3],
             num_groups: [None; 3],
             global_offset: [0; 3],
+            global_size: [None; 3],
             mode: Mode::Both,
             query_timeout: Duration::from_secs(20),
             use_cvc5: false,

@@ -19,6 +19,7 @@ pub fn prove(module: &Module, kernel: FuncId, config: &CheckConfig) -> Proof {
     let prove_config = ProveConfig {
         group_size: config.group_size,
         num_groups: config.num_groups,
+        global_size: config.global_size,
         dims: config.work_dim,
         solver: if config.use_cvc5 { SolverKind::Cvc5 } else { SolverKind::Z3 },
         query_timeout: config.query_timeout,

@@ -1069,6 +1069,40 @@ impl<'a> Enc<'a> {
                 }
             }
         }
+        // OpenCL's `--global_size` with a symbolic local size: the sizes
+        // multiply to the global size. Stated as the list of its factor
+        // pairs (`size == d && groups == G / d` for each divisor `d`), which
+        // says exactly that without a non-linear product; a global size with
+        // very many divisors gets the product (computed in 64 bits).
+        for d in 0..dims {
+            let Some(global) = c.global_size[d] else { continue };
+            if c.group_size[d].is_some() && c.num_groups[d].is_some() {
+                continue;
+            }
+            let divisors: Vec<u64> = (1..=global.isqrt()).filter(|k| global % k == 0).flat_map(|k| [k, global / k]).collect();
+            let fact = if global > 0 && divisors.len() <= 512 {
+                let mut pairs = Vec::new();
+                for k in divisors {
+                    let size = self.st.bv_const(32, k as u128);
+                    let groups = self.st.bv_const(32, (global / k) as u128);
+                    let a = self.st.eq(self.gs[d], size);
+                    let b = self.st.eq(self.ng[d], groups);
+                    pairs.push(self.st.and(&[a, b]));
+                }
+                self.st.or(&pairs)
+            } else {
+                let gs = self.resize(self.gs[d], 64, false);
+                let ng = self.resize(self.ng[d], 64, false);
+                let product = self.st.bvmul(gs, ng);
+                let g = self.st.bv_const(64, global as u128);
+                self.st.eq(product, g)
+            };
+            self.assume(fact);
+        }
+        if c.global_size[..dims].iter().any(Option::is_some) {
+            let sizes: Vec<String> = c.global_size[..dims].iter().map(|x| x.map_or("*".to_string(), |n| n.to_string())).collect();
+            self.assumptions.push(format!("global size [{}]: group size times number of groups", sizes.join(",")));
+        }
         if symbolic {
             // The number of threads of a group, and of the grid in each
             // dimension, fits in 32 bits. Stating this with multiplications

@@ -96,6 +96,10 @@ pub struct ProveConfig {
     pub group_size: [Option<u64>; 3],
     /// Groups in each dimension; `None` is symbolic (`*`).
     pub num_groups: [Option<u64>; 3],
+    /// Work-items in each dimension (OpenCL's `--global_size`), when given:
+    /// the group size times the number of groups. Only needed where one of
+    /// them is symbolic.
+    pub global_size: [Option<u64>; 3],
     /// Dimensions in use (1 to 3); the missing ones have size 1.
     pub dims: u8,
     pub solver: SolverKind,
@@ -141,6 +145,7 @@ impl Default for ProveConfig {
         ProveConfig {
             group_size: [None, Some(1), Some(1)],
             num_groups: [None, Some(1), Some(1)],
+            global_size: [None; 3],
             dims: 1,
             solver: SolverKind::Z3,
             query_timeout: Duration::from_secs(10),
