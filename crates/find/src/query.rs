@@ -714,7 +714,23 @@ impl<'a> Search<'a> {
             return;
         }
         let cond = self.terms.st.or(&conds);
-        match self.query(cond, &[]) {
+        // The answer only decides a note (whether the search was complete),
+        // so it gets a short limit: on kernels whose memory the solver finds
+        // hard, this query alone could otherwise take the full one.
+        let short = self.config.solver == crate::SolverKind::Z3;
+        if short {
+            if let Some(solver) = self.solver.as_mut() {
+                let _ = solver.set_option(":timeout", "1000");
+            }
+        }
+        let answer = self.query(cond, &[]);
+        if short {
+            let full = self.config.query_timeout.as_millis().max(1).to_string();
+            if let Some(solver) = self.solver.as_mut() {
+                let _ = solver.set_option(":timeout", &full);
+            }
+        }
+        match answer {
             Answer::Unsat => {}
             Answer::Sat(_) => {
                 out.complete = false;

@@ -262,6 +262,9 @@ pub(crate) struct Enc<'a> {
     pub(crate) bi: Option<crate::barrier_inv::BiState>,
     /// Constant-initialised private arrays (see `find_const_locals`).
     const_locals: HashMap<lockstep_kir::LocalId, (lockstep_kir::GlobalId, InstId)>,
+    /// For a load, the earlier loads of the same object whose value it
+    /// reads when the addresses are equal (see `find_consistent_loads`).
+    consistent_loads: HashMap<InstId, Vec<InstId>>,
     /// The static uniformity analysis of `func`, computed when needed.
     pub uniformity: Option<lockstep_analysis::UniformityInfo>,
     /// Objects (pointer parameters and globals, not private) that no write
@@ -362,6 +365,7 @@ impl<'a> Enc<'a> {
             function_wide_placed: inlined.function_wide_placed,
             bi: None,
             const_locals: HashMap::new(),
+            consistent_loads: HashMap::new(),
             unwritten: Vec::new(),
             uniformity: None,
         };
@@ -387,6 +391,10 @@ impl<'a> Enc<'a> {
         enc.setup_objects();
         enc.unwritten = enc.find_unwritten_objects();
         enc.const_locals = enc.find_const_locals();
+        enc.consistent_loads = enc.find_consistent_loads();
+        if !enc.consistent_loads.is_empty() {
+            enc.assumptions.push("two reads by one thread of one location between barriers, with no write of its own to the object between them, return the same value (a write by another thread between them is a data race, which is checked)".into());
+        }
         enc.extend_benign_sites();
         enc.setup_threads();
         enc.compute_log_dependent();
@@ -1190,8 +1198,8 @@ impl<'a> Enc<'a> {
                 "array bounds are checked for arrays of known size only, not for memory behind pointer parameters".into(),
             );
         }
-        self.assumptions
-            .push("values read from memory are arbitrary (adversarial abstraction of memory contents)".into());
+        let other = if self.consistent_loads.is_empty() { "" } else { "otherwise, " };
+        self.assumptions.push(format!("{other}values read from memory are arbitrary (adversarial abstraction of memory contents)"));
         if c.equality_abstraction {
             self.assumptions.push(
                 "equality abstraction was requested but is not implemented: loads stay adversarial (sound, less precise)"
@@ -1931,15 +1939,20 @@ impl<'a> Enc<'a> {
                         out[t] = Some(v);
                         continue;
                     }
+                    let fresh = self.fresh_sym_null(rty, "load", false);
                     if let Some(v) = self.forwarded_private_load(t, i, b, *ptr, rty)? {
-                        out[t] = Some(v);
+                        // Only a thread that executes the block stored the
+                        // value; for another, the load's value is what
+                        // annotations about disabled threads see: arbitrary.
+                        let p = self.preds[&b][t];
+                        out[t] = Some(self.ite_sym(p, v, fresh));
                         continue;
                     }
-                    let fresh = self.fresh_sym_null(rty, "load", false);
                     let fresh = self.const_local_load(t, i, b, *ptr, rty, fresh)?;
                     let fresh = self.unwritten_load(t, *ptr, rty, fresh)?;
                     let v = self.constant_load(t, *ptr, rty, fresh)?;
-                    out[t] = Some(self.argument_load(t, *ptr, rty, v)?);
+                    let v = self.argument_load(t, *ptr, rty, v)?;
+                    out[t] = Some(self.consistent_load(t, i, b, *ptr, v)?);
                 }
             }
             InstKind::Store { ptr, value, .. } => {
@@ -2335,6 +2348,150 @@ impl<'a> Enc<'a> {
             }
         }
         None
+    }
+
+    /// Read consistency, GPUVerify's model of memory between barriers: when
+    /// a thread reads a location twice, and between the reads it passes no
+    /// barrier and makes no call, and writes nothing that may be the read
+    /// object, the second read returns what the first did, unless another
+    /// thread wrote the location in between, which is a data race that the
+    /// race checks report. So it is only assumed for objects whose races
+    /// are checked for every pair of threads that could write them (not
+    /// under `--only-divergence`, `/checkArrays` without the object,
+    /// `--only-intra-group` for global memory, or `--warp-sync`).
+    ///
+    /// Found statically: load `b` may reuse the value of load `a` when `a`
+    /// reads the same object with the same type, `a` comes first in a block
+    /// that dominates `b`'s, both lie in the same loops, and no instruction
+    /// on a path from `a` to `b` (within one iteration of those loops) may
+    /// write the object, is a barrier, or is a call. The encoding compares
+    /// the addresses: equal ones read the same value.
+    fn find_consistent_loads(&self) -> HashMap<InstId, Vec<InstId>> {
+        let mut out: HashMap<InstId, Vec<InstId>> = HashMap::new();
+        let c = self.config;
+        if c.only_divergence || c.warp_size.is_some() {
+            return out;
+        }
+        let mut loads = Vec::new();
+        for &b in &self.cfg.rpo {
+            for &i in &self.func.blocks[b].insts {
+                let InstKind::Load { ptr, .. } = self.func.insts[i].kind else { continue };
+                if self.spec_loads.contains(&i) {
+                    continue;
+                }
+                let Some(ty) = self.func.insts[i].result.map(|r| self.func.values[r].ty) else { continue };
+                if ty.is_ptr() {
+                    continue;
+                }
+                let Some(o) = self.static_object(ptr) else { continue };
+                let obj = &self.objects[o];
+                let checked = match obj.space {
+                    MemSpace::Shared => true,
+                    MemSpace::Global => !c.only_intra_group,
+                    _ => false,
+                } && c.race_arrays.as_ref().is_none_or(|names| names.iter().any(|n| lockstep_kir::object_named(&obj.name, n)));
+                if checked {
+                    loads.push((i, b, o, ty));
+                }
+            }
+        }
+        // Quadratic in the loads; kernels with very many are left alone.
+        if loads.len() > 400 {
+            return out;
+        }
+        for (k, &(ib, bb, ob, tb)) in loads.iter().enumerate() {
+            for &(ia, ba, oa, ta) in &loads[..k] {
+                if oa != ob || ta != tb || ia == ib {
+                    continue;
+                }
+                let ordered = if ba == bb {
+                    let insts = &self.func.blocks[ba].insts;
+                    insts.iter().position(|&x| x == ia) < insts.iter().position(|&x| x == ib)
+                } else {
+                    self.cfg.is_reachable(ba) && self.cfg.dominates(ba, bb)
+                };
+                if ordered && self.loops.enclosing(ba) == self.loops.enclosing(bb) && self.nothing_writes_between(ia, ba, ib, bb, ob) {
+                    out.entry(ib).or_default().push(ia);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether no instruction on a path from `ia` (in block `ba`) to `ib`
+    /// (in `bb`), within one iteration of the loops containing both, may
+    /// write object `o`, is a barrier or is a call (see
+    /// `find_consistent_loads`).
+    fn nothing_writes_between(&self, ia: InstId, ba: BlockId, ib: InstId, bb: BlockId, o: usize) -> bool {
+        let insts = |b: BlockId| &self.func.blocks[b].insts;
+        let interferes = |i: InstId| -> bool {
+            let target = match &self.func.insts[i].kind {
+                InstKind::Store { ptr, .. } | InstKind::Atomic { ptr, .. } | InstKind::CmpXchg { ptr, .. } => *ptr,
+                InstKind::MemCopy { dst, .. } | InstKind::MemSet { dst, .. } => *dst,
+                InstKind::Barrier { .. } | InstKind::Call { .. } | InstKind::CallExternal { .. } => return true,
+                _ => return false,
+            };
+            match self.static_object(target) {
+                Some(t) => t == o,
+                None => match self.func.value_type(target) {
+                    Type::Ptr(space) => space_compatible(space, self.objects[o].space),
+                    _ => true,
+                },
+            }
+        };
+        let pos = |b: BlockId, i: InstId| insts(b).iter().position(|&x| x == i).unwrap_or(0);
+        if ba == bb {
+            return insts(ba)[pos(ba, ia) + 1..pos(bb, ib)].iter().all(|&i| !interferes(i));
+        }
+        if insts(ba)[pos(ba, ia) + 1..].iter().any(|&i| interferes(i)) || insts(bb)[..pos(bb, ib)].iter().any(|&i| interferes(i)) {
+            return false;
+        }
+        // The blocks between: reachable from `ba` and reaching `bb` without
+        // taking a back edge of a loop containing both.
+        let common: Vec<BlockId> = self.loops.enclosing(ba).iter().map(|&l| self.loops.loops[l].header).collect();
+        let mut forward: HashSet<BlockId> = HashSet::new();
+        let mut stack = vec![ba];
+        while let Some(x) = stack.pop() {
+            for y in self.func.blocks[x].term.successors() {
+                if !common.contains(&y) && y != bb && y != ba && forward.insert(y) {
+                    stack.push(y);
+                }
+            }
+        }
+        let mut backward: HashSet<BlockId> = HashSet::new();
+        let mut stack = vec![bb];
+        while let Some(x) = stack.pop() {
+            if common.contains(&x) {
+                continue;
+            }
+            for &y in self.cfg.preds.get(&x).map(Vec::as_slice).unwrap_or(&[]) {
+                if y != ba && y != bb && backward.insert(y) {
+                    stack.push(y);
+                }
+            }
+        }
+        forward.intersection(&backward).all(|&x| insts(x).iter().all(|&i| !interferes(i)))
+    }
+
+    /// A load's value under read consistency (`find_consistent_loads`):
+    /// the value of an earlier load of the same object at an equal address.
+    /// Only a thread that executes the load is concerned: for another, the
+    /// value stays arbitrary.
+    fn consistent_load(&mut self, t: usize, i: InstId, b: BlockId, ptr: ValueId, v: Sym) -> Res<Sym> {
+        let Some(earlier) = self.consistent_loads.get(&i).cloned() else { return Ok(v) };
+        let Sym::Ptr { base, off } = self.val(t, ptr)? else { return Ok(v) };
+        let enabled = self.preds[&b][t];
+        let mut acc = v;
+        for a in earlier {
+            let (InstKind::Load { ptr: pa, .. }, Some(ra)) = (&self.func.insts[a].kind, self.func.insts[a].result) else { continue };
+            let Sym::Ptr { base: ba, off: oa } = self.val(t, *pa)? else { continue };
+            let value = self.val(t, ra)?;
+            let same_base = self.st.eq(base, ba);
+            let same_off = self.st.eq(off, oa);
+            let same = self.st.and(&[enabled, same_base, same_off]);
+            acc = self.ite_sym(same, value, acc);
+        }
+        Ok(acc)
     }
 
     /// `v` as a private local and a constant byte offset into it (modulo
