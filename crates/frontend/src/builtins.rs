@@ -656,7 +656,7 @@ unsafe fn lower_image_write<L: CallLowering>(l: &mut L, base: &str, args: &[LLVM
     // The colour's lanes (lane 0 in the lowest bits) as one integer, so
     // that a pixel write is one access.
     let bits: u32 = color.iter().map(|&c| l.type_of(c).bits()).sum();
-    if bits as u64 > 8 * PIXEL_BYTES || bits % 8 != 0 {
+    if bits as u64 > 8 * PIXEL_BYTES || !bits.is_multiple_of(8) {
         return l.fail(format!("`{base}` with a colour of {bits} bits"));
     }
     let wide = Type::Int(bits as u16);
@@ -680,34 +680,40 @@ unsafe fn lower_image_write<L: CallLowering>(l: &mut L, base: &str, args: &[LLVM
         at += ty.bits();
     }
     let value = value.expect("a colour has at least one lane");
-    let ptr = l.emit_inst(InstKind::PtrAdd { base: image, offset }, Some(IMAGE_TYPE)).expect("result");
+    let image_ty = l.type_of(image);
+    let ptr = l.emit_inst(InstKind::PtrAdd { base: image, offset }, Some(image_ty)).expect("result");
     l.emit_inst(InstKind::Store { ptr, value, align: 4 }, None);
     Ok(())
 }
 
+/// The shift-and-mask steps that spread the low bits of a 64-bit value out
+/// to every second bit (`SPREAD2`, 32 bits) or every third bit (`SPREAD3`,
+/// 21 bits): `v = (v | v << shift) & mask`, the first mask keeping the bits
+/// that fit.
+const SPREAD2: &[(u32, u64)] = &[
+    (0, 0x0000_0000_ffff_ffff),
+    (16, 0x0000_ffff_0000_ffff),
+    (8, 0x00ff_00ff_00ff_00ff),
+    (4, 0x0f0f_0f0f_0f0f_0f0f),
+    (2, 0x3333_3333_3333_3333),
+    (1, 0x5555_5555_5555_5555),
+];
+const SPREAD3: &[(u32, u64)] = &[
+    (0, 0x0000_0000_001f_ffff),
+    (32, 0x001f_0000_0000_ffff),
+    (16, 0x001f_0000_ff00_00ff),
+    (8, 0x100f_00f0_0f00_f00f),
+    (4, 0x10c3_0c30_c30c_30c3),
+    (2, 0x1249_2492_4924_9249),
+];
+
 /// The bits of `x` (an `Int(64)`) spread out to every `ways`-th bit, from
-/// bit 0 up: the classic shift-and-mask steps of a Morton code. The bits
-/// that do not fit are dropped.
+/// bit 0 up, for a Morton code (see `SPREAD2`).
 fn spread_bits<L: CallLowering>(l: &mut L, x: ValueId, ways: usize) -> ValueId {
-    // (shift, mask) steps; the first mask keeps the bits that fit.
-    let steps: &[(u32, u64)] = match ways {
+    let steps = match ways {
         1 => return x,
-        2 => &[
-            (0, 0x0000_0000_ffff_ffff),
-            (16, 0x0000_ffff_0000_ffff),
-            (8, 0x00ff_00ff_00ff_00ff),
-            (4, 0x0f0f_0f0f_0f0f_0f0f),
-            (2, 0x3333_3333_3333_3333),
-            (1, 0x5555_5555_5555_5555),
-        ],
-        _ => &[
-            (0, 0x0000_0000_001f_ffff),
-            (32, 0x001f_0000_0000_ffff),
-            (16, 0x001f_0000_ff00_00ff),
-            (8, 0x100f_00f0_0f00_f00f),
-            (4, 0x10c3_0c30_c30c_30c3),
-            (2, 0x1249_2492_4924_9249),
-        ],
+        2 => SPREAD2,
+        _ => SPREAD3,
     };
     let mut v = x;
     for &(shift, mask) in steps {
@@ -898,7 +904,7 @@ unsafe fn lower_wait_group_events<L: CallLowering>(l: &mut L, args: &[LLVMValueR
 
 #[cfg(test)]
 mod tests {
-    use super::first_pointee_size;
+    use super::{first_pointee_size, image_access_of_type_string, ImageAccess, SPREAD2, SPREAD3};
 
     #[test]
     fn element_sizes_from_mangled_opencl_names() {
@@ -907,5 +913,29 @@ mod tests {
         assert_eq!(first_pointee_size("_Z21async_work_group_copyPU3AS3Dv4_fPU3AS1KS_m9ocl_event"), Some(16));
         assert_eq!(first_pointee_size("_Z21async_work_group_copyPU3AS3Dv3_iPU3AS1KS_m9ocl_event"), Some(16));
         assert_eq!(first_pointee_size("_Z3fooi"), None);
+    }
+
+    #[test]
+    fn image_access_from_the_type() {
+        let ty = |access: &str| format!("target(\"spirv.Image\", void, 1, 0, 0, 0, 0, 0, {access})");
+        assert_eq!(image_access_of_type_string(&ty("0")), Some(ImageAccess::ReadOnly));
+        assert_eq!(image_access_of_type_string(&ty("1")), Some(ImageAccess::WriteOnly));
+        assert_eq!(image_access_of_type_string(&ty("2")), Some(ImageAccess::ReadWrite));
+        assert_eq!(image_access_of_type_string("target(\"spirv.Sampler\")"), None);
+        assert_eq!(image_access_of_type_string("target(\"spirv.Event\")"), None);
+    }
+
+    /// The Morton steps agree with interleaving bit by bit.
+    #[test]
+    fn spread_steps_interleave_bits() {
+        let apply = |steps: &[(u32, u64)], x: u64| {
+            steps.iter().fold(x, |v, &(shift, mask)| (v | if shift > 0 { v << shift } else { 0 }) & mask)
+        };
+        let naive = |x: u64, ways: u32, fits: u32| (0..fits).fold(0u64, |acc, i| acc | ((x >> i) & 1) << (i * ways));
+        let samples = [0u64, 1, 2, 3, 0x5a5a_5a5a, 0xffff_ffff, 0x1f_ffff, 0x12_3456, 0xdead_beef_cafe_f00d, u64::MAX];
+        for &x in &samples {
+            assert_eq!(apply(SPREAD2, x), naive(x, 2, 32), "{x:#x}");
+            assert_eq!(apply(SPREAD3, x), naive(x, 3, 21), "{x:#x}");
+        }
     }
 }

@@ -11,7 +11,11 @@
 //!   every use that it dominates; unreachable blocks are dropped;
 //! - `getelementptr` becomes byte arithmetic (`PtrAdd`), with constant
 //!   strides from the data layout;
-//! - vectors and small structs are scalarised into lanes;
+//! - vectors and small structs are scalarised into lanes; a bitcast that
+//!   changes the number of lanes (`<4 x float>` to `<16 x i8>`) becomes
+//!   shifts, truncations and extensions of the lanes' bits;
+//! - OpenCL images are pointers to global objects of their own and samplers
+//!   opaque integers (see `builtins::IMAGE_TYPE`);
 //! - CUDA's generic pointers get the space of the object they are derived
 //!   from when that is known statically (kernel pointer parameters point to
 //!   global memory);
