@@ -654,7 +654,12 @@ unsafe fn lower_image_write<L: CallLowering>(l: &mut L, base: &str, args: &[LLVM
     let pixel = l.int_const(Type::I64, PIXEL_BYTES as u128);
     let offset = l.emit_inst(InstKind::Binary { op: BinOp::Mul, lhs: index, rhs: pixel }, Some(Type::I64)).expect("result");
     // The colour's lanes (lane 0 in the lowest bits) as one integer, so
-    // that a pixel write is one access.
+    // that a pixel write is one access: one race check per pair of writes
+    // instead of one per pair of lanes, most of which would only show that
+    // different lanes of a pixel are different bytes. (The finder's check
+    // that two writes of one pixel store the same colour is then a
+    // 128-bit comparison, which z3 finds slow when the colours are
+    // uninterpreted floats written by different instructions.)
     let bits: u32 = color.iter().map(|&c| l.type_of(c).bits()).sum();
     if bits as u64 > 8 * PIXEL_BYTES || !bits.is_multiple_of(8) {
         return l.fail(format!("`{base}` with a colour of {bits} bits"));
