@@ -200,7 +200,16 @@ const ELEMENTWISE: &[&str] = &[
 unsafe fn external_call<L: CallLowering>(l: &mut L, call: LLVMValueRef, name: &str, args: &[LLVMValueRef]) -> Result<()> {
     let mut per_arg = Vec::new();
     for &a in args {
-        per_arg.push(l.arg_lanes(a)?);
+        let mut lanes = l.arg_lanes(a)?;
+        // An image is passed as the integer of its address: the function
+        // sees which image it is given, and has no pointer through which
+        // it could reach memory unseen by the race checks.
+        if image_access(a).is_some() {
+            for v in &mut lanes {
+                *v = l.emit_inst(InstKind::Cast { op: CastOp::PtrToInt, arg: *v }, Some(Type::I64)).expect("result");
+            }
+        }
+        per_arg.push(lanes);
     }
     let kargs: Vec<ValueId> = per_arg.iter().flatten().copied().collect();
     // A function returning a vector (OpenCL's `ceil(float4)`) is modelled as
@@ -537,6 +546,23 @@ unsafe fn lower_opencl_builtin<L: CallLowering>(
         return Ok(true);
     }
     match base {
+        "write_imagef" | "write_imagei" | "write_imageui" | "write_imageh" => {
+            lower_image_write(l, base, args)?;
+            return Ok(true);
+        }
+        "read_imagef" | "read_imagei" | "read_imageui" | "read_imageh" => {
+            lower_image_read(l, call, base, args)?;
+            return Ok(true);
+        }
+        "__translate_sampler_initializer" => {
+            // A sampler is an opaque value only passed to `read_image*`:
+            // its initialiser's bits stand for it.
+            let Some(&arg) = args.first() else { return l.fail("a sampler initialiser without its value".into()) };
+            let v = l.arg_scalar(arg)?;
+            let v = l.coerce_to(v, SAMPLER_TYPE);
+            l.define(call, v);
+            return Ok(true);
+        }
         "async_work_group_copy" | "async_work_group_strided_copy" => {
             lower_async_copy(l, call, symbol, base == "async_work_group_strided_copy", args)?;
             return Ok(true);
@@ -599,6 +625,192 @@ unsafe fn lower_opencl_builtin<L: CallLowering>(
     let v = l.emit_inst(InstKind::Atomic { op: aop, ptr, value }, Some(ty)).expect("result");
     l.define(call, v);
     Ok(true)
+}
+
+/// How an OpenCL image may be accessed: the last parameter of its type
+/// `target("spirv.Image", void, Dim, Depth, Arrayed, MS, Sampled, Format,
+/// Access)`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum ImageAccess {
+    ReadOnly,
+    WriteOnly,
+    ReadWrite,
+}
+
+/// The KIR type of an OpenCL image value (`image2d_t` ...): a pointer to
+/// the image's pixels, an object of global memory of its own like a buffer
+/// argument (see `lower_image_write` for its layout).
+pub(crate) const IMAGE_TYPE: Type = Type::Ptr(MemSpace::Global);
+/// The KIR type of an OpenCL sampler value: the bits of its initialiser,
+/// an opaque value that only `read_image*` takes.
+pub(crate) const SAMPLER_TYPE: Type = Type::I32;
+/// The bytes one pixel occupies in the model of an image's memory: a
+/// vector of four 32-bit lanes, the widest pixel value `write_image*` takes.
+const PIXEL_BYTES: u64 = 16;
+
+/// Whether an LLVM type, printed, is an OpenCL image, and how it may be
+/// accessed.
+pub(crate) fn image_access_of_type_string(ty: &str) -> Option<ImageAccess> {
+    let params = ty.strip_prefix("target(\"spirv.Image\"")?.strip_suffix(')')?;
+    Some(match params.rsplit(',').next()?.trim() {
+        "0" => ImageAccess::ReadOnly,
+        "1" => ImageAccess::WriteOnly,
+        _ => ImageAccess::ReadWrite,
+    })
+}
+
+unsafe fn image_access(v: LLVMValueRef) -> Option<ImageAccess> {
+    if LLVMGetTypeKind(LLVMTypeOf(v)) != llvm_sys::LLVMTypeKind::LLVMTargetExtTypeKind {
+        return None;
+    }
+    let p = LLVMPrintTypeToString(LLVMTypeOf(v));
+    let text = std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned();
+    LLVMDisposeMessage(p);
+    image_access_of_type_string(&text)
+}
+
+/// `write_image{f,i,ui,h}(image, coord, color)`: a store of the colour's
+/// lanes into the pixel at `coord`, so that two work-items writing one pixel
+/// race and writes of different pixels do not.
+///
+/// The model of an image's memory needs no dimensions: the pixel at
+/// integer coordinates (x[, y[, z]]) lies at byte `PIXEL_BYTES * m`, where
+/// `m` interleaves the bits of the coordinates (a Morton code). Equal
+/// coordinates always give the same bytes, which is what race freedom rests
+/// on; different coordinates give disjoint bytes while each coordinate fits
+/// in 30 bits (2D) or 20 bits (3D), far beyond the largest images devices
+/// allow, and beyond that they can only collide, which may report a race
+/// that is not there but never hides one. Small coordinates give small
+/// offsets, so the interpreter's argument buffers hold the first pixels of
+/// a launch. A coordinate's fourth lane (`int4` for 3D images and 2D image
+/// arrays) is ignored, as OpenCL says; an array's layer is a coordinate
+/// like the others.
+unsafe fn lower_image_write<L: CallLowering>(l: &mut L, base: &str, args: &[LLVMValueRef]) -> Result<()> {
+    let [image, coord, color] = args else {
+        return l.fail(format!("`{base}` with {} arguments (a mipmap level?)", args.len()));
+    };
+    if image_access(*image) != Some(ImageAccess::WriteOnly) {
+        return l.fail(format!("`{base}` on an image that is not `write_only`"));
+    }
+    let image = l.arg_scalar(*image)?;
+    let coords = l.arg_lanes(*coord)?;
+    let color = l.arg_lanes(*color)?;
+    if coords.iter().any(|&c| !l.type_of(c).is_int()) || coords.is_empty() {
+        return l.fail(format!("`{base}` with coordinates that are not integers"));
+    }
+    let used = &coords[..coords.len().min(3)];
+    let mut index: Option<ValueId> = None;
+    for (k, &c) in used.iter().enumerate() {
+        let c = l.coerce_to(c, Type::I64);
+        let spread = spread_bits(l, c, used.len());
+        let placed = if k == 0 {
+            spread
+        } else {
+            let amount = l.int_const(Type::I64, k as u128);
+            l.emit_inst(InstKind::Binary { op: BinOp::Shl, lhs: spread, rhs: amount }, Some(Type::I64)).expect("result")
+        };
+        index = Some(match index {
+            None => placed,
+            Some(i) => l.emit_inst(InstKind::Binary { op: BinOp::Or, lhs: i, rhs: placed }, Some(Type::I64)).expect("result"),
+        });
+    }
+    let index = index.expect("at least one coordinate");
+    let pixel = l.int_const(Type::I64, PIXEL_BYTES as u128);
+    let offset = l.emit_inst(InstKind::Binary { op: BinOp::Mul, lhs: index, rhs: pixel }, Some(Type::I64)).expect("result");
+    // The colour's lanes (lane 0 in the lowest bits) as one integer, so
+    // that a pixel write is one access: one race check per pair of writes
+    // instead of one per pair of lanes, most of which would only show that
+    // different lanes of a pixel are different bytes. (The finder's check
+    // that two writes of one pixel store the same colour is then a
+    // 128-bit comparison, which z3 finds slow when the colours are
+    // uninterpreted floats written by different instructions.)
+    let bits: u32 = color.iter().map(|&c| l.type_of(c).bits()).sum();
+    if bits as u64 > 8 * PIXEL_BYTES || !bits.is_multiple_of(8) {
+        return l.fail(format!("`{base}` with a colour of {bits} bits"));
+    }
+    let wide = Type::Int(bits as u16);
+    let mut value: Option<ValueId> = None;
+    let mut at = 0u32;
+    for c in color {
+        let ty = l.type_of(c);
+        let int = Type::Int(ty.bits() as u16);
+        let c = if ty == int { c } else { l.emit_inst(InstKind::Cast { op: CastOp::Bitcast, arg: c }, Some(int)).expect("result") };
+        let c = l.coerce_to(c, wide);
+        let c = if at == 0 {
+            c
+        } else {
+            let amount = l.int_const(wide, at as u128);
+            l.emit_inst(InstKind::Binary { op: BinOp::Shl, lhs: c, rhs: amount }, Some(wide)).expect("result")
+        };
+        value = Some(match value {
+            None => c,
+            Some(v) => l.emit_inst(InstKind::Binary { op: BinOp::Or, lhs: v, rhs: c }, Some(wide)).expect("result"),
+        });
+        at += ty.bits();
+    }
+    let value = value.expect("a colour has at least one lane");
+    let image_ty = l.type_of(image);
+    let ptr = l.emit_inst(InstKind::PtrAdd { base: image, offset }, Some(image_ty)).expect("result");
+    l.emit_inst(InstKind::Store { ptr, value, align: 4 }, None);
+    Ok(())
+}
+
+/// The shift-and-mask steps that spread the low bits of a 64-bit value out
+/// to every second bit (`SPREAD2`, 32 bits) or every third bit (`SPREAD3`,
+/// 21 bits): `v = (v | v << shift) & mask`, the first mask keeping the bits
+/// that fit.
+const SPREAD2: &[(u32, u64)] = &[
+    (0, 0x0000_0000_ffff_ffff),
+    (16, 0x0000_ffff_0000_ffff),
+    (8, 0x00ff_00ff_00ff_00ff),
+    (4, 0x0f0f_0f0f_0f0f_0f0f),
+    (2, 0x3333_3333_3333_3333),
+    (1, 0x5555_5555_5555_5555),
+];
+const SPREAD3: &[(u32, u64)] = &[
+    (0, 0x0000_0000_001f_ffff),
+    (32, 0x001f_0000_0000_ffff),
+    (16, 0x001f_0000_ff00_00ff),
+    (8, 0x100f_00f0_0f00_f00f),
+    (4, 0x10c3_0c30_c30c_30c3),
+    (2, 0x1249_2492_4924_9249),
+];
+
+/// The bits of `x` (an `Int(64)`) spread out to every `ways`-th bit, from
+/// bit 0 up, for a Morton code (see `SPREAD2`).
+fn spread_bits<L: CallLowering>(l: &mut L, x: ValueId, ways: usize) -> ValueId {
+    let steps = match ways {
+        1 => return x,
+        2 => SPREAD2,
+        _ => SPREAD3,
+    };
+    let mut v = x;
+    for &(shift, mask) in steps {
+        if shift > 0 {
+            let amount = l.int_const(Type::I64, shift as u128);
+            let shifted = l.emit_inst(InstKind::Binary { op: BinOp::Shl, lhs: v, rhs: amount }, Some(Type::I64)).expect("result");
+            v = l.emit_inst(InstKind::Binary { op: BinOp::Or, lhs: v, rhs: shifted }, Some(Type::I64)).expect("result");
+        }
+        let m = l.int_const(Type::I64, mask as u128);
+        v = l.emit_inst(InstKind::Binary { op: BinOp::And, lhs: v, rhs: m }, Some(Type::I64)).expect("result");
+    }
+    v
+}
+
+/// `read_image{f,i,ui,h}(image, [sampler,] coord)` of a `read_only` image:
+/// an uninterpreted function per lane of the image (as an integer), the
+/// sampler and the coordinates. No work-item can write a `read_only`
+/// image, so its reads cannot race and are no memory accesses here; what
+/// they return (filtered, converted pixels) is not modelled. Reads of
+/// images the kernel may also write (OpenCL 2.0's `read_write`) would have
+/// to be accesses, and are not supported.
+unsafe fn lower_image_read<L: CallLowering>(l: &mut L, call: LLVMValueRef, base: &str, args: &[LLVMValueRef]) -> Result<()> {
+    match args.first().map(|&a| image_access(a)) {
+        Some(Some(ImageAccess::ReadOnly)) => {}
+        Some(Some(_)) => return l.fail(format!("`{base}` on an image that is not `read_only`")),
+        _ => return l.fail(format!("`{base}` without an image")),
+    }
+    external_call(l, call, base, args)
 }
 
 /// The size in bytes of the element type of the first pointer parameter of
@@ -761,7 +973,7 @@ unsafe fn lower_wait_group_events<L: CallLowering>(l: &mut L, args: &[LLVMValueR
 
 #[cfg(test)]
 mod tests {
-    use super::{first_pointee_size, integer_signedness};
+    use super::{first_pointee_size, image_access_of_type_string, integer_signedness, ImageAccess, SPREAD2, SPREAD3};
 
     #[test]
     fn integer_signedness_from_mangled_opencl_names() {
@@ -781,5 +993,29 @@ mod tests {
         assert_eq!(first_pointee_size("_Z21async_work_group_copyPU3AS3Dv4_fPU3AS1KS_m9ocl_event"), Some(16));
         assert_eq!(first_pointee_size("_Z21async_work_group_copyPU3AS3Dv3_iPU3AS1KS_m9ocl_event"), Some(16));
         assert_eq!(first_pointee_size("_Z3fooi"), None);
+    }
+
+    #[test]
+    fn image_access_from_the_type() {
+        let ty = |access: &str| format!("target(\"spirv.Image\", void, 1, 0, 0, 0, 0, 0, {access})");
+        assert_eq!(image_access_of_type_string(&ty("0")), Some(ImageAccess::ReadOnly));
+        assert_eq!(image_access_of_type_string(&ty("1")), Some(ImageAccess::WriteOnly));
+        assert_eq!(image_access_of_type_string(&ty("2")), Some(ImageAccess::ReadWrite));
+        assert_eq!(image_access_of_type_string("target(\"spirv.Sampler\")"), None);
+        assert_eq!(image_access_of_type_string("target(\"spirv.Event\")"), None);
+    }
+
+    /// The Morton steps agree with interleaving bit by bit.
+    #[test]
+    fn spread_steps_interleave_bits() {
+        let apply = |steps: &[(u32, u64)], x: u64| {
+            steps.iter().fold(x, |v, &(shift, mask)| (v | if shift > 0 { v << shift } else { 0 }) & mask)
+        };
+        let naive = |x: u64, ways: u32, fits: u32| (0..fits).fold(0u64, |acc, i| acc | ((x >> i) & 1) << (i * ways));
+        let samples = [0u64, 1, 2, 3, 0x5a5a_5a5a, 0xffff_ffff, 0x1f_ffff, 0x12_3456, 0xdead_beef_cafe_f00d, u64::MAX];
+        for &x in &samples {
+            assert_eq!(apply(SPREAD2, x), naive(x, 2, 32), "{x:#x}");
+            assert_eq!(apply(SPREAD3, x), naive(x, 3, 21), "{x:#x}");
+        }
     }
 }

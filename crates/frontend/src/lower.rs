@@ -11,7 +11,11 @@
 //!   every use that it dominates; unreachable blocks are dropped;
 //! - `getelementptr` becomes byte arithmetic (`PtrAdd`), with constant
 //!   strides from the data layout;
-//! - vectors and small structs are scalarised into lanes;
+//! - vectors and small structs are scalarised into lanes; a bitcast that
+//!   changes the number of lanes (`<4 x float>` to `<16 x i8>`) becomes
+//!   shifts, truncations and extensions of the lanes' bits;
+//! - OpenCL images are pointers to global objects of their own and samplers
+//!   opaque integers (see `builtins::IMAGE_TYPE`);
 //! - CUDA's generic pointers get the space of the object they are derived
 //!   from when that is known statically (kernel pointer parameters point to
 //!   global memory);
@@ -555,6 +559,15 @@ impl<'a> FnLower<'a> {
                 )),
                 // OpenCL's `event_t` is an opaque handle: a 64-bit value.
                 LLVMTypeKind::LLVMTargetExtTypeKind if type_string(ty).contains("spirv.Event") => Some(Type::I64),
+                // OpenCL images and samplers: see `builtins::IMAGE_TYPE`.
+                LLVMTypeKind::LLVMTargetExtTypeKind
+                    if crate::builtins::image_access_of_type_string(&type_string(ty)).is_some() =>
+                {
+                    Some(crate::builtins::IMAGE_TYPE)
+                }
+                LLVMTypeKind::LLVMTargetExtTypeKind if type_string(ty) == "target(\"spirv.Sampler\")" => {
+                    Some(crate::builtins::SAMPLER_TYPE)
+                }
                 _ => None,
             }
         };
@@ -783,6 +796,16 @@ impl<'a> FnLower<'a> {
             Shape::Void => self.unsupported("a void constant"),
             Shape::Scalar(ty) => Ok(Lowered::Scalar(self.scalar_constant(v, ty)?)),
             Shape::Lanes(lanes) => {
+                // A vector constant expression (a bitcast of a constant
+                // vector that SROA left behind) is lowered like the
+                // instruction it stands for.
+                if !LLVMIsAConstantExpr(v).is_null() && LLVMIsUndef(v) == 0 && LLVMIsPoison(v) == 0 {
+                    let op = LLVMGetConstOpcode(v);
+                    return match self.lower_operation(v, op)? {
+                        Some(Lowered::Lanes(xs)) if xs.len() == lanes.len() => Ok(Lowered::Lanes(xs)),
+                        _ => self.unsupported("a constant expression of vector or struct type"),
+                    };
+                }
                 let mut out = Vec::new();
                 for (i, (ty, _)) in lanes.iter().enumerate() {
                     if LLVMIsUndef(v) != 0 || LLVMIsPoison(v) != 0 {
@@ -1255,7 +1278,11 @@ impl<'a> FnLower<'a> {
             Shape::Void => return self.unsupported("a cast to void"),
         };
         if xs.len() != dst_tys.len() {
-            return self.unsupported("a bitcast that changes the number of vector lanes");
+            if op != LLVMBitCast {
+                return self.unsupported("a cast that changes the number of vector lanes");
+            }
+            let out = self.relane_bitcast(xs, &dst_tys)?;
+            return Ok(self.pack(v, out));
         }
         let cop = match op {
             LLVMTrunc => CastOp::Trunc,
@@ -1291,6 +1318,67 @@ impl<'a> FnLower<'a> {
             out.push(lowered);
         }
         Ok(self.pack(v, out))
+    }
+
+    /// A bitcast between vectors (or a vector and a scalar) of equal size
+    /// but different lane counts, such as `<4 x float>` to `<16 x i8>` or
+    /// `<2 x i32>` to `i64`, lowered into per-lane integer arithmetic so
+    /// that the later stages see only same-width bitcasts, shifts,
+    /// truncations and extensions. Every source lane is cut into pieces of
+    /// the greatest common width of all lanes and the pieces are joined
+    /// again into the destination lanes; the targets are little-endian
+    /// (spir64, nvptx), so lane 0 holds the lowest bits of the whole.
+    fn relane_bitcast(&mut self, xs: Vec<ValueId>, dst_tys: &[Type]) -> Result<Vec<ValueId>> {
+        let src_tys: Vec<Type> = xs.iter().map(|&x| self.f.value_type(x)).collect();
+        if src_tys.iter().chain(dst_tys).any(|t| t.is_ptr()) {
+            return self.unsupported("a bitcast that changes the number of vector lanes of pointers");
+        }
+        let total = |tys: &[Type]| tys.iter().map(|t| t.bits() as u64).sum::<u64>();
+        if total(&src_tys) != total(dst_tys) {
+            return self.unsupported("a bitcast between types of different sizes");
+        }
+        fn gcd(a: u32, b: u32) -> u32 {
+            if b == 0 { a } else { gcd(b, a % b) }
+        }
+        let piece = src_tys.iter().chain(dst_tys).fold(0u32, |g, t| gcd(g, t.bits()));
+        let piece_ty = Type::Int(piece as u16);
+        let mut pieces = Vec::new();
+        for (&x, &ty) in xs.iter().zip(&src_tys) {
+            let int_ty = Type::Int(ty.bits() as u16);
+            let x = if ty == int_ty { x } else { self.emit_value(InstKind::Cast { op: CastOp::Bitcast, arg: x }, int_ty) };
+            for k in 0..ty.bits() / piece {
+                let shifted = if k == 0 {
+                    x
+                } else {
+                    let amount = self.const_int(int_ty, (k * piece) as u128);
+                    self.emit_value(InstKind::Binary { op: BinOp::LShr, lhs: x, rhs: amount }, int_ty)
+                };
+                pieces.push(if int_ty == piece_ty { shifted } else { self.emit_value(InstKind::Cast { op: CastOp::Trunc, arg: shifted }, piece_ty) });
+            }
+        }
+        let mut pieces = pieces.into_iter();
+        let mut out = Vec::new();
+        for &ty in dst_tys {
+            let int_ty = Type::Int(ty.bits() as u16);
+            let mut acc: Option<ValueId> = None;
+            for k in 0..ty.bits() / piece {
+                let p = pieces.next().expect("the pieces cover the destination lanes, whose sizes add up to the source's");
+                let wide = if int_ty == piece_ty { p } else { self.emit_value(InstKind::Cast { op: CastOp::Zext, arg: p }, int_ty) };
+                let placed = if k == 0 {
+                    wide
+                } else {
+                    let amount = self.const_int(int_ty, (k * piece) as u128);
+                    self.emit_value(InstKind::Binary { op: BinOp::Shl, lhs: wide, rhs: amount }, int_ty)
+                };
+                acc = Some(match acc {
+                    None => placed,
+                    Some(a) => self.emit_value(InstKind::Binary { op: BinOp::Or, lhs: a, rhs: placed }, int_ty),
+                });
+            }
+            let lane = acc.expect("a lane has at least one piece");
+            out.push(if ty == int_ty { lane } else { self.emit_value(InstKind::Cast { op: CastOp::Bitcast, arg: lane }, ty) });
+        }
+        Ok(out)
     }
 
     /// `getelementptr` as byte arithmetic on the base pointer.
