@@ -865,8 +865,10 @@ fn group_collective<L: CallLowering>(l: &mut L) {
 /// - a group collective (`group_collective`): every work-item must make the
 ///   call, the same number of times;
 /// - `MemCopy` by the group's first work-item (zero bytes for the others):
-///   the data movement, and the copy's accesses at the call as the prover
-///   and the finder see them; the strided form copies the `n * stride`
+///   the data movement, and the copy's accesses at the call as the finder
+///   sees them (the prover keeps them in flight until the wait, see
+///   `lockstep_prove`'s `async_copy`, which relies on this `MemCopy`
+///   preceding the call in its block); the strided form copies the `n * stride`
 ///   elements the stride spans (an over-approximation of the bytes
 ///   touched);
 /// - `CallExternal __lockstep_async_copy(dst as int, src as int, bytes,

@@ -271,6 +271,8 @@ pub(crate) struct Enc<'a> {
     /// of the kernel can reach: every thread reads the same contents from
     /// them at any time (for shared objects: every thread of a group).
     pub unwritten: Vec<usize>,
+    /// OpenCL's async copies: which may be in flight at each barrier.
+    async_copies: crate::async_copy::AsyncCopies,
 }
 
 /// Builds the proof problem of a kernel.
@@ -368,6 +370,7 @@ impl<'a> Enc<'a> {
             consistent_loads: HashMap::new(),
             unwritten: Vec::new(),
             uniformity: None,
+            async_copies: Default::default(),
         };
         // Only stores of values `written_value` can compare qualify.
         let comparable = |i: InstId| match func.insts[i].kind {
@@ -387,6 +390,8 @@ impl<'a> Enc<'a> {
             }
         }
         enc.check_supported()?;
+        enc.async_copies = crate::async_copy::analyse(func, &enc.cfg)
+            .map_err(|e| EncodeError { reason: e.reason, at: e.at })?;
         enc.readonly_args = enc.find_readonly_args();
         enc.setup_objects();
         enc.unwritten = enc.find_unwritten_objects();
@@ -397,6 +402,14 @@ impl<'a> Enc<'a> {
         }
         enc.extend_benign_sites();
         enc.setup_threads();
+        if !enc.async_copies.memcopy_of.is_empty() {
+            // The interpreter makes the same choice (see `lockstep_replay`'s
+            // `async_copy`): a missed race at worst, never a false one.
+            enc.assumptions.push(
+                "an async copy's accesses are its group's first work-item's: they are not checked against that work-item's own accesses or the group's other copies"
+                    .into(),
+            );
+        }
         enc.compute_log_dependent();
         enc.setup_barrier_invariants()?;
         Ok(enc)
@@ -1864,6 +1877,11 @@ impl<'a> Enc<'a> {
         let rty = data.result.map(|r| self.func.value_type(r));
         let p = self.preds[&b];
         let mut out: [Option<Sym>; 2] = [None, None];
+        if let InstKind::CallExternal { name, args } = &data.kind {
+            if name == crate::async_copy::ASYNC_COPY && mode == Mode::Normal {
+                self.async_copy_uniform(i, p, args)?;
+            }
+        }
         match &data.kind {
             InstKind::Binary { op, lhs, rhs } => {
                 for t in 0..2 {
@@ -2825,7 +2843,8 @@ impl<'a> Enc<'a> {
             }
             for &k1 in kind.conflicts() {
                 let log = self.logs.objs[m][k1.index()].clone();
-                let ov = overlap(&mut self.st, log.off, log.width, o2, width[1]);
+                let exact_empty = !self.async_copies.memcopy_of.is_empty();
+                let ov = overlap(&mut self.st, log.off, log.width, o2, width[1], exact_empty);
                 let mut all = guard.clone();
                 all.push(log.has);
                 all.push(ov);
@@ -2955,8 +2974,47 @@ impl<'a> Enc<'a> {
             .collect()
     }
 
+    /// An async copy is one operation of the group, made with the
+    /// arguments of whichever work-item starts it; the `MemCopy` models it
+    /// with the first work-item's. Both are right only when every
+    /// work-item of the group passes the same destination, source and
+    /// length (the interpreter's `NonUniformGroupCall`, a divergence of the
+    /// group). The events are the same by construction (see
+    /// `async_copy`).
+    fn async_copy_uniform(&mut self, i: InstId, p: [TermId; 2], args: &[ValueId]) -> Res<()> {
+        let at = self.loc(i);
+        let Some(&m) = self.async_copies.memcopy_of.get(&i) else {
+            return err("internal: an async copy without its data movement", at);
+        };
+        let InstKind::MemCopy { dst, src, .. } = self.func.insts[m].kind else {
+            return err("internal: an async copy without its data movement", at);
+        };
+        let Some(&len) = args.get(2) else { return err("internal: an async copy without its length", at) };
+        let mut same = Vec::new();
+        for v in [dst, src] {
+            let (a, c) = (self.val(0, v)?, self.val(1, v)?);
+            same.push(self.eq_sym(a, c));
+        }
+        let (a, c) = (self.val_bv(0, len)?, self.val_bv(1, len)?);
+        same.push(self.st.eq(a, c));
+        let same = self.st.and(&same);
+        let both = self.st.and(&[p[0], p[1], self.same_group]);
+        let ok = self.st.implies(both, same);
+        self.oblige(
+            ok,
+            ObKind::Divergence,
+            Some(i),
+            "possible non-uniform `async_work_group_copy`: the work-items of a group may pass different arguments".into(),
+            None,
+        );
+        Ok(())
+    }
+
     fn barrier(&mut self, i: InstId, p: [TermId; 2], scope: BarrierScope, fence: lockstep_kir::FenceFlags) {
         let both = self.st.and(&[p[0], p[1]]);
+        // The `MemCopy` sites of async copies that may still be in flight
+        // here: the barrier does not end their accesses, so their logs stay.
+        let flying: Vec<InstId> = self.async_copies.in_flight.get(&i).cloned().unwrap_or_default();
         match scope {
             BarrierScope::Warp => {
                 // Without warp-synchronous semantics a warp barrier
@@ -3003,7 +3061,16 @@ impl<'a> Enc<'a> {
                     let keep = self.st.not(reset);
                     for k in 0..3 {
                         let h = self.logs.objs[m][k].has;
-                        let n = self.st.and(&[keep, h]);
+                        let mut kept = keep;
+                        if !flying.is_empty() {
+                            let mut any = vec![keep];
+                            for &s in &flying {
+                                let id = self.st.bv_const(32, s.as_u32() as u128);
+                                any.push(self.st.eq(self.logs.objs[m][k].site, id));
+                            }
+                            kept = self.st.or(&any);
+                        }
+                        let n = self.st.and(&[kept, h]);
                         self.logs.objs[m][k].has = self.name(n);
                     }
                 }

@@ -58,12 +58,19 @@
 //!   ([`barrier_inv`]); kernels without them keep adversarial memory.
 //! - With `--warp-sync=N`, threads of one warp race only at the same
 //!   instruction (they execute in lockstep).
+//! - OpenCL's async copies (`async_copy`): a copy's accesses (logged as
+//!   the group's first work-item's) stay in the race logs from its call
+//!   until the first barrier after the wait for its event, so barriers
+//!   before the wait do not end them; the arguments must be the same
+//!   across a group (checked), and the events of copies and waits must be
+//!   traceable through private memory to the copies that made them.
 //! - `Unknown` (with the location) for: irreducible control flow, recursion,
 //!   other external calls with pointers, function-wide invariants that
 //!   cannot be stated at a loop header, barrier invariants outside what
 //!   [`barrier_inv`] models, a kernel's own
 //!   `__ensures`, postconditions not at the start of a callee, `__old`,
-//!   invariants that read memory or are not in a loop header, timeouts.
+//!   invariants that read memory or are not in a loop header, async copies
+//!   or waits whose events cannot be traced to their copies, timeouts.
 //!
 //! The CFG facts ([`cfg`]) and the inliner ([`inline`]) are private, minimal
 //! versions: the shared `lockstep-analysis` crate did not yet provide loops
@@ -72,6 +79,7 @@
 // Thread indices (`t` in 0..2) index several per-thread arrays at once.
 #![allow(clippy::needless_range_loop)]
 
+pub(crate) mod async_copy;
 pub mod barrier_inv;
 pub mod candidates;
 pub mod cfg;

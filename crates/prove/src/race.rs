@@ -129,19 +129,26 @@ impl LogState {
 /// Whether the byte ranges `[o1, o1 + w1)` and `[o2, o2 + w2)` overlap,
 /// modulo 2^64 (exact for wrapped offsets too).
 ///
-/// An empty range inside the other still counts as overlapping. That is
-/// imprecise, but deliberately kept for OpenCL's async copies: the
-/// front-end lowers `async_work_group_copy` to a copy by the group's first
-/// work-item at the call (zero bytes for the others) beside an event
-/// intrinsic the prover does not interpret, so the prover does not see a
-/// copy stay in flight across barriers until the wait for its event (the
-/// interpreter does, see `lockstep_replay`'s `async_copy`). The empty copies
-/// of the other work-items overlapping the first one's is what keeps such
-/// kernels from being verified.
-pub fn overlap(st: &mut TermStore, o1: TermId, w1: TermId, o2: TermId, w2: TermId) -> TermId {
+/// With `exact_empty`, an empty range is no access and overlaps nothing.
+/// Without it, an empty range inside the other still counts as
+/// overlapping: a cheaper formula, imprecise only for zero-length accesses
+/// (an over-approximation, so sound). Kernels with OpenCL async copies need
+/// the exact one: the front-end gives the work-items other than the first
+/// zero-byte shares of each copy (see `async_copy`), which must not race
+/// with the first one's.
+pub fn overlap(st: &mut TermStore, o1: TermId, w1: TermId, o2: TermId, w2: TermId, exact_empty: bool) -> TermId {
     let d21 = st.bvsub(o2, o1);
     let d12 = st.bvsub(o1, o2);
     let a = st.bvult(d21, w1);
     let b = st.bvult(d12, w2);
-    st.or(&[a, b])
+    let either = st.or(&[a, b]);
+    if !exact_empty {
+        return either;
+    }
+    let zero = st.bv_const(64, 0);
+    let e1 = st.eq(w1, zero);
+    let e2 = st.eq(w2, zero);
+    let n1 = st.not(e1);
+    let n2 = st.not(e2);
+    st.and(&[n1, n2, either])
 }

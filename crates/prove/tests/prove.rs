@@ -420,3 +420,21 @@ fn invariants_split_by_the_compiler_are_checked_at_the_header() {
     let (_, out) = prove("split_invariants.cl", "holds", &cfg);
     assert_verified(&out);
 }
+
+#[test]
+fn async_copies_stay_in_flight_until_their_wait() {
+    let cfg = config(Some(64), Some(128));
+    for k in ["waited", "barrier_before_wait", "joined", "in_loop", "write_back", "through_helper"] {
+        let (_, out) = prove("async_copies.cl", k, &cfg);
+        assert!(matches!(out, ProveOutcome::Verified { .. }), "{k}: expected verified, got {out:#?}");
+    }
+    for k in ["read_before_wait", "overwritten_handle", "write_back_same_range", "waited_on_one_path"] {
+        let (_, out) = prove("async_copies.cl", k, &cfg);
+        assert!(failed_kinds(&out).contains(&ViolationKind::DataRace), "{k}: {out:#?}");
+    }
+    let (_, out) = prove("async_copies.cl", "non_uniform_source", &cfg);
+    assert!(failed_kinds(&out).contains(&ViolationKind::BarrierDivergence), "{out:#?}");
+    let (_, out) = prove("async_copies.cl", "non_uniform_wait", &cfg);
+    let ProveOutcome::Unknown { reason, .. } = &out else { panic!("{out:#?}") };
+    assert!(reason.contains("cannot trace"), "{reason}");
+}
