@@ -34,8 +34,12 @@
 //! - Benign races: two writes of the same value to the same bytes do not
 //!   race when both stores' values are computed without reading memory the
 //!   kernel writes (GPUVerify's rule, `lockstep_analysis::ghost`); with
-//!   `--equality-abstraction`, when both are plain stores. Loads that only
-//!   feed annotations are not accesses.
+//!   `--equality-abstraction`, when both are plain stores (pointers count
+//!   when equal values are equal addresses for both threads). A read does
+//!   not race with such a write when its thread's own latest write of the
+//!   object since its last barrier was such a store of exactly the read's
+//!   bytes with the same value (GPUVerify's benign write-read race; see
+//!   [`race`]). Loads that only feed annotations are not accesses.
 //! - Callees' `__ensures` (with `__return_val_*`) are checked at each
 //!   inlined return, and modularly: for arbitrary arguments satisfying the
 //!   callee's `__requires` (see `inline::contract_wrapper`).
