@@ -233,6 +233,11 @@ pub(crate) struct Enc<'a> {
     /// Per thread and tracked object, the thread's latest write since its
     /// last barrier (see `race::Own`), for benign write-read races.
     pub own: [Vec<Own>; 2],
+    /// Per tracked object, the version of its contents for
+    /// `--equality-abstraction` (see `equal_load`): a new symbol after
+    /// every write of either thread to it, every barrier, and around loops
+    /// that may write.
+    mem_version: Vec<TermId>,
     /// Ghost slot of (loop, header parameter index).
     pub ghost_slot: HashMap<(usize, usize), usize>,
     pub sites: Vec<Site>,
@@ -350,6 +355,7 @@ impl<'a> Enc<'a> {
             local_obj: HashMap::new(),
             logs: LogState { objs: Vec::new() },
             own: [Vec::new(), Vec::new()],
+            mem_version: Vec::new(),
             ghost_slot: HashMap::new(),
             sites: Vec::new(),
             lid: [[zero; 3]; 2],
@@ -899,13 +905,66 @@ impl<'a> Enc<'a> {
     }
 
     /// Forgets both threads' own writes (a barrier, or a loop whose body
-    /// may write).
+    /// may write), and starts new versions of every object's contents.
     fn clear_own(&mut self) {
         for t in 0..2 {
             for o in self.own[t].iter_mut() {
                 o.has = self.st.false_();
             }
         }
+        for m in 0..self.mem_version.len() {
+            self.new_version(m);
+        }
+    }
+
+    fn new_version(&mut self, m: usize) {
+        if self.config.equality_abstraction {
+            self.mem_version[m] = self.fresh(&format!("version{m}"), Sort::bv(32));
+        }
+    }
+
+    /// GPUVerify's equality abstraction (`--equality-abstraction`): two
+    /// loads of the same bytes by the two threads of one group, with no
+    /// write of either thread to the object (nor a barrier) between them,
+    /// return the same value, a function of the object's version and the
+    /// offset. That holds in every execution in which no race is reported
+    /// before the loads: a write of another thread to those bytes in the
+    /// interval races with a load (unless the loading thread wrote the
+    /// bytes itself, and then all such writes wrote its value), and the
+    /// two threads' own writes of them race unless they are equal. So the
+    /// abstraction can hide no first race. It relies on every race being
+    /// checked: not with `--only-intra-group` for global memory (another
+    /// group's writes are not checked), nor with `--warp-sync` (threads of
+    /// one warp do not race). Loads of pointers stay adversarial.
+    fn equal_load(&mut self, t: usize, ptr: ValueId, ty: Type, otherwise: Sym) -> Res<Sym> {
+        if !self.config.equality_abstraction || self.config.warp_size.is_some() {
+            return Ok(otherwise);
+        }
+        let Sym::Ptr { base, off } = self.val(t, ptr)? else { return Ok(otherwise) };
+        let sort = match ty {
+            Type::Ptr(_) => return Ok(otherwise),
+            Type::Int(1) => Sort::Bool,
+            Type::Int(w) | Type::Float(w) => Sort::bv(w as u32),
+        };
+        let mut acc = otherwise;
+        for (o, obj) in self.objects.clone().iter().enumerate() {
+            let Some(m) = obj.tracked else { continue };
+            if obj.space != MemSpace::Shared && self.config.only_intra_group {
+                continue;
+            }
+            let id = self.st.bv_const(BASE_BITS, o as u128 + 1);
+            let is = self.st.eq(base, id);
+            if self.st.as_bool(is) == Some(false) {
+                continue;
+            }
+            let args = [self.mem_version[m], off];
+            let v = self.uf(&format!("contents{m}"), &args, sort.clone());
+            let v = if sort == Sort::Bool { Sym::Bool(v) } else { Sym::Bv(v) };
+            // Threads of different groups share no interval.
+            let v = self.ite_sym(self.same_group, v, otherwise);
+            acc = self.ite_sym(is, v, acc);
+        }
+        Ok(acc)
     }
 
     /// Adds to `benign_sites` the stores of pointers computed without
@@ -1047,6 +1106,8 @@ impl<'a> Enc<'a> {
                     let own = enc.no_own();
                     enc.own[t].push(own);
                 }
+                let v = enc.st.bv_const(32, 0);
+                enc.mem_version.push(v);
             }
             enc.objects.push(Object { name, space, tracked, size });
             enc.objects.len() - 1
@@ -1209,11 +1270,12 @@ impl<'a> Enc<'a> {
                 "array bounds are checked for arrays of known size only, not for memory behind pointer parameters".into(),
             );
         }
-        self.assumptions
-            .push("values read from memory are arbitrary (adversarial abstraction of memory contents)".into());
-        if c.equality_abstraction {
+        if !c.equality_abstraction {
+            self.assumptions
+                .push("values read from memory are arbitrary (adversarial abstraction of memory contents)".into());
+        } else {
             self.assumptions.push(
-                "equality abstraction was requested but is not implemented: loads stay adversarial (sound, less precise)"
+                "values read from memory are arbitrary, except that the two threads of a group read one value from the same bytes when neither wrote the object in between (equality abstraction; it holds until a first race, which is checked)"
                     .into(),
             );
         }
@@ -1963,6 +2025,7 @@ impl<'a> Enc<'a> {
                         continue;
                     }
                     let fresh = self.fresh_sym_null(rty, "load", false);
+                    let fresh = if program { self.equal_load(t, *ptr, rty, fresh)? } else { fresh };
                     let fresh = self.const_local_load(t, i, b, *ptr, rty, fresh)?;
                     let fresh = self.unwritten_load(t, *ptr, rty, fresh)?;
                     let v = self.constant_load(t, *ptr, rty, fresh)?;
@@ -2649,6 +2712,10 @@ impl<'a> Enc<'a> {
             // Thread 2 checks against thread 1's logs.
             if !self.config.only_divergence {
                 self.check_access(oi, m, i, p, is2, o2, width[1], site, kind, value)?;
+            }
+
+            if kind != AccessKind::Read {
+                self.new_version(m);
             }
 
             // Each thread's latest write of the object (see `race::Own`):
