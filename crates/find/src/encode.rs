@@ -81,6 +81,12 @@ pub struct Access {
     /// For a store, the bits written (`len` bytes): a write-write conflict
     /// that writes the same value at the same place is benign.
     pub value: Option<TermId>,
+    /// For a plain read: the condition that the thread itself wrote every
+    /// byte of it since its last barrier, with stores whose values may be
+    /// benign (`value` above), and the bits those writes left. A store of
+    /// the same bits at the same place by the other thread is a benign
+    /// write-read race (see `lockstep_replay`'s `races`).
+    pub own: Option<(TermId, TermId)>,
     /// For an atomic read-modify-write that changes the value it reads
     /// (add, sub, increment, decrement, exchange), the value it returned and
     /// the condition under which it changes it.
@@ -140,6 +146,13 @@ struct State {
     pc: TermId,
     env: HashMap<ValueId, Val>,
     views: Vec<TermId>,
+    /// Per object, the thread's writes since its last barrier (indices into
+    /// `Exec::own_log`, in program order), for `Access::own`.
+    owns: Vec<Vec<u32>>,
+    /// Barriers of any scope (warp barriers too) passed: an own write
+    /// counts only for reads with the same number, even where paths that
+    /// passed a barrier and paths that did not merge.
+    sync: TermId,
     logs: Vec<Vec<u32>>,
     count: TermId,
     grid_count: TermId,
@@ -152,6 +165,19 @@ struct LogEntry {
     guard: TermId,
     addr: TermId,
     byte: TermId,
+}
+
+/// One write of the thread, for `Access::own`.
+struct OwnEntry {
+    /// The write happened on this object.
+    guard: TermId,
+    /// `State::sync` at the write.
+    sync: TermId,
+    off: TermId,
+    /// bv64 length in bytes.
+    len: TermId,
+    /// The bits written, for a store whose value may be benign.
+    bits: Option<TermId>,
 }
 
 /// What the executor needs to know beyond the function.
@@ -174,7 +200,11 @@ pub struct Exec<'a, 'b> {
     /// the threads are symmetric).
     record_checks: bool,
     log: Vec<LogEntry>,
+    own_log: Vec<OwnEntry>,
     trace: Trace,
+    /// Whether reads record `Access::own`: only kernels with a store whose
+    /// value may be benign can have benign write-read races.
+    track_own: bool,
 }
 
 fn is_havocked(space: MemSpace) -> bool {
@@ -183,7 +213,9 @@ fn is_havocked(space: MemSpace) -> bool {
 
 impl<'a, 'b> Exec<'a, 'b> {
     pub fn new(s: &'b Setup<'a>, t: &'b mut Terms, ids: ThreadIds, tag: &'static str, record_checks: bool) -> Self {
-        Exec { s, t, ids, tag, record_checks, log: Vec::new(), trace: Trace::default() }
+        let func = s.func;
+        let track_own = func.insts.values().any(|d| matches!(d.kind, InstKind::Store { value, .. } if !s.rel.is_from_memory(value)));
+        Exec { s, t, ids, tag, record_checks, log: Vec::new(), own_log: Vec::new(), trace: Trace::default(), track_own }
     }
 
     /// Executes the whole DAG and returns the thread's trace.
@@ -229,6 +261,8 @@ impl<'a, 'b> Exec<'a, 'b> {
             pc: self.t.tt(),
             env: HashMap::new(),
             views,
+            owns: vec![Vec::new(); objs.objs.len() + 1],
+            sync: zero,
             logs: vec![Vec::new(); objs.objs.len() + 1],
             count: zero,
             grid_count: zero,
@@ -294,6 +328,15 @@ impl<'a, 'b> Exec<'a, 'b> {
             let terms: Vec<TermId> = incoming.iter().map(|(_, st, _)| st.views[o]).collect();
             views.push(self.ite_chain(&conds, &terms));
         }
+        let mut owns = Vec::with_capacity(first.owns.len());
+        for o in 0..first.owns.len() {
+            let mut all: Vec<u32> = incoming.iter().flat_map(|(_, st, _)| st.owns[o].iter().copied()).collect();
+            all.sort_unstable();
+            all.dedup();
+            owns.push(all);
+        }
+        let syncs: Vec<TermId> = incoming.iter().map(|(_, st, _)| st.sync).collect();
+        let sync = self.ite_chain(&conds, &syncs);
         let mut logs = Vec::with_capacity(first.logs.len());
         for o in 0..first.logs.len() {
             let mut all: Vec<u32> = incoming.iter().flat_map(|(_, st, _)| st.logs[o].iter().copied()).collect();
@@ -309,7 +352,7 @@ impl<'a, 'b> Exec<'a, 'b> {
         let shared_count = self.ite_chain(&conds, &shareds);
         let globals: Vec<TermId> = incoming.iter().map(|(_, st, _)| st.global_count).collect();
         let global_count = self.ite_chain(&conds, &globals);
-        Some(State { pc, env, views, logs, count, grid_count, shared_count, global_count })
+        Some(State { pc, env, views, owns, sync, logs, count, grid_count, shared_count, global_count })
     }
 
     fn ite_chain(&mut self, conds: &[TermId], terms: &[TermId]) -> TermId {
@@ -514,7 +557,15 @@ impl<'a, 'b> Exec<'a, 'b> {
                 let p = self.get(st, *ptr);
                 let space = self.ptr_space(*ptr);
                 let len = ty.store_size();
+                let before = self.trace.accesses.len();
                 let (cands, off) = self.access(st, inst, p, space, len, false, false);
+                if self.track_own {
+                    if let Some(own) = self.own_bits(st, &cands, off, len) {
+                        if let Some(a) = self.trace.accesses.get_mut(before) {
+                            a.own = Some(own);
+                        }
+                    }
+                }
                 if relevant && self.s.rel.memory {
                     let bits = self.read(st, &cands, off, len);
                     Some(self.from_bits(ty, bits))
@@ -533,11 +584,14 @@ impl<'a, 'b> Exec<'a, 'b> {
                 let bits = self.bits(v);
                 let bits = self.t.resize(bits, (len * 8) as u32);
                 let bits = self.t.name(bits);
-                if !self.s.rel.is_from_memory(*value) {
+                let benign = !self.s.rel.is_from_memory(*value);
+                if benign {
                     if let Some(a) = self.trace.accesses.get_mut(before) {
                         a.value = Some(bits);
                     }
                 }
+                let l = self.t.bv(64, len as u128);
+                self.own_write(st, &cands, off, l, benign.then_some(bits));
                 if self.s.rel.memory {
                     self.write(st, &cands, off, len, bits);
                 }
@@ -551,6 +605,8 @@ impl<'a, 'b> Exec<'a, 'b> {
                 let len = ty.store_size();
                 let before = self.trace.accesses.len();
                 let (cands, off) = self.access(st, inst, p, space, len, true, true);
+                let l = self.t.bv(64, len as u128);
+                self.own_write(st, &cands, off, l, None);
                 // Other threads' atomics on shared and global memory may come
                 // first, so the value read is arbitrary; two threads' updates
                 // that change the value see different old values (recorded
@@ -600,6 +656,8 @@ impl<'a, 'b> Exec<'a, 'b> {
                 let space = self.ptr_space(*ptr);
                 let len = ty.store_size();
                 let (cands, off) = self.access(st, inst, p, space, len, true, true);
+                let l = self.t.bv(64, len as u128);
+                self.own_write(st, &cands, off, l, None);
                 if self.s.rel.memory {
                     let old = self.read(st, &cands, off, len);
                     let eb = self.bits(e);
@@ -623,6 +681,7 @@ impl<'a, 'b> Exec<'a, 'b> {
                 let dp = self.get(st, *dst);
                 let (scands, soff) = self.access_len(st, inst, sp, self.ptr_space(*src), l, false, false);
                 let (dcands, doff) = self.access_len(st, inst, dp, self.ptr_space(*dst), l, true, false);
+                self.own_write(st, &dcands, doff, l, None);
                 if self.s.rel.memory {
                     match self.t.st.as_bv(l).and_then(|b| b.to_u64()) {
                         Some(n) if n <= 64 => {
@@ -643,6 +702,7 @@ impl<'a, 'b> Exec<'a, 'b> {
                 let b = self.get(st, *byte);
                 let dp = self.get(st, *dst);
                 let (dcands, doff) = self.access_len(st, inst, dp, self.ptr_space(*dst), l, true, false);
+                self.own_write(st, &dcands, doff, l, None);
                 if self.s.rel.memory {
                     match self.t.st.as_bv(l).and_then(|b| b.to_u64()) {
                         Some(n) if n <= 256 => {
@@ -689,6 +749,14 @@ impl<'a, 'b> Exec<'a, 'b> {
                     // can only add reports that the replay then filters.
                     BarrierScope::Warp => {}
                 }
+                // Any barrier ends the interval in which the thread's own
+                // writes make its reads of them benign (as in the replay).
+                for o in st.owns.iter_mut() {
+                    o.clear();
+                }
+                let one = self.t.bv(32, 1);
+                let sync = self.t.st.bvadd(st.sync, one);
+                st.sync = self.t.name(sync);
                 None
             }
             InstKind::Builtin { var, dim } if relevant => {
@@ -1079,6 +1147,7 @@ impl<'a, 'b> Exec<'a, 'b> {
                 shared_count: st.shared_count,
                 global_count: st.global_count,
                 value: None,
+                own: None,
                 atomic_old: None,
             });
         }
@@ -1142,6 +1211,66 @@ impl<'a, 'b> Exec<'a, 'b> {
             }
             let new = self.t.st.ite(c, arr, old);
             st.views[o as usize] = self.t.name(new);
+        }
+    }
+
+    /// The own-write condition and bits of a read of `len` bytes at `off`
+    /// (see `Access::own`), or `None` when the thread cannot have written
+    /// them itself. The thread's latest write since its barrier that
+    /// overlaps the read decides: it must be a store whose value may be
+    /// benign, of exactly the read's bytes.
+    fn own_bits(&mut self, st: &State, cands: &[(u16, TermId)], off: TermId, len: u64) -> Option<(TermId, TermId)> {
+        let n = self.t.bv(64, len as u128);
+        let end = self.t.st.bvadd(off, n);
+        let mut valid = self.t.ff();
+        let mut bits = self.t.bv((len * 8) as u32, 0);
+        for &(o, c) in cands.iter().rev() {
+            if !is_havocked(self.s.objs.get(o).space) || st.owns[o as usize].is_empty() {
+                continue;
+            }
+            let mut ok = self.t.ff();
+            let mut val = self.t.bv((len * 8) as u32, 0);
+            for &e in &st.owns[o as usize] {
+                let OwnEntry { guard, sync, off: eo, len: el, bits: eb } = self.own_log[e as usize];
+                let same_sync = self.t.st.eq(sync, st.sync);
+                let e_end = self.t.st.bvadd(eo, el);
+                let o1 = self.t.st.bvult(eo, end);
+                let o2 = self.t.st.bvult(off, e_end);
+                let hit = self.t.st.and(&[guard, same_sync, o1, o2]);
+                let exact = match eb {
+                    Some(b) if self.t.width(b) == (len * 8) as u32 => {
+                        let same_off = self.t.st.eq(eo, off);
+                        let same_len = self.t.st.eq(el, n);
+                        val = self.t.st.ite(hit, b, val);
+                        self.t.st.and(&[same_off, same_len])
+                    }
+                    _ => self.t.ff(),
+                };
+                ok = self.t.st.ite(hit, exact, ok);
+            }
+            valid = self.t.st.ite(c, ok, valid);
+            bits = self.t.st.ite(c, val, bits);
+        }
+        if self.t.is_false(valid) {
+            return None;
+        }
+        Some((self.t.name(valid), self.t.name(bits)))
+    }
+
+    /// Records a write of `len` bytes (bv64) at `off` for `Access::own`:
+    /// `bits` when it is a store whose value may be benign.
+    fn own_write(&mut self, st: &mut State, cands: &[(u16, TermId)], off: TermId, len: TermId, bits: Option<TermId>) {
+        if !self.track_own {
+            return;
+        }
+        for &(o, c) in cands {
+            if !is_havocked(self.s.objs.get(o).space) {
+                continue;
+            }
+            let guard = self.t.st.and(&[st.pc, c]);
+            let guard = self.t.name(guard);
+            st.owns[o as usize].push(self.own_log.len() as u32);
+            self.own_log.push(OwnEntry { guard, sync: st.sync, off, len, bits });
         }
     }
 

@@ -27,7 +27,11 @@
 //! What is checked: data races (intra-group on shared and global memory,
 //! inter-group on global memory; atomics do not race with atomics; two
 //! writes of the same value at the same offset, where the value is not
-//! computed from memory, are benign and not reported),
+//! computed from memory, are benign and not reported, and so is a read of
+//! bytes its thread itself wrote, with such a store of exactly those bytes,
+//! since its last barrier, against the other thread's store of the same
+//! value there: GPUVerify's benign write-read race, as the replay defines
+//! it),
 //! barrier divergence, failing `assert`s and loop invariants, out-of-bounds
 //! accesses of objects of known size (shared, private and constant arrays,
 //! and pointer parameters sized by [`FindConfig::array_sizes`]), null

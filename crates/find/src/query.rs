@@ -638,6 +638,25 @@ impl<'a> Search<'a> {
                 parts.push(t.st.not(benign));
             }
         }
+        // A benign write-read race: the reader itself wrote the bytes since
+        // its last barrier, and the other thread's store writes the same
+        // bits at the same place (the replay's rule, see its `races`).
+        let pair = match (x.write, y.write) {
+            (false, true) => Some((x, y)),
+            (true, false) => Some((y, x)),
+            _ => None,
+        };
+        if let Some((r, w)) = pair {
+            if let (Some((own_ok, own_bits)), Some(v), false, false) = (r.own, w.value, r.atomic, w.atomic) {
+                if t.width(own_bits) == t.width(v) {
+                    let same_off = t.st.eq(r.off, w.off);
+                    let same_len = t.st.eq(r.len, w.len);
+                    let same_val = t.st.eq(own_bits, v);
+                    let benign = t.st.and(&[own_ok, same_off, same_len, same_val]);
+                    parts.push(t.st.not(benign));
+                }
+            }
+        }
         if let Some(ws) = self.config.warp_size {
             // Threads of one warp run in lock-step: only the same
             // instruction writing in both can conflict.

@@ -33,7 +33,7 @@ use lockstep_smt::{FunId, Sort, TermId, TermKind, TermStore};
 
 use crate::cfg::{Cfg, Loops};
 use crate::inline::Inlined;
-use crate::race::{overlap, AccessKind, Log, LogState};
+use crate::race::{overlap, AccessKind, Log, LogState, Own};
 use crate::ProveConfig;
 
 /// Why a kernel cannot be encoded (it becomes `Unknown`).
@@ -58,6 +58,10 @@ pub enum Sym {
 
 /// Width of object ids.
 pub const BASE_BITS: u32 = 16;
+
+/// The width of a written value in the race logs: integers and floats are
+/// zero-extended, pointers are their base above their offset.
+pub const VAL_BITS: u32 = 64 + BASE_BITS;
 
 /// A memory object pointers may point to.
 #[derive(Clone, Debug)]
@@ -226,6 +230,14 @@ pub(crate) struct Enc<'a> {
     pub global_obj: HashMap<lockstep_kir::GlobalId, usize>,
     pub local_obj: HashMap<lockstep_kir::LocalId, usize>,
     pub logs: LogState,
+    /// Per thread and tracked object, the thread's latest write since its
+    /// last barrier (see `race::Own`), for benign write-read races.
+    pub own: [Vec<Own>; 2],
+    /// Per tracked object, the version of its contents for
+    /// `--equality-abstraction` (see `equal_load`): a new symbol after
+    /// every write of either thread to it, every barrier, and around loops
+    /// that may write.
+    mem_version: Vec<TermId>,
     /// Ghost slot of (loop, header parameter index).
     pub ghost_slot: HashMap<(usize, usize), usize>,
     pub sites: Vec<Site>,
@@ -347,6 +359,8 @@ impl<'a> Enc<'a> {
             global_obj: HashMap::new(),
             local_obj: HashMap::new(),
             logs: LogState { objs: Vec::new() },
+            own: [Vec::new(), Vec::new()],
+            mem_version: Vec::new(),
             ghost_slot: HashMap::new(),
             sites: Vec::new(),
             lid: [[zero; 3]; 2],
@@ -394,6 +408,7 @@ impl<'a> Enc<'a> {
             .map_err(|e| EncodeError { reason: e.reason, at: e.at })?;
         enc.readonly_args = enc.find_readonly_args();
         enc.setup_objects();
+        enc.add_pointer_benign_sites(config.equality_abstraction);
         enc.unwritten = enc.find_unwritten_objects();
         enc.const_locals = enc.find_const_locals();
         enc.consistent_loads = enc.find_consistent_loads();
@@ -900,6 +915,109 @@ impl<'a> Enc<'a> {
             .collect()
     }
 
+    /// A slot that says a thread wrote nothing (see `race::Own`).
+    fn no_own(&mut self) -> Own {
+        Own {
+            has: self.st.false_(),
+            off: self.st.bv_const(64, 0),
+            width: self.st.bv_const(64, 0),
+            val: self.st.bv_const(VAL_BITS, 0),
+        }
+    }
+
+    /// Forgets both threads' own writes (a barrier, or a loop whose body
+    /// may write), and starts new versions of every object's contents.
+    fn clear_own(&mut self) {
+        for t in 0..2 {
+            for o in self.own[t].iter_mut() {
+                o.has = self.st.false_();
+            }
+        }
+        for m in 0..self.mem_version.len() {
+            self.new_version(m);
+        }
+    }
+
+    fn new_version(&mut self, m: usize) {
+        if self.config.equality_abstraction {
+            self.mem_version[m] = self.fresh(&format!("version{m}"), Sort::bv(32));
+        }
+    }
+
+    /// GPUVerify's equality abstraction (`--equality-abstraction`): two
+    /// loads of the same bytes by the two threads of one group, with no
+    /// write of either thread to the object (nor a barrier) between them,
+    /// return the same value, a function of the object's version and the
+    /// offset. That holds in every execution in which no race is reported
+    /// before the loads: a write of another thread to those bytes in the
+    /// interval races with a load (unless the loading thread wrote the
+    /// bytes itself, and then all such writes wrote its value), and the
+    /// two threads' own writes of them race unless they are equal. So the
+    /// abstraction can hide no first race. It relies on every race being
+    /// checked: not with `--only-intra-group` for global memory (another
+    /// group's writes are not checked), nor with `--warp-sync` (threads of
+    /// one warp do not race), `--only-divergence` or for objects
+    /// `/checkArrays` leaves out. Loads of pointers stay adversarial.
+    fn equal_load(&mut self, t: usize, ptr: ValueId, ty: Type, otherwise: Sym) -> Res<Sym> {
+        if !self.config.equality_abstraction || self.config.warp_size.is_some() || self.config.only_divergence {
+            return Ok(otherwise);
+        }
+        let Sym::Ptr { base, off } = self.val(t, ptr)? else { return Ok(otherwise) };
+        let sort = match ty {
+            Type::Ptr(_) => return Ok(otherwise),
+            Type::Int(1) => Sort::Bool,
+            Type::Int(w) | Type::Float(w) => Sort::bv(w as u32),
+        };
+        let mut acc = otherwise;
+        for (o, obj) in self.objects.clone().iter().enumerate() {
+            let Some(m) = obj.tracked else { continue };
+            if obj.space != MemSpace::Shared && self.config.only_intra_group {
+                continue;
+            }
+            // Races on objects `/checkArrays` leaves out are not checked.
+            if !self.config.race_arrays.as_ref().is_none_or(|names| names.iter().any(|n| lockstep_kir::object_named(&obj.name, n))) {
+                continue;
+            }
+            let id = self.st.bv_const(BASE_BITS, o as u128 + 1);
+            let is = self.st.eq(base, id);
+            if self.st.as_bool(is) == Some(false) {
+                continue;
+            }
+            let args = [self.mem_version[m], off];
+            let v = self.uf(&format!("contents{m}"), &args, sort.clone());
+            let v = if sort == Sort::Bool { Sym::Bool(v) } else { Sym::Bv(v) };
+            // Threads of different groups share no interval.
+            let v = self.ite_sym(self.same_group, v, otherwise);
+            acc = self.ite_sym(is, v, acc);
+        }
+        Ok(acc)
+    }
+
+    /// Adds to `benign_sites` the stores of pointers computed without
+    /// reading memory (with `--equality-abstraction`, every store of a
+    /// pointer), when equal pointer values are equal addresses for the two
+    /// threads: the store writes a `__shared__` object (so two threads that
+    /// race on it are in one group), or the stored pointer points into a
+    /// module or parameter object that is not `__shared__` (one instance
+    /// for every group). A pointer to a `__shared__` array stored to
+    /// global memory by two groups names two different instances.
+    fn add_pointer_benign_sites(&mut self, equality_abstraction: bool) {
+        let independent = lockstep_analysis::ghost::input_independent_stores(self.func);
+        let mut add = Vec::new();
+        for (i, data) in self.func.insts.iter() {
+            let InstKind::Store { ptr, value, .. } = data.kind else { continue };
+            if !self.func.value_type(value).is_ptr() || !(equality_abstraction || independent.contains(&i)) {
+                continue;
+            }
+            let target_shared = self.static_object(ptr).is_some_and(|o| self.objects[o].space == MemSpace::Shared);
+            let value_unique = self.static_object(value).is_some_and(|o| self.objects[o].space != MemSpace::Shared);
+            if target_shared || value_unique {
+                add.push(i);
+            }
+        }
+        self.benign_sites.extend(add);
+    }
+
     /// Adds to `benign_sites` the stores whose value is computed from
     /// constants, parameters, thread geometry and reads of unwritten global
     /// objects only: every thread reads the same contents there, so equal values
@@ -1006,9 +1124,16 @@ impl<'a> Enc<'a> {
                     off: enc.st.bv_const(64, 0),
                     width: enc.st.bv_const(64, 0),
                     site: enc.st.bv_const(32, 0),
-                    val: enc.st.bv_const(64, 0),
+                    val: enc.st.bv_const(VAL_BITS, 0),
+                    own: enc.st.false_(),
                     ghosts: Vec::new(),
                 }));
+                for t in 0..2 {
+                    let own = enc.no_own();
+                    enc.own[t].push(own);
+                }
+                let v = enc.st.bv_const(32, 0);
+                enc.mem_version.push(v);
             }
             enc.objects.push(Object { name, space, tracked, size });
             enc.objects.len() - 1
@@ -1212,10 +1337,11 @@ impl<'a> Enc<'a> {
             );
         }
         let other = if self.consistent_loads.is_empty() { "" } else { "otherwise, " };
-        self.assumptions.push(format!("{other}values read from memory are arbitrary (adversarial abstraction of memory contents)"));
-        if c.equality_abstraction {
+        if !c.equality_abstraction {
+            self.assumptions.push(format!("{other}values read from memory are arbitrary (adversarial abstraction of memory contents)"));
+        } else {
             self.assumptions.push(
-                "equality abstraction was requested but is not implemented: loads stay adversarial (sound, less precise)"
+                "values read from memory are arbitrary, except that the two threads of a group read one value from the same bytes when neither wrote the object in between (equality abstraction; it holds until a first race, which is checked)"
                     .into(),
             );
         }
@@ -1611,6 +1737,14 @@ impl<'a> Enc<'a> {
         self.loop_data[l].pe = Some(pe);
         self.loop_data[l].param_cands = self.param_candidates(l);
         self.logs = state.logs.clone();
+        // The threads' own-write slots are not part of the loop state: a
+        // loop that may write or synchronise starts each iteration, and
+        // ends, knowing nothing about them (which is sound: they only ever
+        // make races benign).
+        let may_write = changed[AccessKind::Write.index()] || changed[AccessKind::Atomic.index()];
+        if may_write {
+            self.clear_own();
+        }
         self.preds.insert(header, state.q);
 
         self.region_stack.push(l);
@@ -1732,6 +1866,7 @@ impl<'a> Enc<'a> {
                 log.width = pick(self, log.width, before.width);
                 log.site = pick(self, log.site, before.site);
                 log.val = pick(self, log.val, before.val);
+                log.own = pick(self, log.own, before.own);
                 for (g, &b) in log.ghosts.iter_mut().zip(&before.ghosts) {
                     *g = pick(self, *g, b);
                 }
@@ -1753,6 +1888,9 @@ impl<'a> Enc<'a> {
         let d = self.st.implies(post_lit, conj);
         self.defs.push(d);
         self.logs = post.logs.clone();
+        if may_write {
+            self.clear_own();
+        }
 
         // Values of the header after the loop: the frozen parameters, and
         // the header's instructions re-evaluated on them.
@@ -1966,6 +2104,7 @@ impl<'a> Enc<'a> {
                         out[t] = Some(self.ite_sym(p, v, fresh));
                         continue;
                     }
+                    let fresh = if program { self.equal_load(t, *ptr, rty, fresh)? } else { fresh };
                     let fresh = self.const_local_load(t, i, b, *ptr, rty, fresh)?;
                     let fresh = self.unwritten_load(t, *ptr, rty, fresh)?;
                     let v = self.constant_load(t, *ptr, rty, fresh)?;
@@ -2700,22 +2839,27 @@ impl<'a> Enc<'a> {
         Ok(self.init_contents(g, off, ty, other).map_or(otherwise, Sym::Bv))
     }
 
-    /// The value a store writes, as a bv64 per thread, when it can be
-    /// compared (integers and floats of at most 64 bits, booleans).
+    /// The value a store writes, as a bv80 per thread (`VAL_BITS`), when
+    /// it can be compared (integers and floats of at most 64 bits,
+    /// booleans, pointers).
     fn written_value(&mut self, value: ValueId) -> Res<Option<[TermId; 2]>> {
-        let mut out = [self.st.bv_const(64, 0); 2];
+        let mut out = [self.st.bv_const(VAL_BITS, 0); 2];
         for t in 0..2 {
             out[t] = match self.val(t, value)? {
                 Sym::Bool(x) => {
-                    let one = self.st.bv_const(64, 1);
-                    let zero = self.st.bv_const(64, 0);
+                    let one = self.st.bv_const(VAL_BITS, 1);
+                    let zero = self.st.bv_const(VAL_BITS, 0);
                     self.st.ite(x, one, zero)
                 }
                 Sym::Bv(x) => match self.st.sort_of(x).bv_width() {
-                    Some(w) if w <= 64 => self.resize(x, 64, false),
+                    Some(w) if w <= 64 => self.resize(x, VAL_BITS, false),
                     _ => return err("a benign-race candidate store of an unexpected width", None),
                 },
-                Sym::Ptr { .. } => return err("a benign-race candidate store of a pointer", None),
+                Sym::Ptr { base, off } => {
+                    let base = self.resize(base, BASE_BITS, false);
+                    let off = self.resize(off, 64, false);
+                    self.st.concat(base, off)
+                }
             };
         }
         Ok(Some(out))
@@ -2820,8 +2964,28 @@ impl<'a> Enc<'a> {
                 }
                 None => old.val,
             };
-            let new =
-                Log { has: self.name(has), off: self.name(off), width: self.name(wid), site: self.name(st), val, ghosts };
+            // A logged read records whether thread 1's own latest write of
+            // the object covers exactly its bytes, and what it wrote.
+            let (val, own) = if kind == AccessKind::Read && !self.benign_sites.is_empty() {
+                let mine = self.own[0][m].clone();
+                let same_off = self.st.eq(mine.off, o1);
+                let same_width = self.st.eq(mine.width, width[0]);
+                let covered = self.st.and(&[mine.has, same_off, same_width]);
+                let own = self.st.ite(c1, covered, old.own);
+                let val = self.st.ite(c1, mine.val, old.val);
+                (self.name(val), self.name(own))
+            } else {
+                (val, old.own)
+            };
+            let new = Log {
+                has: self.name(has),
+                off: self.name(off),
+                width: self.name(wid),
+                site: self.name(st),
+                val,
+                own,
+                ghosts,
+            };
             self.logs.objs[m][kind.index()] = new;
             self.sites.push(Site {
                 inst: i,
@@ -2834,66 +2998,149 @@ impl<'a> Enc<'a> {
             });
 
             // Thread 2 checks against thread 1's logs.
-            if self.config.only_divergence || !self.config.race_arrays.as_ref().is_none_or(|names| names.iter().any(|n| lockstep_kir::object_named(&obj.name, n))) {
-                continue;
+            let race_checked = self.config.race_arrays.as_ref().is_none_or(|names| names.iter().any(|n| lockstep_kir::object_named(&obj.name, n)));
+            if !self.config.only_divergence && race_checked {
+                self.check_access(oi, m, i, p, is2, o2, width[1], site, kind, value)?;
             }
-            let mut guard = vec![p[1], is2];
-            if obj.space == MemSpace::Shared {
-                guard.push(self.same_group);
+
+            if kind != AccessKind::Read {
+                self.new_version(m);
             }
-            for &k1 in kind.conflicts() {
-                let log = self.logs.objs[m][k1.index()].clone();
-                let exact_empty = !self.async_copies.memcopy_of.is_empty();
-                let ov = overlap(&mut self.st, log.off, log.width, o2, width[1], exact_empty);
-                let mut all = guard.clone();
-                all.push(log.has);
-                all.push(ov);
-                if let Some(w) = self.config.warp_size {
-                    // Warp-synchronous semantics (`--warp-sync`, SESA's
-                    // rule): threads of one warp execute in lockstep, so two
-                    // of them race only at the same instruction.
-                    let same_warp = self.same_warp(w);
-                    let same_site = self.st.eq(log.site, site);
-                    let apart = self.st.not(same_warp);
-                    all.push(self.st.or(&[apart, same_site]));
+
+            // Each thread's latest write of the object (see `race::Own`):
+            // a store that may be benign fills the slot, any other write
+            // clears it. Without such stores nothing reads the slots.
+            if kind != AccessKind::Read && !self.benign_sites.is_empty() {
+                for (t, (is, off)) in [(is1, o1), (is2, o2)].into_iter().enumerate() {
+                    let g = self.st.and(&[p[t], is]);
+                    if self.st.as_bool(g) == Some(false) {
+                        continue;
+                    }
+                    let old = self.own[t][m].clone();
+                    let new = match (kind, value) {
+                        (AccessKind::Write, Some(v)) => {
+                            let has = self.st.or(&[g, old.has]);
+                            let off = self.st.ite(g, off, old.off);
+                            let width = self.st.ite(g, width[t], old.width);
+                            let val = self.st.ite(g, v[t], old.val);
+                            Own { has: self.name(has), off: self.name(off), width: self.name(width), val: self.name(val) }
+                        }
+                        _ => {
+                            let ng = self.st.not(g);
+                            let has = self.st.and(&[ng, old.has]);
+                            Own { has: self.name(has), ..old }
+                        }
+                    };
+                    self.own[t][m] = new;
                 }
-                if let (AccessKind::Write, AccessKind::Write, Some(v)) = (k1, kind, value) {
+            }
+        }
+        Ok(())
+    }
+
+    /// Thread 2's access of kind `kind` at `i` (site `site`, offset `o2`,
+    /// width `w2`, on object `oi` when `is2`; `value`: both threads' written
+    /// values for a store that may be benign) checked against thread 1's
+    /// logs of tracked object `m`.
+    #[allow(clippy::too_many_arguments)]
+    fn check_access(
+        &mut self,
+        oi: usize,
+        m: usize,
+        i: InstId,
+        p: [TermId; 2],
+        is2: TermId,
+        o2: TermId,
+        w2: TermId,
+        site: TermId,
+        kind: AccessKind,
+        value: Option<[TermId; 2]>,
+    ) -> Res<()> {
+        let obj = self.objects[oi].clone();
+        let mut guard = vec![p[1], is2];
+        if obj.space == MemSpace::Shared {
+            guard.push(self.same_group);
+        }
+        for &k1 in kind.conflicts() {
+            let log = self.logs.objs[m][k1.index()].clone();
+            let exact_empty = !self.async_copies.memcopy_of.is_empty();
+            let ov = overlap(&mut self.st, log.off, log.width, o2, w2, exact_empty);
+            let mut all = guard.clone();
+            all.push(log.has);
+            all.push(ov);
+            if let Some(w) = self.config.warp_size {
+                // Warp-synchronous semantics (`--warp-sync`, SESA's
+                // rule): threads of one warp execute in lockstep, so two
+                // of them race only at the same instruction.
+                let same_warp = self.same_warp(w);
+                let same_site = self.st.eq(log.site, site);
+                let apart = self.st.not(same_warp);
+                all.push(self.st.or(&[apart, same_site]));
+            }
+            let same_off = self.st.eq(log.off, o2);
+            let same_width = self.st.eq(log.width, w2);
+            match (k1, kind, value) {
+                (AccessKind::Write, AccessKind::Write, Some(v)) => {
                     // A benign race: the logged write also came from a
                     // benign-capable store and wrote the same value to the
                     // same bytes.
-                    let mut benign_sites: Vec<InstId> = self.benign_sites.iter().copied().collect();
-                    benign_sites.sort();
-                    let mut from_benign = Vec::new();
-                    for s in benign_sites {
-                        let id = self.st.bv_const(32, s.as_u32() as u128);
-                        from_benign.push(self.st.eq(log.site, id));
-                    }
-                    let from_benign = self.st.or(&from_benign);
-                    let same_off = self.st.eq(log.off, o2);
-                    let same_width = self.st.eq(log.width, width[1]);
+                    let from_benign = self.from_benign_site(log.site);
                     let same_val = self.st.eq(log.val, v[1]);
                     let benign = self.st.and(&[from_benign, same_off, same_width, same_val]);
                     all.push(self.st.not(benign));
                 }
-                let race = self.st.and(&all);
-                let ok = self.st.not(race);
-                let msg = format!(
-                    "possible {}-{} race on `{}` ({})",
-                    k1.name(),
-                    kind.name(),
-                    obj.name,
-                    obj.space.name()
-                );
-                self.oblige(
-                    ok,
-                    ObKind::Race { obj: oi, k1, k2: kind, off1: log.off, off2: o2, site1: log.site },
-                    Some(i),
-                    msg,
-                    None,
-                );
+                (AccessKind::Write, AccessKind::Read, _) if !self.benign_sites.is_empty() => {
+                    // A benign write-read race: thread 2's own latest write
+                    // since its last barrier covers exactly the bytes it
+                    // reads and wrote the value of the logged write, which
+                    // came from a benign-capable store. Any other write of
+                    // another value to those bytes races with thread 2's
+                    // read too, so the read returns that value in every
+                    // interleaving.
+                    let from_benign = self.from_benign_site(log.site);
+                    let mine = self.own[1][m].clone();
+                    let own_off = self.st.eq(mine.off, o2);
+                    let own_width = self.st.eq(mine.width, w2);
+                    let same_val = self.st.eq(mine.val, log.val);
+                    let benign =
+                        self.st.and(&[from_benign, same_off, same_width, mine.has, own_off, own_width, same_val]);
+                    all.push(self.st.not(benign));
+                }
+                (AccessKind::Read, AccessKind::Write, Some(v)) => {
+                    // The same benign race the other way round: thread 1's
+                    // logged read came after its own write of exactly those
+                    // bytes, of the value thread 2 writes.
+                    let same_val = self.st.eq(log.val, v[1]);
+                    let benign = self.st.and(&[log.own, same_off, same_width, same_val]);
+                    all.push(self.st.not(benign));
+                }
+                _ => {}
             }
+            let race = self.st.and(&all);
+            let ok = self.st.not(race);
+            let msg = format!("possible {}-{} race on `{}` ({})", k1.name(), kind.name(), obj.name, obj.space.name());
+            self.oblige(
+                ok,
+                ObKind::Race { obj: oi, k1, k2: kind, off1: log.off, off2: o2, site1: log.site },
+                Some(i),
+                msg,
+                None,
+            );
         }
         Ok(())
+    }
+
+    /// Whether a logged write's `site` is a store that may take part in a
+    /// benign race.
+    fn from_benign_site(&mut self, site: TermId) -> TermId {
+        let mut benign_sites: Vec<InstId> = self.benign_sites.iter().copied().collect();
+        benign_sites.sort();
+        let mut from_benign = Vec::new();
+        for s in benign_sites {
+            let id = self.st.bv_const(32, s.as_u32() as u128);
+            from_benign.push(self.st.eq(site, id));
+        }
+        self.st.or(&from_benign)
     }
 
     /// `--check-array-bounds` (GPUVerify's meaning): an enabled thread's
@@ -3011,6 +3258,11 @@ impl<'a> Enc<'a> {
     }
 
     fn barrier(&mut self, i: InstId, p: [TermId; 2], scope: BarrierScope, fence: lockstep_kir::FenceFlags) {
+        // Any barrier ends the interval in which a thread's own writes make
+        // its reads of them benign (as in the interpreter and the finder).
+        // Clearing the slots of a thread that does not execute the barrier
+        // only forgets facts, which is sound.
+        self.clear_own();
         let both = self.st.and(&[p[0], p[1]]);
         // The `MemCopy` sites of async copies that may still be in flight
         // here: the barrier does not end their accesses, so their logs stay.
@@ -3317,7 +3569,13 @@ fn signed_const(c: u128, w: u32) -> i128 {
 
 /// Whether two logs are the same terms.
 fn same_log(a: &Log, b: &Log) -> bool {
-    a.has == b.has && a.off == b.off && a.width == b.width && a.site == b.site && a.val == b.val && a.ghosts == b.ghosts
+    a.has == b.has
+        && a.off == b.off
+        && a.width == b.width
+        && a.site == b.site
+        && a.val == b.val
+        && a.own == b.own
+        && a.ghosts == b.ghosts
 }
 
 /// Whether a pointer of static space `ptr` may point to an object of space

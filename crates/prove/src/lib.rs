@@ -25,7 +25,9 @@
 //! What is modelled, and how:
 //!
 //! - Memory contents are adversarial (every load from shared, global or
-//!   private memory returns a fresh value per thread), except by-value kernel
+//!   private memory returns a fresh value per thread; with
+//!   `--equality-abstraction`, shared and global bytes give both threads
+//!   of a group one value while neither writes the object), except by-value kernel
 //!   arguments the kernel never writes (the same for both threads),
 //!   initialised OpenCL `__constant` objects (their known contents), and
 //!   objects no write of the kernel can reach (a function of the offset, the
@@ -34,8 +36,12 @@
 //! - Benign races: two writes of the same value to the same bytes do not
 //!   race when both stores' values are computed without reading memory the
 //!   kernel writes (GPUVerify's rule, `lockstep_analysis::ghost`); with
-//!   `--equality-abstraction`, when both are plain stores. Loads that only
-//!   feed annotations are not accesses.
+//!   `--equality-abstraction`, when both are plain stores (pointers count
+//!   when equal values are equal addresses for both threads). A read does
+//!   not race with such a write when its thread's own latest write of the
+//!   object since its last barrier was such a store of exactly the read's
+//!   bytes with the same value (GPUVerify's benign write-read race; see
+//!   [`race`]). Loads that only feed annotations are not accesses.
 //! - Callees' `__ensures` (with `__return_val_*`) are checked at each
 //!   inlined return, and modularly: for arbitrary arguments satisfying the
 //!   callee's `__requires` (see `inline::contract_wrapper`).
@@ -124,8 +130,10 @@ pub struct ProveConfig {
     pub no_infer: bool,
     /// Candidate rule tags that must not be used (see `candidates::RULES`).
     pub disabled_rules: Vec<String>,
-    /// GPUVerify's equality abstraction: loads stay adversarial (which is
-    /// sound), but any two plain writes of equal values are a benign race.
+    /// GPUVerify's equality abstraction: any two plain writes of equal
+    /// values are a benign race, and the two threads of a group read one
+    /// value from the same bytes when neither wrote the object in between
+    /// (see `Enc::equal_load`); loads are otherwise adversarial.
     pub equality_abstraction: bool,
     /// Where to write a replayable log of the solver session.
     pub replay_log: Option<PathBuf>,

@@ -11,6 +11,16 @@
 //! let invariants relate a logged offset to the loop counters that produced
 //! it (`offset == f(ghost i)`, with `ghost i ≡ tid (mod stride)`), which is
 //! how strided and loop-carried access patterns are proved race-free.
+//!
+//! Benign races (GPUVerify's `WRITE_READ_BENIGN_FLAG`, in the form the
+//! interpreter and the finder share): two writes of the same value to the
+//! same bytes by stores whose values may be benign do not race, and a read
+//! does not race with such a write when its own thread's latest write of
+//! those bytes since its last barrier was such a store of the same value.
+//! Each thread's latest write of each tracked object since its last
+//! barrier is kept in an [`Own`] slot; a read log records whether thread
+//! 1's slot covered the logged read (and the value it held), so that a
+//! later write by thread 2 can be checked against it.
 
 use lockstep_smt::{Sort, TermId, TermStore};
 
@@ -64,9 +74,15 @@ pub struct Log {
     pub width: TermId,
     /// bv32: the (inlined) instruction that logged it.
     pub site: TermId,
-    /// bv64: the value written, for write logs whose site may take part in
-    /// a benign race (see `Enc::benign_sites`); meaningless otherwise.
+    /// The value written (bv80: pointers are their 16-bit base above their
+    /// 64-bit offset), for write logs whose site may take part in a benign
+    /// race (see `Enc::benign_sites`); for read logs, the value thread 1's
+    /// own latest write left at the logged read's bytes, when `own`.
     pub val: TermId,
+    /// Bool, read logs only: thread 1 itself wrote exactly the logged read's
+    /// bytes since its last barrier, by a store that may take part in a
+    /// benign race, leaving `val` (see [`Own`]).
+    pub own: TermId,
     /// Ghost copies of the loop-header parameters at the logged access, one
     /// per ghost slot (see the module docs).
     pub ghosts: Vec<TermId>,
@@ -84,16 +100,17 @@ impl LogState {
         let mut out = Vec::new();
         for logs in &self.objs {
             for log in logs {
-                out.extend([log.has, log.off, log.width, log.site, log.val]);
+                out.extend([log.has, log.off, log.width, log.site, log.val, log.own]);
                 out.extend(log.ghosts.iter().copied());
             }
         }
         out
     }
 
-    /// A fresh, unconstrained state of the same shape. Logged values only
-    /// change in write logs, and only when `values_change` (some store may
-    /// be part of a benign race); otherwise they are kept.
+    /// A fresh, unconstrained state of the same shape. Logged values (and
+    /// the own-write flags of read logs) only change in write and read
+    /// logs, and only when `values_change` (some store may be part of a
+    /// benign race); otherwise they are kept.
     pub fn havoc(&self, st: &mut TermStore, prefix: &str, values_change: bool) -> LogState {
         let objs = self
             .objs
@@ -105,10 +122,16 @@ impl LogState {
                     off: st.fresh_const(&format!("{prefix}_off_{m}_{k}"), Sort::bv(64)),
                     width: st.fresh_const(&format!("{prefix}_w_{m}_{k}"), Sort::bv(64)),
                     site: st.fresh_const(&format!("{prefix}_site_{m}_{k}"), Sort::bv(32)),
-                    val: if values_change && k == AccessKind::Write.index() {
-                        st.fresh_const(&format!("{prefix}_val_{m}_{k}"), Sort::bv(64))
+                    val: if values_change && k != AccessKind::Atomic.index() {
+                        let sort = st.sort_of(log.val).clone();
+                        st.fresh_const(&format!("{prefix}_val_{m}_{k}"), sort)
                     } else {
                         log.val
+                    },
+                    own: if values_change && k == AccessKind::Read.index() {
+                        st.fresh_const(&format!("{prefix}_own_{m}_{k}"), Sort::Bool)
+                    } else {
+                        log.own
                     },
                     ghosts: log
                         .ghosts
@@ -124,6 +147,21 @@ impl LogState {
             .collect();
         LogState { objs }
     }
+}
+
+/// One thread's latest write of a tracked object since its last barrier,
+/// when it was a store that may take part in a benign race: `has` (Bool),
+/// its byte offset and width (bv64) and the value it wrote (bv80, as
+/// `Log::val`). Any other write by the thread to the object, and any
+/// barrier, clears `has`. The slot only ever describes the thread's very
+/// latest write of the object, so when it covers a read's bytes exactly,
+/// those bytes hold its value unless another thread wrote them since.
+#[derive(Clone, Debug)]
+pub struct Own {
+    pub has: TermId,
+    pub off: TermId,
+    pub width: TermId,
+    pub val: TermId,
 }
 
 /// Whether the byte ranges `[o1, o1 + w1)` and `[o2, o2 + w2)` overlap,

@@ -154,7 +154,7 @@ impl Ctx<'_> {
             if p.offset < 0 || (p.offset as u64).checked_add(len).is_none_or(|end| end > size) {
                 continue;
             }
-            self.log_access_as(copy.copier, copy.copier_warp_epoch, copy.loc, obj, p.offset as u64, len, write, false);
+            self.log_access_as(copy.copier, copy.copier_warp_epoch, copy.loc, obj, p.offset as u64, len, write, false, false);
         }
     }
 }

@@ -34,7 +34,7 @@ use crate::math::call_external;
 use crate::memory::{Memory, ObjOrigin};
 use crate::options::{ExternalCall, ExternalOutcome, HavocOracle, HavocSite, Launch, ReplayOptions};
 use crate::async_copy::{AsyncGroup, ASYNC_COPY, WAIT_EVENTS};
-use crate::races::{Access, Epochs, Geometry, RaceLog, Unfenced};
+use crate::races::{Access, Epochs, Geometry, OwnWrites, RaceLog, Unfenced};
 use crate::result::*;
 use crate::value::*;
 
@@ -214,6 +214,9 @@ pub(crate) struct Ctx<'a> {
     /// `__shared__` globals.
     pub global_objs: Vec<Vec<ObjId>>,
     pub races: RaceLog,
+    /// What each running thread wrote since its last barrier, for benign
+    /// write-read races (see `races`).
+    pub(crate) own_writes: OwnWrites,
     pub geometry: Geometry,
     pub grid_epoch: u32,
     /// Per group, how many barriers ordering shared memory it has passed.
@@ -289,6 +292,7 @@ impl<'a> Ctx<'a> {
             memory,
             global_objs,
             races: RaceLog::default(),
+            own_writes: OwnWrites::default(),
             geometry,
             grid_epoch: 0,
             group_epochs: vec![0; groups],
@@ -388,6 +392,17 @@ impl<'a> Ctx<'a> {
             if let Flow::Yield = self.step(th) {
                 break;
             }
+        }
+        // A barrier (of any scope) ends the interval in which the thread's
+        // own writes make its reads of them benign; an ended thread reads
+        // nothing more.
+        let interval_ends = match &th.status {
+            Status::Runnable => false,
+            Status::Warp(w) => w.op.is_none(),
+            Status::Barrier(_) | Status::Exited | Status::Stopped => true,
+        };
+        if interval_ends {
+            self.own_writes.forget(th.index);
         }
     }
 
@@ -1045,12 +1060,15 @@ impl<'a> Ctx<'a> {
         if !atomic {
             self.note_touch(th, obj, write, per_group);
         }
-        self.log_access_as(th.index, th.warp_epoch, loc, obj, offset, width, write, atomic);
+        self.log_access_as(th.index, th.warp_epoch, loc, obj, offset, width, write, atomic, true);
     }
 
     /// `log_access` for the accesses of thread `index` (whose warp epoch is
-    /// `warp_epoch`), made on its behalf: by itself, or by an async copy it
-    /// stands for.
+    /// `warp_epoch`), made on its behalf: by itself (`by_thread`), or by an
+    /// async copy it stands for. A copy's accesses happen at some time
+    /// until the wait for its event, so its reads are never benign
+    /// write-read races and its writes end the benign status of the
+    /// thread's own writes of those bytes.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn log_access_as(
         &mut self,
@@ -1062,6 +1080,7 @@ impl<'a> Ctx<'a> {
         width: u64,
         write: bool,
         atomic: bool,
+        by_thread: bool,
     ) {
         if !self.opts.check_races {
             return;
@@ -1081,6 +1100,7 @@ impl<'a> Ctx<'a> {
             write,
             atomic,
             value: None,
+            own: None,
             grid_epoch: self.grid_epoch,
             group_epoch: self.group_epoch(group, per_group),
             warp_epoch,
@@ -1102,6 +1122,9 @@ impl<'a> Ctx<'a> {
             races.clear();
             if write && !atomic && tolerate_benign {
                 access.value = Some(self.memory.bytes(obj)[byte as usize]);
+            }
+            if !write && by_thread {
+                access.own = self.own_writes.get(index, obj, byte);
             }
             self.races.record(
                 obj,
@@ -1167,6 +1190,12 @@ impl<'a> Ctx<'a> {
                             message,
                         }
                     });
+            }
+            if write {
+                // Only the thread's own plain writes of values that may be
+                // benign make its later reads of the byte benign.
+                let own = if by_thread { access.value } else { None };
+                self.own_writes.wrote(index, obj, byte, own);
             }
         }
         self.race_scratch = races;

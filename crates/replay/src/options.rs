@@ -105,7 +105,10 @@ pub struct ReplayOptions {
     /// Whether to report races between threads of different groups.
     pub check_inter_group_races: bool,
     /// Whether two plain writes of the same value to a byte are benign, not
-    /// a race (GPUVerify's default; its `--no-benign` turns this off).
+    /// a race, and so is a read of a byte its thread itself wrote since its
+    /// last barrier against another thread's write of the value it wrote
+    /// (GPUVerify's default; its `--no-benign` turns this off; see
+    /// `races`).
     pub tolerate_benign_races: bool,
     /// Whether a write of a value read from memory can be benign too. Off
     /// by default (GPUVerify's adversarial abstraction lets two threads read

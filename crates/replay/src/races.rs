@@ -26,6 +26,19 @@
 //! - different groups (global memory only): they race, since groups
 //!   synchronise only through grid barriers.
 //!
+//! A read does not race with another thread's write when it is a *benign*
+//! write-read race (GPUVerify's `WRITE_READ_BENIGN_FLAG`): the reading
+//! thread itself wrote every byte of the read since the last barrier it
+//! reached (any barrier: group, grid or warp), with a plain write whose
+//! value may be part of a benign race, and the other thread's write is
+//! such a write too and wrote, on that byte, the value the reader's own
+//! latest write left there. The read then returns the same value in every
+//! interleaving: any other concurrent write of a different value to that
+//! byte races with this read (or with the reader's own write), and is
+//! reported. The rule is the same whichever access the replay meets first,
+//! because the read carries what its thread had written (`Access::own`,
+//! from `OwnWrites`).
+//!
 //! Entries that can no longer race with any future access (an older grid
 //! epoch, or for `__shared__` memory an older group epoch, unless their
 //! thread skipped a fence) are pruned lazily
@@ -37,6 +50,7 @@
 //! large buffer of which a kernel touches a little costs little.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::result::Loc;
 use crate::value::ObjId;
@@ -82,6 +96,11 @@ pub(crate) struct Access {
     /// The byte a plain write left, when benign races are tolerated: two
     /// writes of the same value do not race (GPUVerify's default).
     pub value: Option<u8>,
+    /// For a plain read: the byte the reading thread's own latest write
+    /// left there, when that write came after the thread's last barrier and
+    /// may be part of a benign race (see `OwnWrites`). A write of the same
+    /// byte by another thread does not race with the read.
+    pub own: Option<u8>,
     pub grid_epoch: u32,
     pub group_epoch: u32,
     pub warp_epoch: u32,
@@ -96,6 +115,10 @@ impl Access {
             && self.grid_epoch == other.grid_epoch
             && self.group_epoch == other.group_epoch
             && self.warp_epoch == other.warp_epoch
+            // A repeat with another value (or, for a read, after another
+            // own write) can race where the first did not.
+            && self.value == other.value
+            && self.own == other.own
     }
 }
 
@@ -127,6 +150,14 @@ impl Geometry {
         }
         if a.write && b.write && a.value.is_some() && a.value == b.value {
             return false;
+        }
+        // A benign write-read race (module documentation): the reader wrote
+        // the byte itself, and the other write left the same value.
+        if a.write != b.write {
+            let (read, write) = if a.write { (b, a) } else { (a, b) };
+            if !read.atomic && !write.atomic && read.own.is_some() && read.own == write.value {
+                return false;
+            }
         }
         if a.grid_epoch != b.grid_epoch {
             return false;
@@ -271,5 +302,69 @@ impl RaceLog {
         } else {
             list.push(access);
         }
+    }
+}
+
+/// What each thread wrote since the last barrier it reached (group, grid or
+/// warp barrier), per byte of logged memory: the byte its latest write left
+/// when that write was a plain write whose value may be part of a benign
+/// race, `None` for any other write (atomics, copies, writes of values read
+/// from memory). Reads look their bytes up to fill `Access::own`. A
+/// thread's entries are dropped when it reaches a barrier or ends, so the
+/// table holds the current intervals' writes of the threads still running.
+#[derive(Default)]
+pub(crate) struct OwnWrites {
+    threads: HashMap<u32, HashMap<(ObjId, u64), Option<u8>, BuildHasherDefault<ByteHasher>>>,
+}
+
+impl OwnWrites {
+    /// Records that `thread` wrote `byte` of `obj`, leaving `value` when the
+    /// write may be part of a benign race.
+    pub fn wrote(&mut self, thread: u32, obj: ObjId, byte: u64, value: Option<u8>) {
+        self.threads.entry(thread).or_default().insert((obj, byte), value);
+    }
+
+    /// The byte `thread`'s latest write of `byte` of `obj` since its last
+    /// barrier left, if that write may be part of a benign race.
+    pub fn get(&self, thread: u32, obj: ObjId, byte: u64) -> Option<u8> {
+        self.threads.get(&thread).and_then(|m| m.get(&(obj, byte)).copied().flatten())
+    }
+
+    /// Forgets `thread`'s writes: it reached a barrier, or ended.
+    pub fn forget(&mut self, thread: u32) {
+        self.threads.remove(&thread);
+    }
+}
+
+/// A small multiplicative hasher for the (object, byte) keys of
+/// `OwnWrites`, which are looked up on every logged access of a thread
+/// that wrote since its last barrier; the standard library's SipHash costs
+/// more than the rest of such an access.
+#[derive(Default)]
+pub(crate) struct ByteHasher(u64);
+
+impl ByteHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for ByteHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }

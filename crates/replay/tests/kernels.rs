@@ -176,6 +176,72 @@ fn writes_of_one_value_are_a_benign_race_unless_told_otherwise() {
     assert_eq!(kinds(&r), vec!["data-race"]);
 }
 
+/// Every thread writes `VALUE` to `out[0]` (thread 0 only when `ALL` is
+/// 1), then `SYNC` (a barrier or nothing), then reads `out[0]` back into
+/// `out[1 + t]`.
+const READ_BACK: &str = r#"
+language cuda
+kernel fn0 "read_back" link "read_back" (v0 "out": ptr.global) entry block0 {
+  v1: i32 = const VALUE
+  v2: i64 = const 4
+  v3: i32 = const 1
+  v4: i32 = const 0
+  v5: i32 = const ALL
+block0:
+  v10: i32 = builtin local_id x
+  v11: i1 = icmp ne v10, v4
+  v12: i1 = icmp eq v5, v3
+  v13: i1 = or v11, v12
+  br v13, block1, block2
+block1:
+  v14: i32 = add v1, v4
+  store v0, v14 align 4
+  jump block2
+block2:
+  SYNC
+  v15: i32 = load v0 align 4
+  v16: i32 = add v10, v3
+  v17: i64 = zext v16
+  v18: i64 = mul v17, v2
+  v19: ptr.global = ptradd v0, v18
+  store v19, v15 align 4
+  return
+}
+"#;
+
+fn read_back(value: &str, all: bool, sync: &str) -> String {
+    READ_BACK.replace("VALUE", value).replace("ALL", if all { "1" } else { "0" }).replace("SYNC", sync)
+}
+
+#[test]
+fn reading_back_a_value_every_writer_wrote_is_a_benign_race() {
+    // Every thread wrote 7 itself: whatever the interleaving, its read
+    // returns 7 (GPUVerify's benign write-read race).
+    for opts in [ReplayOptions::default(), ReplayOptions { warp_size: Some(4), ..ReplayOptions::default() }] {
+        let (r, _) = run_out(&read_back("7", true, ""), Launch::linear(16, 1), 17, &opts);
+        assert!(r.violations.is_empty(), "{:?}", r.violations);
+    }
+    // Without benign races, the reads race with the other threads' writes.
+    let strict = ReplayOptions { tolerate_benign_races: false, ..ReplayOptions::default() };
+    let (r, _) = run_out(&read_back("7", true, ""), Launch::linear(8, 1), 9, &strict);
+    assert!(kinds(&r).contains(&"data-race"));
+}
+
+#[test]
+fn a_read_back_is_benign_only_for_a_thread_that_wrote_since_its_barrier() {
+    // Thread 0 reads without having written: it may see 0 or 7.
+    let (r, _) = run_out(&read_back("7", false, ""), Launch::linear(8, 1), 9, &ReplayOptions::default());
+    assert_eq!(kinds(&r), vec!["data-race"]);
+    let ViolationKind::DataRace { first, second, .. } = &r.violations[0].kind else { panic!() };
+    assert_ne!(first.write, second.write, "a read-write race: {}", r.violations[0].message);
+    // Any barrier ends the interval of a thread's own writes, a warp
+    // barrier too (in all three engines): after one, the reads of the first
+    // warp race with the second warp's writes.
+    let (r, _) =
+        run_out(&read_back("7", true, "barrier warp shared"), Launch::linear(64, 1), 65, &ReplayOptions::default());
+    assert_eq!(kinds(&r), vec!["data-race"]);
+}
+
 #[test]
 fn many_threads_on_one_byte_stay_cheap_and_are_reported() {
     // 64 groups of 512 threads all write `out[0]`: the per-byte log stays

@@ -22,6 +22,27 @@ __global__ void from_memory_same(int *A, int *B) {
   B[threadIdx.x + 1] = 2;
   A[0] = B[0] & 0;
 }
+__global__ void from_memory_elsewhere(int *A, int *B) {
+  B[threadIdx.x + 1] = 2;
+  A[0] = B[threadIdx.x];
+}
+__global__ void read_back_own(int *A) {
+  A[0] = 7;
+  A[threadIdx.x + 1] = A[0];
+}
+__global__ void read_back_other(int *A) {
+  if (threadIdx.x != 0) {
+    A[0] = 7;
+  }
+  A[threadIdx.x + 1] = A[0];
+}
+__global__ void read_back_after_barrier(int *A) {
+  A[0] = 7;
+  __syncthreads();
+  A[0] = 7;
+  __syncwarp();
+  A[threadIdx.x + 1] = A[0];
+}
 __global__ void flag_in_loop(int *A, int n) {
   for (int i = 0; i < n; i++) {
     A[0] = 1;
