@@ -963,11 +963,7 @@ impl<'a> Enc<'a> {
             return Ok(otherwise);
         }
         let Sym::Ptr { base, off } = self.val(t, ptr)? else { return Ok(otherwise) };
-        let sort = match ty {
-            Type::Ptr(_) => return Ok(otherwise),
-            Type::Int(1) => Sort::Bool,
-            Type::Int(w) | Type::Float(w) => Sort::bv(w as u32),
-        };
+        let Some(sort) = scalar_sort(ty) else { return Ok(otherwise) };
         let mut acc = otherwise;
         for (o, obj) in self.objects.clone().iter().enumerate() {
             let Some(m) = obj.tracked else { continue };
@@ -975,7 +971,7 @@ impl<'a> Enc<'a> {
                 continue;
             }
             // Races on objects `/checkArrays` leaves out are not checked.
-            if !self.config.race_arrays.as_ref().is_none_or(|names| names.iter().any(|n| lockstep_kir::object_named(&obj.name, n))) {
+            if !self.config.races_checked_on(&obj.name) {
                 continue;
             }
             let id = self.st.bv_const(BASE_BITS, o as u128 + 1);
@@ -1087,11 +1083,7 @@ impl<'a> Enc<'a> {
     /// elsewhere.
     fn unwritten_load(&mut self, t: usize, ptr: ValueId, ty: Type, otherwise: Sym) -> Res<Sym> {
         let Sym::Ptr { base, off } = self.val(t, ptr)? else { return Ok(otherwise) };
-        let sort = match ty {
-            Type::Ptr(_) => return Ok(otherwise),
-            Type::Int(1) => Sort::Bool,
-            Type::Int(w) | Type::Float(w) => Sort::bv(w as u32),
-        };
+        let Some(sort) = scalar_sort(ty) else { return Ok(otherwise) };
         let mut acc = otherwise;
         for o in self.unwritten.clone() {
             let id = self.st.bv_const(BASE_BITS, o as u128 + 1);
@@ -2546,7 +2538,7 @@ impl<'a> Enc<'a> {
                     MemSpace::Shared => true,
                     MemSpace::Global => !c.only_intra_group,
                     _ => false,
-                } && c.race_arrays.as_ref().is_none_or(|names| names.iter().any(|n| lockstep_kir::object_named(&obj.name, n)));
+                } && c.races_checked_on(&obj.name);
                 if checked {
                     loads.push((i, b, o, ty));
                 }
@@ -2998,8 +2990,7 @@ impl<'a> Enc<'a> {
             });
 
             // Thread 2 checks against thread 1's logs.
-            let race_checked = self.config.race_arrays.as_ref().is_none_or(|names| names.iter().any(|n| lockstep_kir::object_named(&obj.name, n)));
-            if !self.config.only_divergence && race_checked {
+            if !self.config.only_divergence && self.config.races_checked_on(&obj.name) {
                 self.check_access(oi, m, i, p, is2, o2, width[1], site, kind, value)?;
             }
 
@@ -3582,4 +3573,14 @@ fn same_log(a: &Log, b: &Log) -> bool {
 /// `obj`.
 pub fn space_compatible(ptr: MemSpace, obj: MemSpace) -> bool {
     ptr == MemSpace::Generic || obj == MemSpace::Generic || ptr == obj
+}
+
+/// The sort of a loaded scalar (`None` for a pointer, whose value is not
+/// one term).
+fn scalar_sort(ty: Type) -> Option<Sort> {
+    match ty {
+        Type::Ptr(_) => None,
+        Type::Int(1) => Some(Sort::Bool),
+        Type::Int(w) | Type::Float(w) => Some(Sort::bv(w as u32)),
+    }
 }

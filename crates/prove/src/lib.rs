@@ -156,6 +156,14 @@ pub struct ProveConfig {
     pub only_requires: bool,
 }
 
+impl ProveConfig {
+    /// Whether races on the object of source name `name` are checked (all
+    /// are, unless `/checkArrays` names the checked ones).
+    pub fn races_checked_on(&self, name: &str) -> bool {
+        self.race_arrays.as_ref().is_none_or(|names| names.iter().any(|n| lockstep_kir::object_named(name, n)))
+    }
+}
+
 impl Default for ProveConfig {
     fn default() -> Self {
         ProveConfig {
