@@ -346,10 +346,7 @@ fn engine_config(options: &CheckOptions, kernel: Option<&lockstep_kir::Function>
         group_size: three(&options.launch.group_size),
         num_groups: three(&options.launch.num_groups),
         global_offset: three(&options.launch.global_offset).map(|d| d.unwrap_or(0)),
-        global_size: options.launch.global_size.as_ref().map_or([None; 3], |d| match d {
-            options::Dims::Sizes(v) => [0, 1, 2].map(|i| v.get(i).copied().flatten()),
-            options::Dims::Any => [None; 3],
-        }),
+        global_size: three(&options.launch.global_size),
         mode: options.mode,
         use_cvc5: options.solver == options::SolverKind::Cvc5,
         only_divergence: options.only_divergence,

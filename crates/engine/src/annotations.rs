@@ -101,7 +101,7 @@ pub fn drop_unlogged_access_claims(module: &mut Module, checked: &[String]) {
         if !predicates.is_empty() {
             // The predicate keeps its result value (its uses stay as they
             // are) but computes `0 != 0`.
-            let zero = func.values.push(lockstep_kir::ValueData { ty: Type::I32, def: lockstep_kir::ValueDef::Const(0), name: None });
+            let zero = func.const_int(Type::I32, 0);
             for id in predicates {
                 func.insts[id].kind = InstKind::Icmp { cc: IntCC::Ne, lhs: zero, rhs: zero };
             }
@@ -159,7 +159,7 @@ fn insert_inst(
 
 /// A copy of `module` in which `kernel` assumes, on entry, that each integer
 /// parameter given a value in `scalars` (by position, GPUVerify's
-/// `--kernel-args`) has it; `None` when no integer parameter is fixed. With
+/// `--kernel-args`) has it; `None` when no parameter is fixed. With
 /// the assumption in the kernel, the prover and the finder consider only
 /// those values, and a witness that breaks it is discarded.
 ///

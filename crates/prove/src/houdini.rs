@@ -133,7 +133,13 @@ impl Session {
         match result {
             Ok(holds) => holds,
             Err(_) => {
+                // The restart replays the options in order: end with the
+                // full limit whatever step failed.
                 let _ = self.solver.restart();
+                if limited {
+                    let full = self.solver.config().timeout_per_query.as_millis().max(1).to_string();
+                    let _ = self.solver.set_option(":timeout", &full);
+                }
                 false
             }
         }
