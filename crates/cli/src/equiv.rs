@@ -343,17 +343,7 @@ fn sarif_of(a: &Answer) -> String {
             "properties": {"difference": answer["difference"], "postcondition_failure": answer["postcondition_failure"], "confirmed": true},
         }));
     }
-    let value = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "lockstep", "version": env!("CARGO_PKG_VERSION"), "rules": [{"id": "not-equivalent", "name": "not-equivalent"}]}},
-            "invocations": [{"executionSuccessful": a.error.is_none()}],
-            "results": results,
-            "properties": answer,
-        }],
-    });
-    serde_json::to_string_pretty(&value).unwrap_or_default()
+    crate::render::sarif_log(&["not-equivalent"], results, json!({"executionSuccessful": a.error.is_none()}), answer)
 }
 
 fn human(a: &Answer) -> String {

@@ -141,6 +141,22 @@ pub fn sarif(report: &Report) -> String {
             notifications.push(n);
         }
     }
+    let invocation = json!({
+        "executionSuccessful": report.errors.is_empty(),
+        "toolExecutionNotifications": notifications,
+    });
+    let properties = json!({
+        "verdict": report.verdict().name(),
+        "kernels": report.kernels.iter().map(|k| json!({"name": k.name, "verdict": k.verdict.name(), "proved": k.proved})).collect::<Vec<_>>(),
+        "assumptions": report.assumptions,
+        "elapsed_ms": report.elapsed_ms,
+    });
+    sarif_log(&rules, results, invocation, properties)
+}
+
+/// A SARIF 2.1.0 log of one lockstep run: its rules (by id), results, one
+/// invocation and the run's properties.
+pub fn sarif_log(rules: &[&str], results: Vec<Value>, invocation: Value, properties: Value) -> String {
     let value = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -150,17 +166,9 @@ pub fn sarif(report: &Report) -> String {
                 "version": env!("CARGO_PKG_VERSION"),
                 "rules": rules.iter().map(|r| json!({"id": r, "name": r})).collect::<Vec<_>>(),
             }},
-            "invocations": [{
-                "executionSuccessful": report.errors.is_empty(),
-                "toolExecutionNotifications": notifications,
-            }],
+            "invocations": [invocation],
             "results": results,
-            "properties": {
-                "verdict": report.verdict().name(),
-                "kernels": report.kernels.iter().map(|k| json!({"name": k.name, "verdict": k.verdict.name(), "proved": k.proved})).collect::<Vec<_>>(),
-                "assumptions": report.assumptions,
-                "elapsed_ms": report.elapsed_ms,
-            },
+            "properties": properties,
         }],
     });
     serde_json::to_string_pretty(&value).expect("a JSON value always serialises")

@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use lockstep_analysis::inline_calls;
 use lockstep_diag::ViolationKind;
@@ -318,6 +318,11 @@ impl<'a> Search<'a> {
     /// Asks whether `cond` is satisfiable; on `sat`, reads a witness for the
     /// threads in `threads` (0, 1) using the loads of those threads.
     fn query(&mut self, cond: TermId, threads: &[usize]) -> Answer {
+        self.query_within(cond, threads, None)
+    }
+
+    /// `query` with a shorter limit than the session's, when given.
+    fn query_within(&mut self, cond: TermId, threads: &[usize], limit: Option<Duration>) -> Answer {
         // Definitions created after the solver started (none today, but
         // cheap to handle) go in with the query.
         let extra = std::mem::take(&mut self.terms.defs);
@@ -329,7 +334,11 @@ impl<'a> Search<'a> {
             }
             solver.push()?;
             solver.assert(&self.terms.st, cond)?;
-            let answer = match solver.check_sat()? {
+            let checked = match limit {
+                Some(limit) => solver.check_sat_within(limit)?,
+                None => solver.check_sat()?,
+            };
+            let answer = match checked {
                 SatResult::Sat => Answer::Sat(Self::witness(
                     solver,
                     &mut self.terms,
@@ -736,20 +745,7 @@ impl<'a> Search<'a> {
         // The answer only decides a note (whether the search was complete),
         // so it gets a short limit: on kernels whose memory the solver finds
         // hard, this query alone could otherwise take the full one.
-        let short = self.config.solver == crate::SolverKind::Z3;
-        if short {
-            if let Some(solver) = self.solver.as_mut() {
-                let _ = solver.set_option(":timeout", "1000");
-            }
-        }
-        let answer = self.query(cond, &[]);
-        if short {
-            let full = self.config.query_timeout.as_millis().max(1).to_string();
-            if let Some(solver) = self.solver.as_mut() {
-                let _ = solver.set_option(":timeout", &full);
-            }
-        }
-        match answer {
+        match self.query_within(cond, &[], Some(Duration::from_secs(1))) {
             Answer::Unsat => {}
             Answer::Sat(_) => {
                 out.complete = false;

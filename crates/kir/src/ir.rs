@@ -879,6 +879,17 @@ impl InstKind {
         }
     }
 
+    /// The pointer through which the instruction writes memory: stores,
+    /// atomics, and the destination of copies and sets. (Calls may write
+    /// through their arguments too; callers that care look at them.)
+    pub fn written_pointer(&self) -> Option<ValueId> {
+        match self {
+            InstKind::Store { ptr, .. } | InstKind::Atomic { ptr, .. } | InstKind::CmpXchg { ptr, .. } => Some(*ptr),
+            InstKind::MemCopy { dst, .. } | InstKind::MemSet { dst, .. } => Some(*dst),
+            _ => None,
+        }
+    }
+
     /// Rewrites every operand in place with `f`, in the order of `operands`.
     pub fn map_operands(&mut self, mut f: impl FnMut(ValueId) -> ValueId) {
         match self {

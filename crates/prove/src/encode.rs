@@ -845,11 +845,7 @@ impl<'a> Enc<'a> {
         }
         for b in &self.cfg.rpo {
             for &i in &self.func.blocks[*b].insts {
-                let ptr = match &self.func.insts[i].kind {
-                    InstKind::Store { ptr, .. } | InstKind::Atomic { ptr, .. } | InstKind::CmpXchg { ptr, .. } => *ptr,
-                    InstKind::MemCopy { dst, .. } | InstKind::MemSet { dst, .. } => *dst,
-                    _ => continue,
-                };
+                let Some(ptr) = self.func.insts[i].kind.written_pointer() else { continue };
                 match root(ptr) {
                     Root::Param(k) => keep.retain(|&x| x != k),
                     // Loaded pointers cannot point to a parameter whose
@@ -879,18 +875,18 @@ impl<'a> Enc<'a> {
         let mut written = vec![false; self.objects.len()];
         for block in self.func.blocks.values() {
             for &i in &block.insts {
-                let ptr = match &self.func.insts[i].kind {
-                    InstKind::Store { ptr, .. } | InstKind::Atomic { ptr, .. } | InstKind::CmpXchg { ptr, .. } => *ptr,
-                    InstKind::MemCopy { dst, .. } | InstKind::MemSet { dst, .. } => *dst,
+                let kind = &self.func.insts[i].kind;
+                let ptr = match kind {
                     // (External calls with pointers make the kernel
                     // `Unknown` anyway.)
                     InstKind::Call { .. } => return Vec::new(),
-                    InstKind::CallExternal { args, .. }
-                        if args.iter().any(|&a| self.func.value_type(a).is_ptr()) =>
-                    {
+                    InstKind::CallExternal { args, .. } if args.iter().any(|&a| self.func.value_type(a).is_ptr()) => {
                         return Vec::new()
                     }
-                    _ => continue,
+                    _ => match kind.written_pointer() {
+                        Some(ptr) => ptr,
+                        None => continue,
+                    },
                 };
                 match self.static_object(ptr) {
                     Some(o) => written[o] = true,
@@ -2574,12 +2570,11 @@ impl<'a> Enc<'a> {
     fn nothing_writes_between(&self, ia: InstId, ba: BlockId, ib: InstId, bb: BlockId, o: usize) -> bool {
         let insts = |b: BlockId| &self.func.blocks[b].insts;
         let interferes = |i: InstId| -> bool {
-            let target = match &self.func.insts[i].kind {
-                InstKind::Store { ptr, .. } | InstKind::Atomic { ptr, .. } | InstKind::CmpXchg { ptr, .. } => *ptr,
-                InstKind::MemCopy { dst, .. } | InstKind::MemSet { dst, .. } => *dst,
-                InstKind::Barrier { .. } | InstKind::Call { .. } | InstKind::CallExternal { .. } => return true,
-                _ => return false,
-            };
+            let kind = &self.func.insts[i].kind;
+            if matches!(kind, InstKind::Barrier { .. } | InstKind::Call { .. } | InstKind::CallExternal { .. }) {
+                return true;
+            }
+            let Some(target) = kind.written_pointer() else { return false };
             match self.static_object(target) {
                 Some(t) => t == o,
                 None => match self.func.value_type(target) {

@@ -114,32 +114,18 @@ impl Session {
         let any = self.p.st.or(&cases);
         let st = &self.p.st;
         let solver = &mut self.solver;
-        let limited = solver.config().kind == lockstep_smt::SolverKind::Z3;
         let result = (|| -> lockstep_smt::Result<bool> {
-            // A quick question: when it is hard, inference decides.
-            if limited {
-                solver.set_option(":timeout", "2000")?;
-            }
             solver.push()?;
             solver.assert(st, any)?;
-            let r = solver.check_sat()?;
+            // A quick question: when it is hard, inference decides.
+            let r = solver.check_sat_within(std::time::Duration::from_secs(2))?;
             solver.pop()?;
-            if limited {
-                let full = solver.config().timeout_per_query.as_millis().max(1).to_string();
-                solver.set_option(":timeout", &full)?;
-            }
             Ok(r == SatResult::Unsat)
         })();
         match result {
             Ok(holds) => holds,
             Err(_) => {
-                // The restart replays the options in order: end with the
-                // full limit whatever step failed.
                 let _ = self.solver.restart();
-                if limited {
-                    let full = self.solver.config().timeout_per_query.as_millis().max(1).to_string();
-                    let _ = self.solver.set_option(":timeout", &full);
-                }
                 false
             }
         }

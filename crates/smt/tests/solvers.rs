@@ -372,3 +372,21 @@ fn floating_point_is_ieee(kind: SolverKind) {
     s.assert(&st, broken).unwrap();
     assert_eq!(s.check_sat().unwrap(), SatResult::Unsat);
 }
+
+/// `check_sat_within` gives one query a shorter limit; the queries after
+/// it, and a restarted process, have the session's again.
+#[test]
+fn z3_check_sat_within_limits_one_query() {
+    let started = Instant::now();
+    let mut st = TermStore::new();
+    let mut s = solver_with(SolverConfig::new(SolverKind::Z3, Duration::from_secs(30)));
+    s.push().unwrap();
+    assert_factoring(&mut st, &mut s);
+    assert_eq!(s.check_sat_within(Duration::from_millis(100)).unwrap(), SatResult::Unknown("timeout".into()));
+    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+    s.pop().unwrap();
+    s.restart().unwrap();
+    let t = st.true_();
+    s.assert(&st, t).unwrap();
+    assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+}
