@@ -322,6 +322,23 @@ fn check(options: &CheckOptions) -> Report {
         }
         report.kernels.push(kernel_report);
     }
+    // `--no-inline` asks for GPUVerify's modular check of every function;
+    // the functions kernels call are checked where they are called (every
+    // caller is known), and the others on their own, for every caller.
+    if options.no_inline && options.kernels.is_empty() {
+        for func in lockstep_engine::uncalled_functions(module) {
+            let config = engine_config(options, None);
+            let started = std::time::Instant::now();
+            let function_report = lockstep_engine::check_uncalled_function(module, func, &config);
+            report.timings.push((format!("check {}", function_report.name), started.elapsed().as_secs_f64() * 1000.0));
+            for a in &function_report.assumptions {
+                if !report.assumptions.contains(a) {
+                    report.assumptions.push(a.clone());
+                }
+            }
+            report.kernels.push(function_report);
+        }
+    }
     report
 }
 

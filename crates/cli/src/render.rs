@@ -36,13 +36,17 @@ fn violation_json(v: &Violation) -> Value {
 }
 
 fn kernel_json(k: &KernelReport) -> Value {
-    json!({
+    let mut v = json!({
         "name": k.name,
         "verdict": k.verdict.name(),
         "violations": k.violations.iter().map(violation_json).collect::<Vec<_>>(),
         "proved": k.proved,
         "reason": k.reason.as_ref().map(|(r, s)| json!({"message": r, "location": span_json(s)})),
-    })
+    });
+    if k.uncalled_function {
+        v["uncalled_function"] = json!(true);
+    }
+    v
 }
 
 fn diagnostic_json(d: &Diagnostic) -> Value {
@@ -204,7 +208,11 @@ pub fn human(report: &Report, styled: bool) -> String {
         let _ = writeln!(out, "{}", relative_diag(d));
     }
     for k in &report.kernels {
-        let _ = writeln!(out, "kernel `{}`: {}", k.name, k.verdict);
+        if k.uncalled_function {
+            let _ = writeln!(out, "function `{}` (called by no kernel): {}", k.name, k.verdict);
+        } else {
+            let _ = writeln!(out, "kernel `{}`: {}", k.name, k.verdict);
+        }
         if let Some((reason, span)) = &k.reason {
             match span {
                 Some(s) => {

@@ -157,6 +157,9 @@ pub struct KernelReport {
     pub assumptions: Vec<String>,
     /// For `unknown`: why, and where when a construct is to blame.
     pub reason: Option<(String, Option<Span>)>,
+    /// The entry checked is not a kernel but a function no kernel calls,
+    /// checked on its own for every caller (`--no-inline`).
+    pub uncalled_function: bool,
 }
 
 impl KernelReport {
@@ -170,6 +173,7 @@ impl KernelReport {
             proved: Vec::new(),
             assumptions: Vec::new(),
             reason: None,
+            uncalled_function: false,
         }
     }
 

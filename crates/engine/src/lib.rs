@@ -104,6 +104,54 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
     report
 }
 
+/// The functions with a body that no function calls and that are not
+/// kernels, defined in a file that defines a kernel (library code a header
+/// brings in is not the user's to check).
+pub fn uncalled_functions(module: &Module) -> Vec<FuncId> {
+    let called: std::collections::HashSet<FuncId> = module
+        .functions
+        .values()
+        .flat_map(|f| f.insts.values())
+        .filter_map(|i| match &i.kind {
+            lockstep_kir::InstKind::Call { callee, .. } => Some(*callee),
+            _ => None,
+        })
+        .collect();
+    let kernel_files: std::collections::HashSet<_> = module.kernels().filter_map(|(_, k)| k.loc.map(|l| l.file)).collect();
+    module
+        .functions
+        .iter()
+        .filter(|(id, f)| !f.is_kernel && !called.contains(id) && f.loc.is_some_and(|l| kernel_files.contains(&l.file)))
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// Checks `func`, a function no kernel calls (see [`uncalled_functions`]),
+/// for every caller: `--no-inline`'s modular check. Only the prover runs,
+/// since there is no launch to search; its alarms are possible errors.
+pub fn check_uncalled_function(module: &Module, func: FuncId, config: &CheckConfig) -> KernelReport {
+    let name = &module.functions[func].name;
+    let mut report = KernelReport { uncalled_function: true, ..KernelReport::new(name.clone()) };
+    match prove::prove_uncalled(module, func, config) {
+        prove::Proof::Verified { proved, mut assumptions } => {
+            report.verdict = Verdict::Verified;
+            report.proved = proved;
+            assumptions.push(format!(
+                "`{name}` is called by no kernel: it was checked for every thread calling it once, each with its own arguments satisfying its preconditions"
+            ));
+            report.assumptions = assumptions;
+        }
+        prove::Proof::Alarms(alarms) => {
+            report.verdict = Verdict::PossibleErrors;
+            report.violations = alarms;
+        }
+        prove::Proof::Unknown { reason, span } => {
+            report.reason = Some((format!("{reason} (`{name}` is called by no kernel and was checked on its own)"), span));
+        }
+    }
+    report
+}
+
 /// Whether a prover alarm describes a violation already confirmed.
 fn same_finding(confirmed: &Violation, alarm: &Violation) -> bool {
     confirmed.kind == alarm.kind && (confirmed.primary == alarm.primary || confirmed.related.iter().any(|r| Some(&r.span) == alarm.primary.as_ref()))

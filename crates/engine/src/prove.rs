@@ -3,7 +3,7 @@
 
 use lockstep_diag::{Span, Violation};
 use lockstep_kir::{FuncId, Module};
-use lockstep_prove::{prove_kernel, ProveConfig, ProveOutcome, SolverKind};
+use lockstep_prove::{prove_kernel, prove_uncalled_function, ProveConfig, ProveOutcome, SolverKind};
 
 use crate::config::CheckConfig;
 use crate::locate::span_of;
@@ -16,7 +16,17 @@ pub enum Proof {
 }
 
 pub fn prove(module: &Module, kernel: FuncId, config: &CheckConfig) -> Proof {
-    let prove_config = ProveConfig {
+    proof(module, prove_kernel(module, kernel, &prove_config(module, kernel, config)))
+}
+
+/// The prover's check of `func`, a function no kernel calls, for every
+/// caller (see `lockstep_prove::prove_uncalled_function`).
+pub fn prove_uncalled(module: &Module, func: FuncId, config: &CheckConfig) -> Proof {
+    proof(module, prove_uncalled_function(module, func, &prove_config(module, func, config)))
+}
+
+fn prove_config(module: &Module, kernel: FuncId, config: &CheckConfig) -> ProveConfig {
+    ProveConfig {
         group_size: config.group_size,
         num_groups: config.num_groups,
         global_size: config.global_size,
@@ -36,8 +46,11 @@ pub fn prove(module: &Module, kernel: FuncId, config: &CheckConfig) -> Proof {
         // Annotation switches are applied to the module before any engine
         // runs (`annotations`), so the prover sees the rewritten kernel.
         ..ProveConfig::default()
-    };
-    match prove_kernel(module, kernel, &prove_config) {
+    }
+}
+
+fn proof(module: &Module, outcome: ProveOutcome) -> Proof {
+    match outcome {
         ProveOutcome::Verified { mut proved, assumptions, invariants } => {
             if !invariants.is_empty() {
                 let mut rules: Vec<&str> = invariants.iter().map(|(rule, _)| rule.as_str()).collect();

@@ -239,6 +239,53 @@ fn move_postconditions(
     f.blocks[cont].insts = moved.into_iter().chain(rest).collect();
 }
 
+/// A kernel that calls `callee` once in every thread, for a function no
+/// kernel calls (`--no-inline`'s modular check, as GPUVerify does it): the
+/// wrapper takes `callee`'s parameters as its own, so that each pointer
+/// parameter names an object of its own, and each thread passes its own
+/// arbitrary offset into that object and its own arbitrary scalars. The
+/// check therefore holds for every caller that satisfies the callee's
+/// `__requires` (which the wrapper assumes, see `Inlined::contract_of`),
+/// including callers whose threads pass different arguments.
+pub fn standalone_wrapper(module: &Module, callee: FuncId) -> Function {
+    let c = &module.functions[callee];
+    let mut w = Function::new(c.name.clone(), String::new(), true);
+    w.loc = c.loc;
+    let entry = w.entry;
+    let emit = |w: &mut Function, kind: InstKind, ty| {
+        let i = w.insts.push(InstData { kind, result: None });
+        let v = w.values.push(ValueData { ty, def: ValueDef::Inst(i), name: None });
+        w.insts[i].result = Some(v);
+        w.inst_locs.set(i, c.loc);
+        w.blocks[entry].insts.push(i);
+        v
+    };
+    let mut args = Vec::new();
+    for p in &c.params {
+        let arg = match p.ty {
+            // A private pointer is a by-value aggregate: the thread's own
+            // copy, which the callee reads from its start.
+            lockstep_kir::Type::Ptr(space) if space != lockstep_kir::MemSpace::Private => {
+                let base = w.add_param(p.name.clone(), p.ty, p.pointee.clone());
+                let offset = emit(&mut w, InstKind::Havoc, lockstep_kir::Type::I64);
+                emit(&mut w, InstKind::PtrAdd { base, offset }, p.ty)
+            }
+            lockstep_kir::Type::Ptr(_) => w.add_param(p.name.clone(), p.ty, p.pointee.clone()),
+            ty => emit(&mut w, InstKind::Havoc, ty),
+        };
+        args.push(arg);
+    }
+    let call = w.insts.push(InstData { kind: InstKind::Call { callee, args }, result: None });
+    if let Some(ty) = c.ret {
+        let v = w.values.push(ValueData { ty, def: ValueDef::Inst(call), name: None });
+        w.insts[call].result = Some(v);
+    }
+    w.inst_locs.set(call, c.loc);
+    w.blocks[entry].insts.push(call);
+    w.blocks[entry].term = Terminator::Return(None);
+    w
+}
+
 /// A kernel that calls `callee` once, with arbitrary arguments for each
 /// thread and an arbitrary choice of the threads that make the call: the
 /// context in which GPUVerify checks a function's contract (its

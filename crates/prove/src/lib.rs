@@ -289,6 +289,33 @@ pub fn prove_kernel(module: &Module, kernel: FuncId, config: &ProveConfig) -> Pr
     outcome
 }
 
+/// Proves `func`, a function no kernel calls, race-free, divergence-free and
+/// correct with respect to its annotations when every thread calls it once
+/// with arguments of its own that satisfy its `__requires` (see
+/// `inline::standalone_wrapper`): GPUVerify's modular check of every
+/// procedure under `--no-inline`, which a kernel-by-kernel check would skip
+/// for a function nothing calls.
+pub fn prove_uncalled_function(module: &Module, func: FuncId, config: &ProveConfig) -> ProveOutcome {
+    let mut m = module.clone();
+    let wrapper = m.functions.push(inline::standalone_wrapper(module, func));
+    let at = module.functions[func].loc;
+    let mut inlined = match inline::inline_kernel(&m, wrapper) {
+        Ok(i) => i,
+        Err((reason, _)) => return ProveOutcome::Unknown { reason, at },
+    };
+    inlined.contract_of = Some(func);
+    function_wide::relocate_invariants(&mut inlined);
+    if let Err((reason, inst)) = function_wide::place(&mut inlined) {
+        let at = *inlined.func.inst_locs.get(inst);
+        return ProveOutcome::Unknown { reason, at };
+    }
+    let problem = match encode::encode(&m, wrapper, &inlined, config) {
+        Ok(p) => p,
+        Err(e) => return ProveOutcome::Unknown { reason: e.reason, at: e.at },
+    };
+    houdini::solve(&m, problem, config)
+}
+
 /// Proves that `callee`'s postconditions follow from its preconditions for
 /// any caller (see `inline::contract_wrapper`). Only postconditions and the
 /// loop invariants they rely on are checked here; everything else is checked

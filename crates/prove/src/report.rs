@@ -27,6 +27,7 @@ pub fn kernel_report(module: &Module, kernel: FuncId, outcome: &ProveOutcome) ->
             proved: proved.clone(),
             assumptions: assumptions.clone(),
             reason: None,
+            uncalled_function: false,
         },
         ProveOutcome::Unknown { reason, at } => KernelReport::unknown(name, reason.clone(), span(module, *at)),
         ProveOutcome::Failed { violations } => KernelReport {
@@ -36,6 +37,7 @@ pub fn kernel_report(module: &Module, kernel: FuncId, outcome: &ProveOutcome) ->
             proved: Vec::new(),
             assumptions: Vec::new(),
             reason: None,
+            uncalled_function: false,
         },
     }
 }
