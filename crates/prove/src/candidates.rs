@@ -13,7 +13,7 @@
 //! | --- | --- |
 //! | `init-bound` | `x >= init`, `x <= init` (signed and unsigned) |
 //! | `guard-bound` | `a <= b`, `a >= b` for loop conditions `a < b` etc. |
-//! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c` |
+//! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is a constant that is not a power of two |
 //! | `pow2` | `x == 0 \|\| (x & (x - 1)) == 0` for `x *= 2`, `x /= 2`, shifts by one |
 //! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2` |
 //! | `pred-eq` | `q1 == q2`, `same_group => q1 == q2` (barriers in loops) |
@@ -179,6 +179,12 @@ impl Enc<'_> {
                 let (Some(c0), Some(c1)) = (c[0], c[1]) else { continue };
                 let cst = self.st.as_bv(c0).and_then(|v| v.to_u128());
                 match op {
+                    BinOp::Add | BinOp::Sub
+                        if self.rule_on("stride") && lhs == p && cst.is_some_and(|c| c != 0 && !c.is_power_of_two()) =>
+                    {
+                        out.push(self.stride_congruence(&name, x, init, [c0, c1], op == BinOp::Add));
+                        self.loop_data[l].congruence_params.push(k);
+                    }
                     BinOp::Add | BinOp::Sub if self.rule_on("stride") => {
                         let mut t = [c0; 2];
                         for (th, ci) in [(0, c0), (1, c1)] {
@@ -201,6 +207,46 @@ impl Enc<'_> {
             }
         }
         out
+    }
+
+    /// The stride candidate `x % c == init % c` for `x := x + c` or
+    /// `x := x - c` with a constant `c` that is not a power of two, over an
+    /// uninterpreted `stride_mod` in place of `bvurem`, with the facts about
+    /// it that hold of `bvurem` and that the candidate's uses need: one
+    /// step of the loop keeps the remainder when it does not wrap around,
+    /// and a value below `c` is its own remainder. A bit-blasted division
+    /// by a large constant that is not a power of two would otherwise be
+    /// part of every query about the loop, and the solver's time would grow
+    /// with the launch (a grid-stride loop's step is the number of threads).
+    /// Sound: every fact holds of `bvurem`, so whatever the queries prove
+    /// for every function satisfying them holds for `bvurem` too.
+    fn stride_congruence(&mut self, name: &str, x: [TermId; 2], init: [TermId; 2], c: [TermId; 2], add: bool) -> ParamCand {
+        let mut t = x;
+        for th in 0..2 {
+            let w = self.st.sort_of(x[th]).bv_width().unwrap_or(32);
+            let sort = lockstep_smt::Sort::bv(w);
+            let rem_x = self.uf("stride_mod", &[x[th], c[th]], sort.clone());
+            let rem_init = self.uf("stride_mod", &[init[th], c[th]], sort.clone());
+            t[th] = self.st.eq(rem_x, rem_init);
+            let (stepped, no_wrap) = if add {
+                let limit = self.st.bvnot(c[th]);
+                (self.st.bvadd(x[th], c[th]), self.st.bvule(x[th], limit))
+            } else {
+                (self.st.bvsub(x[th], c[th]), self.st.bvuge(x[th], c[th]))
+            };
+            let rem_stepped = self.uf("stride_mod", &[stepped, c[th]], sort.clone());
+            let keeps = self.st.eq(rem_stepped, rem_x);
+            let fact = self.st.implies(no_wrap, keeps);
+            self.defs.push(fact);
+            for v in [x[th], init[th]] {
+                let rem = self.uf("stride_mod", &[v, c[th]], sort.clone());
+                let small = self.st.bvult(v, c[th]);
+                let own = self.st.eq(rem, v);
+                let fact = self.st.implies(small, own);
+                self.defs.push(fact);
+            }
+        }
+        ParamCand { tag: "stride", text: format!("{name} % stride == initial % stride"), t }
     }
 
     fn pow2(&mut self, name: &str, x: [TermId; 2]) -> ParamCand {
@@ -236,6 +282,10 @@ impl Enc<'_> {
         let mark = self.loop_data[l].mark;
         let header = self.loops.loops[l].header;
         for (k, &p) in self.func.blocks[header].params.clone().iter().enumerate() {
+            // The congruence candidate already says what this rule would.
+            if self.loop_data[l].congruence_params.contains(&k) {
+                continue;
+            }
             let (Sym::Bv(x0), Sym::Bv(x1)) = (state.hp[0][k], state.hp[1][k]) else { continue };
             let name = self.func.values[p].name.clone().unwrap_or_else(|| format!("{p}"));
             for args in back_args {

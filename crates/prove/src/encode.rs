@@ -184,6 +184,9 @@ pub(crate) struct LoopData {
     pub mark: usize,
     /// Per-parameter candidates over thread 1 and thread 2 (for ghosting).
     pub param_cands: Vec<crate::candidates::ParamCand>,
+    /// The header parameters (by index) with a congruence stride candidate
+    /// (see `Enc::stride_congruence`).
+    pub congruence_params: Vec<usize>,
     /// User invariants: (is candidate, text, term over the state, inst).
     pub user: Vec<(bool, String, TermId, InstId)>,
     /// Entry predicates of both threads.
