@@ -93,6 +93,7 @@ pub mod encode;
 pub mod function_wide;
 pub mod houdini;
 pub mod inline;
+pub mod promote;
 pub mod race;
 pub mod report;
 
@@ -266,6 +267,7 @@ pub fn prove_kernel(module: &Module, kernel: FuncId, config: &ProveConfig) -> Pr
         let at = *inlined.func.inst_locs.get(inst);
         return ProveOutcome::Unknown { reason, at };
     }
+    promote::promote_private_locals(&mut inlined.func);
     let problem = match encode::encode(module, kernel, &inlined, config) {
         Ok(p) => p,
         Err(e) => return ProveOutcome::Unknown { reason: e.reason, at: e.at },
@@ -309,6 +311,7 @@ pub fn prove_uncalled_function(module: &Module, func: FuncId, config: &ProveConf
         let at = *inlined.func.inst_locs.get(inst);
         return ProveOutcome::Unknown { reason, at };
     }
+    promote::promote_private_locals(&mut inlined.func);
     let problem = match encode::encode(&m, wrapper, &inlined, config) {
         Ok(p) => p,
         Err(e) => return ProveOutcome::Unknown { reason: e.reason, at: e.at },
@@ -344,6 +347,7 @@ fn check_contract(module: &Module, callee: FuncId, config: &ProveConfig) -> Prov
         let at = *inlined.func.inst_locs.get(inst);
         return ProveOutcome::Unknown { reason, at };
     }
+    promote::promote_private_locals(&mut inlined.func);
     let mut problem = match encode::encode(&m, wrapper, &inlined, config) {
         Ok(p) => p,
         Err(e) => return ProveOutcome::Unknown { reason: e.reason, at: e.at },
