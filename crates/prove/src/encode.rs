@@ -2365,16 +2365,30 @@ impl<'a> Enc<'a> {
             },
             CastOp::PtrToInt => match a {
                 Sym::Ptr { base, off } => {
+                    // A pointer into no object (null, or an absolute address
+                    // such as the front end's function addresses) is its
+                    // offset; an object's address is unknown.
                     let r = self.uf("ptrtoint", &[base, off], Self::sort_of_type(to));
                     if to == Type::BOOL {
                         Sym::Bool(r)
                     } else {
-                        Sym::Bv(r)
+                        let zero = self.st.bv_const(BASE_BITS, 0);
+                        let absolute = self.st.eq(base, zero);
+                        let value = self.resize(off, to.bits(), false);
+                        Sym::Bv(self.st.ite(absolute, value, r))
                     }
                 }
                 _ => self.fresh_sym(to, "p2i"),
             },
-            CastOp::IntToPtr => self.fresh_sym(to, "i2p"),
+            // A constant becomes an absolute address, like a pointer
+            // constant; any other integer may point anywhere.
+            CastOp::IntToPtr => match a {
+                Sym::Bv(x) if self.st.as_bv(x).is_some() => {
+                    let off = self.resize(x, 64, false);
+                    Sym::Ptr { base: self.st.bv_const(BASE_BITS, 0), off }
+                }
+                _ => self.fresh_sym(to, "i2p"),
+            },
             _ => {
                 // Float conversions: uninterpreted.
                 let x = self.as_bv(a);

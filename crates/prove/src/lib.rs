@@ -52,6 +52,12 @@
 //!   objects (by-value structs are passed that way), with the assumption,
 //!   listed in the proof, that they reach no other memory through them;
 //!   any other pointer argument makes the kernel `Unknown`.
+//! - A pointer is an object and an offset; null and absolute addresses
+//!   (integer constants cast to pointers, such as the front end's function
+//!   addresses for indirect calls) point into no object, and converting
+//!   them back to integers gives their offset, so an indirect call through
+//!   a pointer that holds one of several functions reaches only those.
+//!   The integer value of an object's address is unknown.
 //! - Besides races, divergence and annotations, the prover checks accesses
 //!   through explicit null pointers and writes to constant memory, and with
 //!   `--check-array-bounds` that accesses to arrays of known size are in
