@@ -2288,7 +2288,26 @@ impl<'a> Enc<'a> {
         }
         let (a, b) = if x <= y { (x, y) } else { (y, x) };
         let w = self.st.sort_of(a).bv_width().unwrap_or(32);
+        // The global size (`get_global_size`, `blockDim * gridDim`) of a
+        // launch whose global size is known is that size, whatever the
+        // factors (`--global_size` with `--local_size=*`).
+        let (sa, sb) = (self.without_zero_extension(a), self.without_zero_extension(b));
+        for d in 0..3 {
+            if let Some(global) = self.config.global_size[d] {
+                let (gs, ng) = (self.gs[d], self.ng[d]);
+                if (sa == gs && sb == ng) || (sa == ng && sb == gs) {
+                    return self.st.bv_const(w, global as u128);
+                }
+            }
+        }
         self.uf("mul", &[a, b], Sort::bv(w))
+    }
+
+    fn without_zero_extension(&self, t: TermId) -> TermId {
+        match self.st.kind(t) {
+            lockstep_smt::TermKind::App(lockstep_smt::Op::ZeroExtend(_), args) => args[0],
+            _ => t,
+        }
     }
 
     pub(crate) fn icmp(&mut self, cc: IntCC, a: Sym, b: Sym) -> TermId {
