@@ -30,10 +30,27 @@ fn config(program: PathBuf) -> SolverConfig {
     config
 }
 
+/// Starts a fake solver. Starting is set-up, not what these tests check,
+/// and it can fail spuriously when the tests run in parallel: a script just
+/// written may still be open for writing in a process another test is
+/// forking ("text file busy"), and a loaded machine may miss the short
+/// start-up deadline. So a failed start is retried a few times.
+fn spawn(program: PathBuf) -> Solver {
+    let mut last = None;
+    for _ in 0..5 {
+        match Solver::spawn(config(program.clone())) {
+            Ok(s) => return s,
+            Err(e) => last = Some(e),
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("the fake solver did not start: {last:?}")
+}
+
 #[test]
 fn watchdog_kills_a_silent_solver_and_reports_timeout() {
     // `exec` makes the sleeping process the solver itself, so the kill reaches it.
-    let mut s = Solver::spawn(config(fake_solver("silent", "exec sleep 30"))).unwrap();
+    let mut s = spawn(fake_solver("silent", "exec sleep 30"));
     s.push().unwrap();
     let started = Instant::now();
     assert_eq!(s.check_sat().unwrap(), SatResult::Unknown("timeout".into()));
@@ -54,7 +71,7 @@ fn watchdog_kills_a_silent_solver_and_reports_timeout() {
 
 #[test]
 fn early_exit_is_an_error_with_stderr() {
-    let mut s = Solver::spawn(config(fake_solver("crashing", "echo boom >&2; exit 3"))).unwrap();
+    let mut s = spawn(fake_solver("crashing", "echo boom >&2; exit 3"));
     match s.check_sat() {
         Err(Error::Exited { status, stderr, .. }) => {
             assert_eq!(status, Some(3));
@@ -67,7 +84,7 @@ fn early_exit_is_an_error_with_stderr() {
 
 #[test]
 fn garbage_answers_are_errors() {
-    let mut s = Solver::spawn(config(fake_solver("garbage", "echo maybe"))).unwrap();
+    let mut s = spawn(fake_solver("garbage", "echo maybe"));
     assert!(matches!(
         s.check_sat(),
         Err(Error::UnexpectedResponse { .. })
