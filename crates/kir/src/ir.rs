@@ -973,4 +973,13 @@ impl Terminator {
             Terminator::Return(_) | Terminator::Unreachable => Vec::new(),
         }
     }
+
+    /// The jump targets of this terminator, to change their arguments.
+    pub fn block_calls_mut(&mut self) -> Vec<&mut BlockCall> {
+        match self {
+            Terminator::Jump(c) => vec![c],
+            Terminator::Branch { then_dest, else_dest, .. } => vec![then_dest, else_dest],
+            Terminator::Return(_) | Terminator::Unreachable => Vec::new(),
+        }
+    }
 }

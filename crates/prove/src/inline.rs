@@ -252,14 +252,6 @@ pub fn standalone_wrapper(module: &Module, callee: FuncId) -> Function {
     let mut w = Function::new(c.name.clone(), String::new(), true);
     w.loc = c.loc;
     let entry = w.entry;
-    let emit = |w: &mut Function, kind: InstKind, ty| {
-        let i = w.insts.push(InstData { kind, result: None });
-        let v = w.values.push(ValueData { ty, def: ValueDef::Inst(i), name: None });
-        w.insts[i].result = Some(v);
-        w.inst_locs.set(i, c.loc);
-        w.blocks[entry].insts.push(i);
-        v
-    };
     let mut args = Vec::new();
     for p in &c.params {
         let arg = match p.ty {
@@ -267,23 +259,22 @@ pub fn standalone_wrapper(module: &Module, callee: FuncId) -> Function {
             // copy, which the callee reads from its start.
             lockstep_kir::Type::Ptr(space) if space != lockstep_kir::MemSpace::Private => {
                 let base = w.add_param(p.name.clone(), p.ty, p.pointee.clone());
-                let offset = emit(&mut w, InstKind::Havoc, lockstep_kir::Type::I64);
-                emit(&mut w, InstKind::PtrAdd { base, offset }, p.ty)
+                let offset = havoc(&mut w, entry, lockstep_kir::Type::I64, c.loc);
+                w.append_inst(entry, InstKind::PtrAdd { base, offset }, Some(p.ty), c.loc).1.expect("has a result")
             }
             lockstep_kir::Type::Ptr(_) => w.add_param(p.name.clone(), p.ty, p.pointee.clone()),
-            ty => emit(&mut w, InstKind::Havoc, ty),
+            ty => havoc(&mut w, entry, ty, c.loc),
         };
         args.push(arg);
     }
-    let call = w.insts.push(InstData { kind: InstKind::Call { callee, args }, result: None });
-    if let Some(ty) = c.ret {
-        let v = w.values.push(ValueData { ty, def: ValueDef::Inst(call), name: None });
-        w.insts[call].result = Some(v);
-    }
-    w.inst_locs.set(call, c.loc);
-    w.blocks[entry].insts.push(call);
+    w.append_inst(entry, InstKind::Call { callee, args }, c.ret, c.loc);
     w.blocks[entry].term = Terminator::Return(None);
     w
+}
+
+/// Appends an instruction that gives an arbitrary value of type `ty`.
+fn havoc(w: &mut Function, block: BlockId, ty: lockstep_kir::Type, loc: Option<lockstep_kir::SrcLoc>) -> ValueId {
+    w.append_inst(block, InstKind::Havoc, Some(ty), loc).1.expect("has a result")
 }
 
 /// A kernel that calls `callee` once, with arbitrary arguments for each
@@ -297,28 +288,14 @@ pub fn contract_wrapper(module: &Module, callee: FuncId) -> Function {
     let entry = w.entry;
     let call_block = w.add_block();
     let exit = w.add_block();
-    let havoc = |w: &mut Function, b: BlockId, ty| {
-        let i = w.insts.push(InstData { kind: InstKind::Havoc, result: None });
-        let v = w.values.push(ValueData { ty, def: ValueDef::Inst(i), name: None });
-        w.insts[i].result = Some(v);
-        w.inst_locs.set(i, c.loc);
-        w.blocks[b].insts.push(i);
-        v
-    };
-    let enabled = havoc(&mut w, entry, lockstep_kir::Type::BOOL);
+    let enabled = havoc(&mut w, entry, lockstep_kir::Type::BOOL, c.loc);
     w.blocks[entry].term = Terminator::Branch {
         cond: enabled,
         then_dest: BlockCall { block: call_block, args: vec![] },
         else_dest: BlockCall { block: exit, args: vec![] },
     };
-    let args: Vec<ValueId> = c.params.iter().map(|p| havoc(&mut w, call_block, p.ty)).collect();
-    let call = w.insts.push(InstData { kind: InstKind::Call { callee, args }, result: None });
-    if let Some(ty) = c.ret {
-        let v = w.values.push(ValueData { ty, def: ValueDef::Inst(call), name: None });
-        w.insts[call].result = Some(v);
-    }
-    w.inst_locs.set(call, c.loc);
-    w.blocks[call_block].insts.push(call);
+    let args: Vec<ValueId> = c.params.iter().map(|p| havoc(&mut w, call_block, p.ty, c.loc)).collect();
+    w.append_inst(call_block, InstKind::Call { callee, args }, c.ret, c.loc);
     w.blocks[call_block].term = Terminator::Jump(BlockCall { block: exit, args: vec![] });
     w.blocks[exit].term = Terminator::Return(None);
     w

@@ -261,22 +261,9 @@ pub enum ProveOutcome {
 /// Proves `kernel` of `module` race-free, divergence-free and correct with
 /// respect to its annotations, for every launch `config` allows.
 pub fn prove_kernel(module: &Module, kernel: FuncId, config: &ProveConfig) -> ProveOutcome {
-    let mut inlined = match inline::inline_kernel(module, kernel) {
-        Ok(i) => i,
-        Err((reason, inst)) => {
-            let at = *module.functions[kernel].inst_locs.get(inst);
-            return ProveOutcome::Unknown { reason, at };
-        }
-    };
-    function_wide::relocate_invariants(&mut inlined);
-    if let Err((reason, inst)) = function_wide::place(&mut inlined) {
-        let at = *inlined.func.inst_locs.get(inst);
-        return ProveOutcome::Unknown { reason, at };
-    }
-    promote::promote_private_locals(&mut inlined.func);
-    let problem = match encode::encode(module, kernel, &inlined, config) {
-        Ok(p) => p,
-        Err(e) => return ProveOutcome::Unknown { reason: e.reason, at: e.at },
+    let (inlined, problem) = match prepare(module, kernel, None, config) {
+        Ok(prepared) => prepared,
+        Err(unknown) => return unknown,
     };
     // Postconditions are checked at each inlined call, and also (like
     // GPUVerify, which checks contracts modularly) for every caller the
@@ -297,6 +284,33 @@ pub fn prove_kernel(module: &Module, kernel: FuncId, config: &ProveConfig) -> Pr
     outcome
 }
 
+/// The stages before solving, for `entry` of `module`: inlining, placing
+/// function-wide invariants, promoting private locals, encoding.
+/// `contract_of` is the function whose preconditions a wrapper assumes
+/// (see `Inlined::contract_of`). A construct no stage handles makes the
+/// outcome `Unknown`.
+fn prepare(
+    module: &Module,
+    entry: FuncId,
+    contract_of: Option<FuncId>,
+    config: &ProveConfig,
+) -> Result<(inline::Inlined, encode::Problem), ProveOutcome> {
+    let mut inlined = inline::inline_kernel(module, entry).map_err(|(reason, inst)| {
+        let at = module.functions[entry].inst_locs.get(inst).or(module.functions[entry].loc);
+        ProveOutcome::Unknown { reason, at }
+    })?;
+    inlined.contract_of = contract_of;
+    function_wide::relocate_invariants(&mut inlined);
+    if let Err((reason, inst)) = function_wide::place(&mut inlined) {
+        let at = *inlined.func.inst_locs.get(inst);
+        return Err(ProveOutcome::Unknown { reason, at });
+    }
+    promote::promote_private_locals(&mut inlined.func);
+    let problem = encode::encode(module, entry, &inlined, config)
+        .map_err(|e| ProveOutcome::Unknown { reason: e.reason, at: e.at })?;
+    Ok((inlined, problem))
+}
+
 /// Proves `func`, a function no kernel calls, race-free, divergence-free and
 /// correct with respect to its annotations when every thread calls it once
 /// with arguments of its own that satisfy its `__requires` (see
@@ -306,21 +320,9 @@ pub fn prove_kernel(module: &Module, kernel: FuncId, config: &ProveConfig) -> Pr
 pub fn prove_uncalled_function(module: &Module, func: FuncId, config: &ProveConfig) -> ProveOutcome {
     let mut m = module.clone();
     let wrapper = m.functions.push(inline::standalone_wrapper(module, func));
-    let at = module.functions[func].loc;
-    let mut inlined = match inline::inline_kernel(&m, wrapper) {
-        Ok(i) => i,
-        Err((reason, _)) => return ProveOutcome::Unknown { reason, at },
-    };
-    inlined.contract_of = Some(func);
-    function_wide::relocate_invariants(&mut inlined);
-    if let Err((reason, inst)) = function_wide::place(&mut inlined) {
-        let at = *inlined.func.inst_locs.get(inst);
-        return ProveOutcome::Unknown { reason, at };
-    }
-    promote::promote_private_locals(&mut inlined.func);
-    let problem = match encode::encode(&m, wrapper, &inlined, config) {
-        Ok(p) => p,
-        Err(e) => return ProveOutcome::Unknown { reason: e.reason, at: e.at },
+    let problem = match prepare(&m, wrapper, Some(func), config) {
+        Ok((_, problem)) => problem,
+        Err(unknown) => return unknown,
     };
     houdini::solve(&m, problem, config)
 }
@@ -342,21 +344,9 @@ fn check_contract(module: &Module, callee: FuncId, config: &ProveConfig) -> Prov
     };
     let mut m = module.clone();
     let wrapper = m.functions.push(inline::contract_wrapper(module, callee));
-    let at = module.functions[callee].loc;
-    let mut inlined = match inline::inline_kernel(&m, wrapper) {
-        Ok(i) => i,
-        Err((reason, _)) => return ProveOutcome::Unknown { reason, at },
-    };
-    inlined.contract_of = Some(callee);
-    function_wide::relocate_invariants(&mut inlined);
-    if let Err((reason, inst)) = function_wide::place(&mut inlined) {
-        let at = *inlined.func.inst_locs.get(inst);
-        return ProveOutcome::Unknown { reason, at };
-    }
-    promote::promote_private_locals(&mut inlined.func);
-    let mut problem = match encode::encode(&m, wrapper, &inlined, config) {
-        Ok(p) => p,
-        Err(e) => return ProveOutcome::Unknown { reason: e.reason, at: e.at },
+    let (inlined, mut problem) = match prepare(&m, wrapper, Some(callee), config) {
+        Ok(prepared) => prepared,
+        Err(unknown) => return unknown,
     };
     problem.obligations.retain(|o| {
         o.cand.is_some()

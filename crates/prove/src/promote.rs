@@ -204,18 +204,11 @@ pub fn promote_private_locals(f: &mut Function) -> usize {
                 _ => {}
             }
         }
-        let mut term = f.blocks[b].term.clone();
-        let calls: Vec<&mut lockstep_kir::BlockCall> = match &mut term {
-            Terminator::Jump(c) => vec![c],
-            Terminator::Branch { then_dest, else_dest, .. } => vec![then_dest, else_dest],
-            Terminator::Return(_) | Terminator::Unreachable => vec![],
-        };
-        for call in calls {
+        for call in f.blocks[b].term.block_calls_mut() {
             for &(l, _) in phis.get(&call.block).into_iter().flatten() {
                 call.args.push(resolve(&replace, current[&l]));
             }
         }
-        f.blocks[b].term = term;
         for child in dom.children(b) {
             stack.push((child, current.clone()));
         }
@@ -228,12 +221,7 @@ pub fn promote_private_locals(f: &mut Function) -> usize {
             continue;
         }
         let mut term = f.blocks[b].term.clone();
-        let calls: Vec<&mut lockstep_kir::BlockCall> = match &mut term {
-            Terminator::Jump(c) => vec![c],
-            Terminator::Branch { then_dest, else_dest, .. } => vec![then_dest, else_dest],
-            Terminator::Return(_) | Terminator::Unreachable => vec![],
-        };
-        for call in calls {
+        for call in term.block_calls_mut() {
             let extra: Vec<Type> = phis.get(&call.block).into_iter().flatten().map(|&(l, _)| ty[&l]).collect();
             for t in extra {
                 let u = f.make_value(t, ValueDef::Undef);
@@ -261,13 +249,12 @@ pub fn promote_private_locals(f: &mut Function) -> usize {
     }
     for block in f.blocks.values_mut() {
         match &mut block.term {
-            Terminator::Jump(c) => c.args.iter_mut().for_each(|a| *a = resolve(&replace, *a)),
-            Terminator::Branch { cond, then_dest, else_dest } => {
-                *cond = resolve(&replace, *cond);
-                then_dest.args.iter_mut().chain(else_dest.args.iter_mut()).for_each(|a| *a = resolve(&replace, *a));
-            }
+            Terminator::Branch { cond, .. } => *cond = resolve(&replace, *cond),
             Terminator::Return(Some(v)) => *v = resolve(&replace, *v),
-            Terminator::Return(None) | Terminator::Unreachable => {}
+            Terminator::Jump(_) | Terminator::Return(None) | Terminator::Unreachable => {}
+        }
+        for call in block.term.block_calls_mut() {
+            call.args.iter_mut().for_each(|a| *a = resolve(&replace, *a));
         }
     }
     promoted.len()
