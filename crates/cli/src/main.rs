@@ -281,12 +281,7 @@ fn check(options: &CheckOptions) -> Report {
                     report.timings.push(("check program".into(), started.elapsed().as_secs_f64() * 1000.0));
                     report.notes.extend(program.notes);
                     for k in program.kernels {
-                        for a in &k.assumptions {
-                            if !report.assumptions.contains(a) {
-                                report.assumptions.push(a.clone());
-                            }
-                        }
-                        report.kernels.push(k);
+                        add_entry(&mut report, k);
                     }
                     return report;
                 }
@@ -315,12 +310,7 @@ fn check(options: &CheckOptions) -> Report {
             without_confirmation(&mut kernel_report);
         }
         report.timings.push((format!("check {}", kernel.name), started.elapsed().as_secs_f64() * 1000.0));
-        for a in &kernel_report.assumptions {
-            if !report.assumptions.contains(a) {
-                report.assumptions.push(a.clone());
-            }
-        }
-        report.kernels.push(kernel_report);
+        add_entry(&mut report, kernel_report);
     }
     // `--no-inline` asks for GPUVerify's modular check of every function;
     // the functions kernels call are checked where they are called (every
@@ -331,15 +321,21 @@ fn check(options: &CheckOptions) -> Report {
             let started = std::time::Instant::now();
             let function_report = lockstep_engine::check_uncalled_function(module, func, &config);
             report.timings.push((format!("check {}", function_report.name), started.elapsed().as_secs_f64() * 1000.0));
-            for a in &function_report.assumptions {
-                if !report.assumptions.contains(a) {
-                    report.assumptions.push(a.clone());
-                }
-            }
-            report.kernels.push(function_report);
+            add_entry(&mut report, function_report);
         }
     }
     report
+}
+
+/// Adds a kernel's (or function's) report to the file's, whose assumptions
+/// are those of all its entries.
+fn add_entry(report: &mut Report, entry: KernelReport) {
+    for a in &entry.assumptions {
+        if !report.assumptions.contains(a) {
+            report.assumptions.push(a.clone());
+        }
+    }
+    report.kernels.push(entry);
 }
 
 /// Marks every violation of `report` unconfirmed: the axioms the user gave
