@@ -328,22 +328,10 @@ impl<'a, 'b> Exec<'a, 'b> {
             let terms: Vec<TermId> = incoming.iter().map(|(_, st, _)| st.views[o]).collect();
             views.push(self.ite_chain(&conds, &terms));
         }
-        let mut owns = Vec::with_capacity(first.owns.len());
-        for o in 0..first.owns.len() {
-            let mut all: Vec<u32> = incoming.iter().flat_map(|(_, st, _)| st.owns[o].iter().copied()).collect();
-            all.sort_unstable();
-            all.dedup();
-            owns.push(all);
-        }
+        let owns = (0..first.owns.len()).map(|o| union(incoming.iter().map(|(_, st, _)| &st.owns[o]))).collect();
         let syncs: Vec<TermId> = incoming.iter().map(|(_, st, _)| st.sync).collect();
         let sync = self.ite_chain(&conds, &syncs);
-        let mut logs = Vec::with_capacity(first.logs.len());
-        for o in 0..first.logs.len() {
-            let mut all: Vec<u32> = incoming.iter().flat_map(|(_, st, _)| st.logs[o].iter().copied()).collect();
-            all.sort_unstable();
-            all.dedup();
-            logs.push(all);
-        }
+        let logs = (0..first.logs.len()).map(|o| union(incoming.iter().map(|(_, st, _)| &st.logs[o]))).collect();
         let counts: Vec<TermId> = incoming.iter().map(|(_, st, _)| st.count).collect();
         let count = self.ite_chain(&conds, &counts);
         let grids: Vec<TermId> = incoming.iter().map(|(_, st, _)| st.grid_count).collect();
@@ -1374,4 +1362,12 @@ impl<'a, 'b> Exec<'a, 'b> {
         }
         slots
     }
+}
+
+/// The sorted union of the index lists of the incoming edges' states.
+fn union<'a>(lists: impl Iterator<Item = &'a Vec<u32>>) -> Vec<u32> {
+    let mut all: Vec<u32> = lists.flatten().copied().collect();
+    all.sort_unstable();
+    all.dedup();
+    all
 }

@@ -1752,7 +1752,7 @@ impl<'a> Enc<'a> {
         // keeping them would be unsound.
         for (m, kinds) in state.logs.objs.iter().enumerate() {
             for k in 0..3 {
-                if !changed[k] && !same_log(&kinds[k], &next.logs.objs[m][k]) {
+                if !changed[k] && kinds[k] != next.logs.objs[m][k] {
                     return err("internal: a loop changed a race log its instructions should not change", None);
                 }
             }
@@ -3587,17 +3587,6 @@ fn signed_const(c: u128, w: u32) -> i128 {
     } else {
         c as i128
     }
-}
-
-/// Whether two logs are the same terms.
-fn same_log(a: &Log, b: &Log) -> bool {
-    a.has == b.has
-        && a.off == b.off
-        && a.width == b.width
-        && a.site == b.site
-        && a.val == b.val
-        && a.own == b.own
-        && a.ghosts == b.ghosts
 }
 
 /// Whether a pointer of static space `ptr` may point to an object of space

@@ -64,7 +64,8 @@ impl AccessKind {
 }
 
 /// One log: the state of `*_HAS_OCCURRED_M`, `*_OFFSET_M` and friends.
-#[derive(Clone, Debug)]
+/// Two logs are equal when they are the same terms.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Log {
     /// Bool: an access is logged.
     pub has: TermId,
