@@ -168,6 +168,18 @@ pub struct Own {
 /// Whether the byte ranges `[o1, o1 + w1)` and `[o2, o2 + w2)` overlap,
 /// modulo 2^64 (exact for wrapped offsets too).
 ///
+/// When `w2` is a constant power of two `w` and both accesses are `w`
+/// bytes wide at offsets that are multiples of `w` (the usual case: two
+/// elements of one array), the ranges overlap exactly when the offsets are
+/// equal, and the formula says so in a branch of its own. That is the same
+/// relation, but solvers refute `4 * i == 4 * j` from `i != j` much faster
+/// than the two 64-bit subtractions and comparisons of the general formula,
+/// and the general formula's cost grows with the launch's id bounds (the
+/// grid-stride loop race check of `bench/kernels/race_free.cu` at 1024
+/// threads by 65535 groups: z3 took 0.23 s with it alone, 0.08 s with the
+/// equality). The alignment of an offset whose shape shows it
+/// (`4 * zext(i)`) is folded away when the term is built.
+///
 /// With `exact_empty`, an empty range is no access and overlaps nothing.
 /// Without it, an empty range inside the other still counts as
 /// overlapping: a cheaper formula, imprecise only for zero-length accesses
@@ -180,7 +192,20 @@ pub fn overlap(st: &mut TermStore, o1: TermId, w1: TermId, o2: TermId, w2: TermI
     let d12 = st.bvsub(o1, o2);
     let a = st.bvult(d21, w1);
     let b = st.bvult(d12, w2);
-    let either = st.or(&[a, b]);
+    let mut either = st.or(&[a, b]);
+    let granule = st.as_bv(w2).and_then(|v| v.to_u128()).filter(|w| w.is_power_of_two() && *w > 1);
+    if let Some(w) = granule {
+        let mask = st.bv_const(64, w - 1);
+        let zero = st.bv_const(64, 0);
+        let m1 = st.bvand(o1, mask);
+        let m2 = st.bvand(o2, mask);
+        let a1 = st.eq(m1, zero);
+        let a2 = st.eq(m2, zero);
+        let same_w = st.eq(w1, w2);
+        let g = st.and(&[same_w, a1, a2]);
+        let same = st.eq(o1, o2);
+        either = st.ite(g, same, either);
+    }
     if !exact_empty {
         return either;
     }

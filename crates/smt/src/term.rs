@@ -526,6 +526,69 @@ impl TermStore {
         }
     }
 
+    /// How many of the low bits of the bit-vector term `t` are zero in
+    /// every model, as far as its shape shows: a lower bound (0 when
+    /// nothing is known). Multiplication adds its factors' counts, shifts
+    /// by a constant add the shift, sums keep the smaller count, and
+    /// extensions keep their argument's. Used to see that an offset such as
+    /// `4 * zext(i)` is a multiple of an access width without asking a
+    /// solver.
+    pub fn known_trailing_zeros(&self, t: TermId) -> u32 {
+        self.trailing_zeros_memo(t, 16, &mut HashMap::new())
+    }
+
+    /// `known_trailing_zeros` looking at most `depth` operators deep,
+    /// remembering shared subterms' counts.
+    fn trailing_zeros_memo(&self, t: TermId, depth: u32, memo: &mut HashMap<TermId, u32>) -> u32 {
+        let w = self.sort_of(t).bv_width().unwrap_or(0);
+        if depth == 0 || w == 0 {
+            return 0;
+        }
+        if let Some(&known) = memo.get(&t) {
+            return known;
+        }
+        let mut tz = |a: TermId| self.trailing_zeros_memo(a, depth - 1, memo);
+        let known = match self.kind(t) {
+            TermKind::BitVec(v) => (0..w).find(|&i| v.bit(i)).unwrap_or(w),
+            TermKind::App(op, args) => match (op, &args[..]) {
+                (Op::BvMul, [a, b]) => tz(*a).saturating_add(tz(*b)),
+                (Op::BvShl, [a, b]) => match self.small_bv(*b) {
+                    Some(k) => tz(*a).saturating_add(u32::try_from(k).unwrap_or(u32::MAX)),
+                    None => tz(*a),
+                },
+                (Op::BvAdd | Op::BvSub | Op::BvOr | Op::BvXor, [a, b]) => {
+                    let x = tz(*a);
+                    x.min(tz(*b))
+                }
+                (Op::BvAnd, [a, b]) => {
+                    let x = tz(*a);
+                    x.max(tz(*b))
+                }
+                (Op::BvNeg, [a]) => tz(*a),
+                (Op::Ite, [_, a, b]) => {
+                    let x = tz(*a);
+                    x.min(tz(*b))
+                }
+                (Op::ZeroExtend(_) | Op::SignExtend(_), [a]) => tz(*a),
+                (Op::Extract { lo, .. }, [a]) => tz(*a).saturating_sub(*lo),
+                (Op::Concat, [hi, lo]) => {
+                    let lw = self.sort_of(*lo).bv_width().unwrap_or(0);
+                    let l = tz(*lo);
+                    if l >= lw {
+                        lw.saturating_add(tz(*hi))
+                    } else {
+                        l
+                    }
+                }
+                _ => 0,
+            },
+            _ => 0,
+        };
+        let known = known.min(w);
+        memo.insert(t, known);
+        known
+    }
+
     /// `t` printed in SMT-LIB2 syntax, without `let`.
     pub fn display(&self, t: TermId) -> impl fmt::Display + '_ {
         print::TermDisplay {
@@ -1456,6 +1519,13 @@ impl TermStore {
             Op::BvMul | Op::BvAnd if zero(y) => Some(b),
             Op::BvMul if one(x) => Some(b),
             Op::BvMul | Op::BvUdiv | Op::BvSdiv if one(y) => Some(a),
+            // `x & (2^k - 1)` of an `x` whose low k bits are known zero.
+            Op::BvAnd
+                if y.and_then(|m| m.checked_add(1))
+                    .is_some_and(|m1| m1.is_power_of_two() && self.known_trailing_zeros(a) >= m1.trailing_zeros()) =>
+            {
+                Some(self.bv_value(BvValue::zero(w)))
+            }
             Op::BvAnd if ones(x) => Some(b),
             Op::BvAnd if ones(y) => Some(a),
             Op::BvOr if ones(x) => Some(a),
