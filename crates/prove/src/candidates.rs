@@ -178,6 +178,9 @@ impl Enc<'_> {
                 let c = [self.loop_constant(l, other, 0), self.loop_constant(l, other, 1)];
                 let (Some(c0), Some(c1)) = (c[0], c[1]) else { continue };
                 let cst = self.st.as_bv(c0).and_then(|v| v.to_u128());
+                if self.rule_on("stride") && matches!(op, BinOp::Add | BinOp::Sub) && lhs == p {
+                    out.extend(self.zero_residue(&name, x, init, [c0, c1], op == BinOp::Add));
+                }
                 match op {
                     BinOp::Add | BinOp::Sub
                         if self.rule_on("stride") && lhs == p && cst.is_some_and(|c| c != 0 && !c.is_power_of_two()) =>
@@ -249,6 +252,35 @@ impl Enc<'_> {
         ParamCand { tag: "stride", text: format!("{name} % stride == initial % stride"), t }
     }
 
+    /// `x % c == 0` for `x := x + c` or `x := x - c` with a constant step
+    /// `c > 1`, unless `x` starts at zero (the candidates relative to the
+    /// start say it then). A multiple of the step from a start that is
+    /// itself a multiple (`j = i; j += n` inside `i = 0; i += n`) stays one,
+    /// and unlike a candidate relative to the start, this also holds of an
+    /// access logged in an earlier run of an inner loop, whose start was
+    /// different. Houdini drops it at once where the start is no multiple.
+    fn zero_residue(&mut self, name: &str, x: [TermId; 2], init: [TermId; 2], c: [TermId; 2], add: bool) -> Option<ParamCand> {
+        let zero_start = init.iter().all(|&t| self.st.as_bv(t).is_some_and(|v| v.is_zero()));
+        let step = self.st.as_bv(c[0]).and_then(|v| v.to_u128())?;
+        if zero_start || step <= 1 || c[0] != c[1] {
+            return None;
+        }
+        let w = self.st.sort_of(x[0]).bv_width().unwrap_or(32);
+        let zero = self.st.bv_const(w, 0);
+        let text = format!("{name} % stride == 0");
+        if step.is_power_of_two() {
+            let mut t = x;
+            for th in 0..2 {
+                let r = self.st.bvurem(x[th], c[th]);
+                t[th] = self.st.eq(r, zero);
+            }
+            return Some(ParamCand { tag: "stride", text, t });
+        }
+        let mut cand = self.stride_congruence(name, x, [zero, zero], c, add);
+        cand.text = text;
+        Some(cand)
+    }
+
     fn pow2(&mut self, name: &str, x: [TermId; 2]) -> ParamCand {
         let mut t = x;
         for th in 0..2 {
@@ -290,6 +322,7 @@ impl Enc<'_> {
             let name = self.func.values[p].name.clone().unwrap_or_else(|| format!("{p}"));
             for args in back_args {
                 let mut t = [x0; 2];
+                let mut steps = [x0; 2];
                 let mut ok = true;
                 for (th, x) in [(0, x0), (1, x1)] {
                     let Sym::Bv(f) = args[th][k] else {
@@ -304,6 +337,7 @@ impl Enc<'_> {
                         ok = false;
                         break;
                     }
+                    steps[th] = d;
                     let init = Self::sym_term(entry.hp[th][k]);
                     let diff = self.st.bvsub(x, init);
                     let r = self.st.bvurem(diff, d);
@@ -311,6 +345,8 @@ impl Enc<'_> {
                 }
                 if ok {
                     out.push(ParamCand { tag: "stride", text: format!("({name} - initial) % step == 0"), t });
+                    let init = [Self::sym_term(entry.hp[0][k]), Self::sym_term(entry.hp[1][k])];
+                    out.extend(self.zero_residue(&name, [x0, x1], init, steps, true));
                 }
             }
         }
@@ -399,6 +435,9 @@ impl Enc<'_> {
         let mut own = self.loop_data[l].param_cands.clone();
         own.extend(guards);
         own.extend(self.stride_from_terms(l, state, entry, back_args));
+        // Loops around this one, encoded later, look at all of them (for
+        // the ghost copies of this loop's counters in their logs).
+        self.loop_data[l].param_cands = own.clone();
         for pc in &own {
             let t = self.st.and(&[pc.t[0], pc.t[1]]);
             out.push((pc.tag, pc.text.clone(), t));
@@ -441,6 +480,21 @@ impl Enc<'_> {
         while let Some(p) = cur {
             chain.push(p);
             cur = self.loops.loops[p].parent;
+        }
+        // The loops inside this one too (encoded by now): a fact about an
+        // inner loop's counter that does not depend on where that loop
+        // started (`j % n == 0`) may also hold of the ghost copy of the
+        // counter in a log carried around this loop. Their candidates that
+        // mention the inner loop's own start are not `allowed` here.
+        for inner in 0..self.loops.loops.len() {
+            let mut up = self.loops.loops[inner].parent;
+            while let Some(p) = up {
+                if p == l {
+                    chain.push(inner);
+                    break;
+                }
+                up = self.loops.loops[p].parent;
+            }
         }
         let sites = self.sites.clone();
         for m in 0..nobj {
