@@ -29,11 +29,20 @@ pub struct Terms {
     /// Definitions `d = t`, asserted at the solver's base level.
     pub defs: Vec<TermId>,
     funs: HashMap<String, FunId>,
+    /// The known trailing zero bits of the names whose terms have some
+    /// (see `TermStore::known_trailing_zeros`).
+    name_zeros: HashMap<TermId, u32>,
 }
 
 impl Terms {
     pub fn new() -> Terms {
-        Terms { st: TermStore::new(), defs: Vec::new(), funs: HashMap::new() }
+        Terms { st: TermStore::new(), defs: Vec::new(), funs: HashMap::new(), name_zeros: HashMap::new() }
+    }
+
+    /// How many low bits of `t` are zero in every model, as far as its
+    /// shape and the terms its names stand for show.
+    pub fn known_trailing_zeros(&self, t: TermId) -> u32 {
+        self.st.known_trailing_zeros_with(t, &|c| self.name_zeros.get(&c).copied().unwrap_or(0))
     }
 
     /// A constant standing for `t`, unless `t` is already a literal or a
@@ -43,7 +52,11 @@ impl Terms {
             TermKind::Bool(_) | TermKind::BitVec(_) | TermKind::Const(_) => t,
             _ => {
                 let sort = self.st.sort_of(t).clone();
+                let zeros = if sort.bv_width().is_some() { self.known_trailing_zeros(t) } else { 0 };
                 let d = self.st.fresh_const("d", sort);
+                if zeros > 0 {
+                    self.name_zeros.insert(d, zeros);
+                }
                 let eq = self.st.eq(d, t);
                 self.defs.push(eq);
                 d

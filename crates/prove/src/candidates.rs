@@ -34,7 +34,7 @@
 
 use std::collections::HashMap;
 
-use lockstep_kir::{BinOp, InstKind, Terminator, ValueDef, ValueId};
+use lockstep_kir::{BinOp, InstKind, MemSpace, Terminator, ValueDef, ValueId};
 use lockstep_smt::TermId;
 
 use crate::encode::{Enc, LoopState, Sym};
@@ -472,6 +472,18 @@ impl Enc<'_> {
                     let n = self.st.not(state.logs.objs[m][k.index()].has);
                     let name = self.tracked_name(m);
                     out.push(("no-access", format!("no {} of `{name}` logged", k.name()), n));
+                    // A log of `__shared__` memory only matters to a thread
+                    // of the same group, and may be empty for those only:
+                    // after a barrier in a branch on a group-uniform value,
+                    // a thread of another group that took the other way
+                    // still has its earlier access logged.
+                    // (Only where the kind of access occurs at all: with
+                    // none, the plain candidate always holds.)
+                    let shared = self.objects.iter().any(|o| o.tracked == Some(m) && o.space == MemSpace::Shared);
+                    if shared && self.sites.iter().any(|s| s.tracked == m && s.kind == k) {
+                        let g = self.st.implies(self.same_group, n);
+                        out.push(("no-access", format!("no {} of `{name}` logged for a thread of the same group", k.name()), g));
+                    }
                 }
             }
         }

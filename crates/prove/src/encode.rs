@@ -943,6 +943,56 @@ impl<'a> Enc<'a> {
         }
     }
 
+    /// Cross-thread read consistency: when both threads of one group
+    /// execute a load of a shared or global object at the same address,
+    /// they read the same value (assumed; returns thread 2's value). Both reads lie in one barrier
+    /// interval (threads of a group pass barriers together, and barrier
+    /// divergence is checked), so they can only differ if some thread wrote
+    /// the bytes in that interval between them; such a write races with one
+    /// of the two reads (with thread 1's if another thread wrote, with
+    /// thread 2's if thread 1 did), and the race checks report it, unless
+    /// it wrote the value the reader's own latest write left there (a
+    /// benign race), which changes nothing. So, like `find_consistent_loads`
+    /// and the equality abstraction, this hides no first race, and it rests
+    /// on the same condition: every race on the object is checked. It makes
+    /// a branch on a shared value all threads read after a barrier
+    /// (`if (p[0] == 22) barrier()`) uniform. Loads of pointers stay
+    /// adversarial.
+    fn same_read(&mut self, b: BlockId, ptr: ValueId, v1: Sym, v2: Sym) -> Res<Sym> {
+        let c = self.config;
+        if c.only_divergence || c.warp_size.is_some() || matches!(v1, Sym::Ptr { .. }) {
+            return Ok(v2);
+        }
+        let Some(o) = self.static_object(ptr) else { return Ok(v2) };
+        let obj = &self.objects[o];
+        let checked = match obj.space {
+            MemSpace::Shared => true,
+            MemSpace::Global => !c.only_intra_group,
+            _ => false,
+        } && obj.tracked.is_some()
+            && c.races_checked_on(&obj.name);
+        if !checked {
+            return Ok(v2);
+        }
+        let (Sym::Ptr { base: b1, off: o1 }, Sym::Ptr { base: b2, off: o2 }) = (self.val(0, ptr)?, self.val(1, ptr)?) else {
+            return Ok(v2);
+        };
+        const SAME_READ: &str = "two threads of one group that read one location at the same instruction read the same value (a write between the reads races with one of them, which is checked)";
+        if !self.assumptions.iter().any(|a| a == SAME_READ) {
+            self.assumptions.push(SAME_READ.into());
+        }
+        let p = self.preds[&b];
+        let same_base = self.st.eq(b1, b2);
+        let same_off = self.st.eq(o1, o2);
+        let same = self.st.and(&[p[0], p[1], self.same_group, same_base, same_off]);
+        // Assumed rather than substituted: thread 2's value may already be
+        // tied to its own earlier read (`consistent_load`), and both hold.
+        let equal = self.eq_sym(v1, v2);
+        let fact = self.st.implies(same, equal);
+        self.assume(fact);
+        Ok(v2)
+    }
+
     /// GPUVerify's equality abstraction (`--equality-abstraction`): two
     /// loads of the same bytes by the two threads of one group, with no
     /// write of either thread to the object (nor a barrier) between them,
@@ -2079,11 +2129,13 @@ impl<'a> Enc<'a> {
                 // A pointer loaded from memory points to some object (like
                 // GPUVerify, which treats it as an arbitrary array); only
                 // explicit null pointers are caught by the null check.
+                let mut special = false;
                 for t in 0..2 {
                     // Arrays read by barrier invariants have contents.
                     let program = mode == Mode::Normal && !self.spec_loads.contains(&i);
                     if let Some(v) = self.bi_load(t, b, *ptr, rty, program)? {
                         out[t] = Some(v);
+                        special = true;
                         continue;
                     }
                     let fresh = self.fresh_sym_null(rty, "load", false);
@@ -2101,6 +2153,11 @@ impl<'a> Enc<'a> {
                     let v = self.constant_load(t, *ptr, rty, fresh)?;
                     let v = self.argument_load(t, *ptr, rty, v)?;
                     out[t] = Some(self.consistent_load(t, i, b, *ptr, v)?);
+                }
+                if mode == Mode::Normal && !special && !self.spec_loads.contains(&i) {
+                    if let (Some(v1), Some(v2)) = (out[0], out[1]) {
+                        out[1] = Some(self.same_read(b, *ptr, v1, v2)?);
+                    }
                 }
             }
             InstKind::Store { ptr, value, .. } => {

@@ -188,13 +188,8 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
         Ok(s) => s,
         Err(e) => return ProveOutcome::Unknown { reason: format!("cannot start the solver: {e}"), at: None },
     };
-    if config.solver == lockstep_smt::SolverKind::Z3 {
-        // z3's incremental core is slow on bit-vector queries with
-        // uninterpreted functions; after 100 ms it falls back to its
-        // non-incremental (bit-blasting) solver, which answers them at once.
-        if let Err(e) = solver.set_option(":combined_solver.solver2_timeout", "100") {
-            return ProveOutcome::Unknown { reason: format!("solver failure: {e}"), at: None };
-        }
+    if let Err(e) = solver.fall_back_after(std::time::Duration::from_millis(100)) {
+        return ProveOutcome::Unknown { reason: format!("solver failure: {e}"), at: None };
     }
     let negations: Vec<TermId> = (0..p.obligations.len()).map(|i| p.st.not(p.obligations[i].cond)).collect();
     let mut base: Vec<TermId> = p.defs.clone();

@@ -423,6 +423,19 @@ impl Solver {
         Ok(())
     }
 
+    /// Lets z3 answer a query with its non-incremental solver (simplify,
+    /// then bit-blast to SAT) when its incremental core has not answered
+    /// within `after`. The incremental core is slow on many bit-vector
+    /// queries with uninterpreted functions, and without this z3 never
+    /// leaves it once a scope has been pushed: a query the fallback answers
+    /// in milliseconds can run into the query timeout. No-op for cvc5.
+    pub fn fall_back_after(&mut self, after: Duration) -> Result<()> {
+        if self.config.kind != SolverKind::Z3 {
+            return Ok(());
+        }
+        self.set_option(":combined_solver.solver2_timeout", &after.as_millis().max(1).to_string())
+    }
+
     /// Writes a comment line to the log (if any).
     pub fn log_comment(&mut self, text: &str) -> Result<()> {
         for line in text.lines() {

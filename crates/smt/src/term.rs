@@ -534,12 +534,19 @@ impl TermStore {
     /// `4 * zext(i)` is a multiple of an access width without asking a
     /// solver.
     pub fn known_trailing_zeros(&self, t: TermId) -> u32 {
-        self.trailing_zeros_memo(t, 16, &mut HashMap::new())
+        self.known_trailing_zeros_with(t, &|_| 0)
+    }
+
+    /// `known_trailing_zeros`, with `constant` giving the count known of a
+    /// free constant (for constants that name a term, as the bounded
+    /// finder's definitions do).
+    pub fn known_trailing_zeros_with(&self, t: TermId, constant: &dyn Fn(TermId) -> u32) -> u32 {
+        self.trailing_zeros_memo(t, 16, constant, &mut HashMap::new())
     }
 
     /// `known_trailing_zeros` looking at most `depth` operators deep,
     /// remembering shared subterms' counts.
-    fn trailing_zeros_memo(&self, t: TermId, depth: u32, memo: &mut HashMap<TermId, u32>) -> u32 {
+    fn trailing_zeros_memo(&self, t: TermId, depth: u32, constant: &dyn Fn(TermId) -> u32, memo: &mut HashMap<TermId, u32>) -> u32 {
         let w = self.sort_of(t).bv_width().unwrap_or(0);
         if depth == 0 || w == 0 {
             return 0;
@@ -547,9 +554,10 @@ impl TermStore {
         if let Some(&known) = memo.get(&t) {
             return known;
         }
-        let mut tz = |a: TermId| self.trailing_zeros_memo(a, depth - 1, memo);
+        let mut tz = |a: TermId| self.trailing_zeros_memo(a, depth - 1, constant, memo);
         let known = match self.kind(t) {
             TermKind::BitVec(v) => (0..w).find(|&i| v.bit(i)).unwrap_or(w),
+            TermKind::Const(_) => constant(t),
             TermKind::App(op, args) => match (op, &args[..]) {
                 (Op::BvMul, [a, b]) => tz(*a).saturating_add(tz(*b)),
                 (Op::BvShl, [a, b]) => match self.small_bv(*b) {
