@@ -435,6 +435,10 @@ impl Enc<'_> {
         let mut own = self.loop_data[l].param_cands.clone();
         own.extend(guards);
         own.extend(self.stride_from_terms(l, state, entry, back_args));
+        // Two rules may propose one formula (the step found in the KIR and
+        // in the encoded terms); Houdini need only check it once.
+        let mut seen = std::collections::HashSet::new();
+        own.retain(|pc| seen.insert(pc.t));
         // Loops around this one, encoded later, look at all of them (for
         // the ghost copies of this loop's counters in their logs).
         self.loop_data[l].param_cands = own.clone();
