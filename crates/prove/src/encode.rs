@@ -280,6 +280,9 @@ pub(crate) struct Enc<'a> {
     /// For a load, the earlier loads of the same object whose value it
     /// reads when the addresses are equal (see `find_consistent_loads`).
     consistent_loads: HashMap<InstId, Vec<InstId>>,
+    /// Values that may decide control flow, an address, or an annotation
+    /// (see `find_control_relevant`); others only flow into memory.
+    control_relevant: HashSet<ValueId>,
     /// The static uniformity analysis of `func`, computed when needed.
     pub uniformity: Option<lockstep_analysis::UniformityInfo>,
     /// Objects (pointer parameters and globals, not private) that no write
@@ -385,6 +388,7 @@ impl<'a> Enc<'a> {
             bi: None,
             const_locals: HashMap::new(),
             consistent_loads: HashMap::new(),
+            control_relevant: HashSet::new(),
             unwritten: Vec::new(),
             uniformity: None,
             async_copies: Default::default(),
@@ -415,6 +419,7 @@ impl<'a> Enc<'a> {
         enc.unwritten = enc.find_unwritten_objects();
         enc.const_locals = enc.find_const_locals();
         enc.consistent_loads = enc.find_consistent_loads();
+        enc.control_relevant = enc.find_control_relevant();
         if !enc.consistent_loads.is_empty() {
             enc.assumptions.push("two reads by one thread of one location between barriers, with no write of its own to the object between them, return the same value (a write by another thread between them is a data race, which is checked)".into());
         }
@@ -943,6 +948,60 @@ impl<'a> Enc<'a> {
         }
     }
 
+    /// The values that may decide a branch, an address, a barrier, a call or
+    /// an annotation, directly or through the instructions and block
+    /// parameters computing them. A value outside the set only ever flows
+    /// into stored data (or nowhere).
+    fn find_control_relevant(&self) -> HashSet<ValueId> {
+        let mut relevant: HashSet<ValueId> = HashSet::new();
+        let mut work: Vec<ValueId> = Vec::new();
+        // The incoming arguments of each block parameter.
+        let mut incoming: HashMap<ValueId, Vec<ValueId>> = HashMap::new();
+        for (_, block) in self.func.blocks.iter() {
+            if let Terminator::Branch { cond, .. } = &block.term {
+                work.push(*cond);
+            }
+            if let Terminator::Return(Some(v)) = &block.term {
+                work.push(*v);
+            }
+            for call in block.term.block_calls() {
+                let params = &self.func.blocks[call.block].params;
+                for (&p, &a) in params.iter().zip(&call.args) {
+                    incoming.entry(p).or_default().push(a);
+                }
+            }
+        }
+        for (_, inst) in self.func.insts.iter() {
+            match &inst.kind {
+                InstKind::Load { ptr, .. } => work.push(*ptr),
+                InstKind::Store { ptr, .. } | InstKind::Atomic { ptr, .. } | InstKind::CmpXchg { ptr, .. } => work.push(*ptr),
+                InstKind::Binary { .. }
+                | InstKind::Icmp { .. }
+                | InstKind::Select { .. }
+                | InstKind::Cast { .. }
+                | InstKind::Float { .. }
+                | InstKind::Fcmp { .. }
+                | InstKind::PtrAdd { .. }
+                | InstKind::Builtin { .. }
+                | InstKind::Warp { .. }
+                | InstKind::AnnotValue { .. } => {}
+                other => work.extend(other.operands()),
+            }
+        }
+        // A relevant value makes what computes it relevant: the operands of
+        // its instruction, or the incoming arguments of a block parameter.
+        while let Some(v) = work.pop() {
+            if !relevant.insert(v) {
+                continue;
+            }
+            match &self.func.values[v].def {
+                ValueDef::Inst(i) => work.extend(self.func.insts[*i].kind.operands()),
+                _ => work.extend(incoming.get(&v).into_iter().flatten().copied()),
+            }
+        }
+        relevant
+    }
+
     /// Cross-thread read consistency: when both threads of one group
     /// execute a load of a shared or global object at the same address,
     /// they read the same value (assumed; returns thread 2's value). Both reads lie in one barrier
@@ -957,7 +1016,9 @@ impl<'a> Enc<'a> {
     /// on the same condition: every race on the object is checked. It makes
     /// a branch on a shared value all threads read after a barrier
     /// (`if (p[0] == 22) barrier()`) uniform. Loads of pointers stay
-    /// adversarial.
+    /// adversarial, and so do loads whose values only flow back into memory
+    /// (`control_relevant`): there the fact could change no verdict and
+    /// only costs the solver time.
     fn same_read(&mut self, b: BlockId, ptr: ValueId, v1: Sym, v2: Sym) -> Res<Sym> {
         let c = self.config;
         if c.only_divergence || c.warp_size.is_some() || matches!(v1, Sym::Ptr { .. }) {
@@ -2154,7 +2215,8 @@ impl<'a> Enc<'a> {
                     let v = self.argument_load(t, *ptr, rty, v)?;
                     out[t] = Some(self.consistent_load(t, i, b, *ptr, v)?);
                 }
-                if mode == Mode::Normal && !special && !self.spec_loads.contains(&i) {
+                let relevant = self.func.insts[i].result.is_some_and(|r| self.control_relevant.contains(&r));
+                if mode == Mode::Normal && !special && relevant && !self.spec_loads.contains(&i) {
                     if let (Some(v1), Some(v2)) = (out[0], out[1]) {
                         out[1] = Some(self.same_read(b, *ptr, v1, v2)?);
                     }
