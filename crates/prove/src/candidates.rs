@@ -13,17 +13,19 @@
 //! | --- | --- |
 //! | `init-bound` | `x >= init`, `x <= init` (signed and unsigned) |
 //! | `guard-bound` | `a <= b`, `a >= b` for loop conditions `a < b` etc. |
-//! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is a constant that is not a power of two |
+//! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is a constant that is not a power of two; `x % c == 0` for a constant `c > 1` when `x` does not start at 0 |
 //! | `pow2` | `x == 0 \|\| (x & (x - 1)) == 0` for `x *= 2`, `x /= 2`, shifts by one |
 //! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2` |
 //! | `pred-eq` | `q1 == q2`, `same_group => q1 == q2` (barriers in loops) |
-//! | `no-access` | `!READ_HAS_OCCURRED_M` etc. |
+//! | `no-access` | `!READ_HAS_OCCURRED_M` etc., and `same_group => !HAS` for `__shared__` objects |
 //! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)` (and `VALUE == v_s(ghosts)` for writes that may be benign), `HAS => SITE in {...}` |
 //! | `log-width` | `HAS => WIDTH in {...}`: the widths of the accesses that may have been logged (none: `!HAS`); `HAS => OFFSET % WIDTH == 0` for one power-of-two width |
 //!
 //! The rules `init-bound`, `guard-bound`, `stride` and `pow2` are also
 //! applied to the ghost copies of the loop counters in each log (guarded by
-//! the log's `HAS`), under the same tag.
+//! the log's `HAS`), under the same tag: the counters of the loop, of the
+//! loops around it, and of the loops inside it (where the candidate does
+//! not mention the inner loop's own start).
 //!
 //! With inference off (`--no-infer`), only the `pred-eq` and `uniform`
 //! candidates that the static uniformity analysis vouches for are proposed

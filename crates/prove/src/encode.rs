@@ -1004,9 +1004,10 @@ impl<'a> Enc<'a> {
 
     /// Cross-thread read consistency: when both threads of one group
     /// execute a load of a shared or global object at the same address,
-    /// they read the same value (assumed; returns thread 2's value). Both reads lie in one barrier
-    /// interval (threads of a group pass barriers together, and barrier
-    /// divergence is checked), so they can only differ if some thread wrote
+    /// they read the same value (assumed on the path; thread 2's value is
+    /// returned). Both reads lie in one barrier interval (threads of a
+    /// group pass barriers together, and barrier divergence is checked),
+    /// so they can only differ if some thread wrote
     /// the bytes in that interval between them; such a write races with one
     /// of the two reads (with thread 1's if another thread wrote, with
     /// thread 2's if thread 1 did), and the race checks report it, unless
