@@ -325,6 +325,7 @@ impl Enc<'_> {
             for args in back_args {
                 let mut t = [x0; 2];
                 let mut steps = [x0; 2];
+                let mut inits = [x0; 2];
                 let mut ok = true;
                 for (th, x) in [(0, x0), (1, x1)] {
                     let Sym::Bv(f) = args[th][k] else {
@@ -341,14 +342,14 @@ impl Enc<'_> {
                     }
                     steps[th] = d;
                     let init = Self::sym_term(entry.hp[th][k]);
+                    inits[th] = init;
                     let diff = self.st.bvsub(x, init);
                     let r = self.st.bvurem(diff, d);
                     t[th] = self.st.eq(r, zero);
                 }
                 if ok {
                     out.push(ParamCand { tag: "stride", text: format!("({name} - initial) % step == 0"), t });
-                    let init = [Self::sym_term(entry.hp[0][k]), Self::sym_term(entry.hp[1][k])];
-                    out.extend(self.zero_residue(&name, [x0, x1], init, steps, true));
+                    out.extend(self.zero_residue(&name, [x0, x1], inits, steps, true));
                 }
             }
         }

@@ -948,6 +948,25 @@ impl<'a> Enc<'a> {
         }
     }
 
+    /// Whether every race on object `o` is checked, for every pair of
+    /// threads that could race on it: what read consistency, within one
+    /// thread (`find_consistent_loads`) and between two (`same_read`),
+    /// rests on. Not under `--only-divergence` or `--warp-sync` (threads
+    /// of one warp do not race), not for global memory under
+    /// `--only-intra-group` (another group's writes are not checked), not
+    /// for objects `/checkArrays` leaves out, and only for shared and
+    /// global memory.
+    fn every_race_checked_on(&self, o: usize) -> bool {
+        let c = self.config;
+        let obj = &self.objects[o];
+        let space_checked = match obj.space {
+            MemSpace::Shared => true,
+            MemSpace::Global => !c.only_intra_group,
+            _ => false,
+        };
+        !c.only_divergence && c.warp_size.is_none() && space_checked && c.races_checked_on(&obj.name)
+    }
+
     /// The values that may decide a branch, an address, a barrier, a call or
     /// an annotation, directly or through the instructions and block
     /// parameters computing them. A value outside the set only ever flows
@@ -972,19 +991,14 @@ impl<'a> Enc<'a> {
             }
         }
         for (_, inst) in self.func.insts.iter() {
+            // Addresses count, stored values do not; computations count
+            // only when their results do.
             match &inst.kind {
-                InstKind::Load { ptr, .. } => work.push(*ptr),
-                InstKind::Store { ptr, .. } | InstKind::Atomic { ptr, .. } | InstKind::CmpXchg { ptr, .. } => work.push(*ptr),
-                InstKind::Binary { .. }
-                | InstKind::Icmp { .. }
-                | InstKind::Select { .. }
-                | InstKind::Cast { .. }
-                | InstKind::Float { .. }
-                | InstKind::Fcmp { .. }
-                | InstKind::PtrAdd { .. }
-                | InstKind::Builtin { .. }
-                | InstKind::Warp { .. }
-                | InstKind::AnnotValue { .. } => {}
+                InstKind::Load { ptr, .. }
+                | InstKind::Store { ptr, .. }
+                | InstKind::Atomic { ptr, .. }
+                | InstKind::CmpXchg { ptr, .. } => work.push(*ptr),
+                k if k.is_pure_computation() || matches!(k, InstKind::Warp { .. } | InstKind::AnnotValue { .. }) => {}
                 other => work.extend(other.operands()),
             }
         }
@@ -1007,33 +1021,25 @@ impl<'a> Enc<'a> {
     /// they read the same value (assumed on the path; thread 2's value is
     /// returned). Both reads lie in one barrier interval (threads of a
     /// group pass barriers together, and barrier divergence is checked),
-    /// so they can only differ if some thread wrote
-    /// the bytes in that interval between them; such a write races with one
-    /// of the two reads (with thread 1's if another thread wrote, with
-    /// thread 2's if thread 1 did), and the race checks report it, unless
-    /// it wrote the value the reader's own latest write left there (a
-    /// benign race), which changes nothing. So, like `find_consistent_loads`
-    /// and the equality abstraction, this hides no first race, and it rests
-    /// on the same condition: every race on the object is checked. It makes
+    /// so they can only differ if some thread wrote the bytes in that
+    /// interval between them; such a write races with one of the two reads
+    /// (with thread 1's if another thread wrote, with thread 2's if thread
+    /// 1 did), and the race checks report it, unless it wrote the value the
+    /// reader's own latest write left there (a benign race), which changes
+    /// nothing. So, like `find_consistent_loads` and the equality
+    /// abstraction, this hides no first race, and it rests on the same
+    /// condition: `every_race_checked_on` the object. It makes
     /// a branch on a shared value all threads read after a barrier
     /// (`if (p[0] == 22) barrier()`) uniform. Loads of pointers stay
     /// adversarial, and so do loads whose values only flow back into memory
     /// (`control_relevant`): there the fact could change no verdict and
     /// only costs the solver time.
     fn same_read(&mut self, b: BlockId, ptr: ValueId, v1: Sym, v2: Sym) -> Res<Sym> {
-        let c = self.config;
-        if c.only_divergence || c.warp_size.is_some() || matches!(v1, Sym::Ptr { .. }) {
+        if matches!(v1, Sym::Ptr { .. }) {
             return Ok(v2);
         }
         let Some(o) = self.static_object(ptr) else { return Ok(v2) };
-        let obj = &self.objects[o];
-        let checked = match obj.space {
-            MemSpace::Shared => true,
-            MemSpace::Global => !c.only_intra_group,
-            _ => false,
-        } && obj.tracked.is_some()
-            && c.races_checked_on(&obj.name);
-        if !checked {
+        if self.objects[o].tracked.is_none() || !self.every_race_checked_on(o) {
             return Ok(v2);
         }
         let (Sym::Ptr { base: b1, off: o1 }, Sym::Ptr { base: b2, off: o2 }) = (self.val(0, ptr)?, self.val(1, ptr)?) else {
@@ -2669,10 +2675,6 @@ impl<'a> Enc<'a> {
     /// the addresses: equal ones read the same value.
     fn find_consistent_loads(&self) -> HashMap<InstId, Vec<InstId>> {
         let mut out: HashMap<InstId, Vec<InstId>> = HashMap::new();
-        let c = self.config;
-        if c.only_divergence || c.warp_size.is_some() {
-            return out;
-        }
         let mut loads = Vec::new();
         for &b in &self.cfg.rpo {
             for &i in &self.func.blocks[b].insts {
@@ -2685,13 +2687,7 @@ impl<'a> Enc<'a> {
                     continue;
                 }
                 let Some(o) = self.static_object(ptr) else { continue };
-                let obj = &self.objects[o];
-                let checked = match obj.space {
-                    MemSpace::Shared => true,
-                    MemSpace::Global => !c.only_intra_group,
-                    _ => false,
-                } && c.races_checked_on(&obj.name);
-                if checked {
+                if self.every_race_checked_on(o) {
                     loads.push((i, b, o, ty));
                 }
             }

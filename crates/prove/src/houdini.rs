@@ -178,6 +178,15 @@ impl Session {
     }
 }
 
+/// How long z3's incremental core may work on a query of Houdini's rounds,
+/// and on one of the checks after them, before z3 hands it to its
+/// bit-blasting solver (see `Solver::fall_back_after`). The rounds profit
+/// from what the incremental core learns; lower values made them slower
+/// (`bench/kernels/race_free.cu` at 1024x65535: 1.5 s at 20 ms, 1.0 s at
+/// 100 ms).
+const ROUND_FALLBACK: std::time::Duration = std::time::Duration::from_millis(100);
+const CHECK_FALLBACK: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// Runs Houdini and checks every obligation of `p`.
 pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutcome {
     let mut sc = SolverConfig::new(config.solver, config.query_timeout);
@@ -188,7 +197,7 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
         Ok(s) => s,
         Err(e) => return ProveOutcome::Unknown { reason: format!("cannot start the solver: {e}"), at: None },
     };
-    if let Err(e) = solver.fall_back_after(std::time::Duration::from_millis(100)) {
+    if let Err(e) = solver.fall_back_after(ROUND_FALLBACK) {
         return ProveOutcome::Unknown { reason: format!("solver failure: {e}"), at: None };
     }
     let negations: Vec<TermId> = (0..p.obligations.len()).map(|i| p.st.not(p.obligations[i].cond)).collect();
@@ -272,7 +281,7 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
     // sooner than it does Houdini's rounds, which profit from what the
     // incremental core learnt (see `fall_back_after`; the benchmark's large
     // launch of `race_free.cu` saves 0.13 s).
-    if let Err(e) = s.solver.fall_back_after(std::time::Duration::from_millis(20)) {
+    if let Err(e) = s.solver.fall_back_after(CHECK_FALLBACK) {
         return ProveOutcome::Unknown { reason: format!("solver failure: {e}"), at: None };
     }
     let p = &s.p;
