@@ -6,8 +6,9 @@
 #
 #   race_free.cu --mode=prove   --blockDim=2    --gridDim=1
 #                               --blockDim=1024 --gridDim=65535
+#                               --blockDim=1000 --gridDim=1000
 #     goal: large / small <= 1.2 (the prover's cost does not depend on the
-#     number of threads);
+#     number of threads, nor on sizes that are no powers of two);
 #   racy.cu      (default mode)  --blockDim=32   --gridDim=1
 #                               --blockDim=1024 --gridDim=4096
 #     goal: the bug is found at both sizes and the cost does not grow with
@@ -32,6 +33,7 @@ BIN=$(realpath "$BIN")
 # Pairs: the small configuration, then the large one.
 CASES=(
   "race_free.cu|--mode=prove|--blockDim=2 --gridDim=1|--blockDim=1024 --gridDim=65535|0|<= 1.20"
+  "race_free.cu|--mode=prove|--blockDim=2 --gridDim=1|--blockDim=1000 --gridDim=1000|0|<= 1.20"
   "race_free_tile.cu|--mode=prove|--blockDim=2 --gridDim=1|--blockDim=1024 --gridDim=65535|0|<= 1.20"
   "racy.cu||--blockDim=32 --gridDim=1|--blockDim=1024 --gridDim=4096|1|no growth"
 )

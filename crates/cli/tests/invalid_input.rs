@@ -141,3 +141,22 @@ fn smt_log_writes_a_replayable_session_per_engine() {
     assert!(dir.join("logged.find.smt2").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A prover whose checks run in a second session (a grid-stride loop whose
+/// step is no power of two, see `ackermann`) logs that session to a file of
+/// its own beside the first.
+#[test]
+fn smt_log_keeps_the_second_prover_session() {
+    let source = b"__global__ void strided(int *a, unsigned n) {\n  __requires(n <= 0x7fffffff);\n  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) a[i] = 1;\n}\n";
+    let file = scratch("strided.cu", source);
+    let dir = std::env::temp_dir().join(format!("lockstep-smt-log-checks-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let log = format!("--smt-log={}", dir.display());
+    let out = lockstep(&["check", file.to_str().unwrap(), "--mode=prove", "--blockDim=96", "--gridDim=5", &log]);
+    assert_eq!(out.status.code(), Some(0), "stdout: {}\nstderr: {}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+    for name in ["strided.prove.smt2", "strided.prove.checks.smt2"] {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(text.contains("(check-sat)"), "{name}: {text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -228,10 +228,8 @@ impl Enc<'_> {
     fn stride_congruence(&mut self, name: &str, x: [TermId; 2], init: [TermId; 2], c: [TermId; 2], add: bool) -> ParamCand {
         let mut t = x;
         for th in 0..2 {
-            let w = self.st.sort_of(x[th]).bv_width().unwrap_or(32);
-            let sort = lockstep_smt::Sort::bv(w);
-            let rem_x = self.uf("stride_mod", &[x[th], c[th]], sort.clone());
-            let rem_init = self.uf("stride_mod", &[init[th], c[th]], sort.clone());
+            let rem_x = self.stride_mod(x[th], c[th]);
+            let rem_init = self.stride_mod(init[th], c[th]);
             t[th] = self.st.eq(rem_x, rem_init);
             let (stepped, no_wrap) = if add {
                 let limit = self.st.bvnot(c[th]);
@@ -239,12 +237,12 @@ impl Enc<'_> {
             } else {
                 (self.st.bvsub(x[th], c[th]), self.st.bvuge(x[th], c[th]))
             };
-            let rem_stepped = self.uf("stride_mod", &[stepped, c[th]], sort.clone());
+            let rem_stepped = self.stride_mod(stepped, c[th]);
             let keeps = self.st.eq(rem_stepped, rem_x);
             let fact = self.st.implies(no_wrap, keeps);
             self.defs.push(fact);
             for v in [x[th], init[th]] {
-                let rem = self.uf("stride_mod", &[v, c[th]], sort.clone());
+                let rem = self.stride_mod(v, c[th]);
                 let small = self.st.bvult(v, c[th]);
                 let own = self.st.eq(rem, v);
                 let fact = self.st.implies(small, own);
@@ -252,6 +250,20 @@ impl Enc<'_> {
             }
         }
         ParamCand { tag: "stride", text: format!("{name} % stride == initial % stride"), t }
+    }
+
+    /// `stride_mod(x, c)`, the uninterpreted stand-in for `x % c`. The
+    /// checks after Houdini see it expanded into constants and congruence
+    /// lemmas (see `ackermann`): a loop has few of its applications.
+    fn stride_mod(&mut self, x: TermId, c: TermId) -> TermId {
+        let sort = self.st.sort_of(x).clone();
+        let r = self.uf("stride_mod", &[x, c], sort);
+        if let lockstep_smt::TermKind::App(lockstep_smt::Op::Apply(f), _) = *self.st.kind(r) {
+            if !self.expand_funs.contains(&f) {
+                self.expand_funs.push(f);
+            }
+        }
+        r
     }
 
     /// `x % c == 0` for `x := x + c` or `x := x - c` with a constant step

@@ -92,6 +92,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub(crate) mod async_copy;
+mod ackermann;
 pub mod barrier_inv;
 pub mod candidates;
 pub mod cfg;

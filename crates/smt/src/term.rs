@@ -1277,6 +1277,19 @@ impl TermStore {
         matches!(self.kind(t), TermKind::Bool(_) | TermKind::BitVec(_))
     }
 
+    /// `t` as `base + k` with `k` a nonzero bit-vector literal, or as
+    /// `(t, None)`.
+    fn split_constant_addend(&self, t: TermId) -> (TermId, Option<TermId>) {
+        if let Some(&[x, y]) = self.app_args(t, &Op::BvAdd) {
+            for (base, k) in [(x, y), (y, x)] {
+                if self.as_bv(k).is_some_and(|v| !v.is_zero()) {
+                    return (base, Some(k));
+                }
+            }
+        }
+        (t, None)
+    }
+
     fn app_args(&self, t: TermId, op: &Op) -> Option<&[TermId]> {
         match self.kind(t) {
             TermKind::App(o, args) if o == op => Some(args),
@@ -1381,6 +1394,14 @@ impl TermStore {
                 // Literals are hash-consed, so two different literal ids are
                 // two different values.
                 if self.is_literal(a) && self.is_literal(b) {
+                    return Some(self.false_());
+                }
+                // `x + k1 = x + k2` with different literals `k1`, `k2` (one
+                // may be absent, standing for zero) never holds: addition of
+                // a constant is a bijection modulo 2^w.
+                let (base_a, k_a) = self.split_constant_addend(a);
+                let (base_b, k_b) = self.split_constant_addend(b);
+                if base_a == base_b && k_a != k_b {
                     return Some(self.false_());
                 }
                 match (self.as_bool(a), self.as_bool(b)) {
