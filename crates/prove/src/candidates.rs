@@ -14,6 +14,7 @@
 //! | `init-bound` | `x >= init`, `x <= init` (signed and unsigned) |
 //! | `guard-bound` | `a <= b`, `a >= b` for loop conditions `a < b` etc. |
 //! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is a constant that is not a power of two; `x % c == 0` for a constant `c > 1` when `x` does not start at 0 |
+//! | `linked-counters` | `(x - x0) * sy == (y - y0) * sx` for two counters stepping by constants `sx`, `sy` on the loop's one back edge (`k++` and `index += WIDTH`) |
 //! | `pow2` | `x == 0 \|\| (x & (x - 1)) == 0` for `x *= 2`, `x /= 2`, shifts by one |
 //! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2` |
 //! | `pred-eq` | `q1 == q2`, `same_group => q1 == q2` (barriers in loops) |
@@ -21,7 +22,8 @@
 //! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)` (and `VALUE == v_s(ghosts)` for writes that may be benign), `HAS => SITE in {...}` |
 //! | `log-width` | `HAS => WIDTH in {...}`: the widths of the accesses that may have been logged (none: `!HAS`); `HAS => OFFSET % WIDTH == 0` for one power-of-two width |
 //!
-//! The rules `init-bound`, `guard-bound`, `stride` and `pow2` are also
+//! The rules `init-bound`, `guard-bound`, `stride`, `linked-counters` and
+//! `pow2` are also
 //! applied to the ghost copies of the loop counters in each log (guarded by
 //! the log's `HAS`), under the same tag: the counters of the loop, of the
 //! loops around it, and of the loops inside it (where the candidate does
@@ -44,7 +46,7 @@ use crate::race::AccessKind;
 
 /// Every rule tag, for `--disable-rule` style options and reports.
 pub const RULES: &[&str] =
-    &["init-bound", "guard-bound", "stride", "pow2", "uniform", "pred-eq", "no-access", "access-offset", "log-width"];
+    &["init-bound", "guard-bound", "stride", "linked-counters", "pow2", "uniform", "pred-eq", "no-access", "access-offset", "log-width"];
 
 /// A per-thread candidate about loop counters: `t[i]` is thread `i+1`'s
 /// instance, over that thread's header parameters.
@@ -149,6 +151,9 @@ impl Enc<'_> {
                 }
             }
         }
+        if self.rule_on("linked-counters") {
+            out.extend(self.linked_counters(l, &params, &updates, &state, &entry));
+        }
         for (k, &p) in params.iter().enumerate() {
             let Sym::Bv(_) = state.hp[0][k] else { continue };
             let x = [Self::sym_term(state.hp[0][k]), Self::sym_term(state.hp[1][k])];
@@ -209,6 +214,71 @@ impl Enc<'_> {
                     }
                     _ => {}
                 }
+            }
+        }
+        out
+    }
+
+    /// The constant step of header parameter `p` of loop `l`: its only
+    /// back-edge value is `p + c`, `c + p` or `p - c` for a literal `c`
+    /// (the same for both threads), which gives `c` (or `-c`).
+    fn constant_step(&mut self, l: usize, p: ValueId, updates: &[ValueId]) -> Option<TermId> {
+        let &[u] = updates else { return None };
+        let ValueDef::Inst(i) = self.func.values[u].def else { return None };
+        let InstKind::Binary { op, lhs, rhs } = self.func.insts[i].kind else { return None };
+        let (other, negate) = match op {
+            BinOp::Add if lhs == p => (rhs, false),
+            BinOp::Add if rhs == p => (lhs, false),
+            BinOp::Sub if lhs == p => (rhs, true),
+            _ => return None,
+        };
+        let c = self.loop_constant(l, other, 0)?;
+        if self.loop_constant(l, other, 1)? != c || self.st.as_bv(c).is_none_or(|v| v.is_zero()) {
+            return None;
+        }
+        Some(if negate { self.st.bvneg(c) } else { c })
+    }
+
+    /// `(x - x0) * sy == (y - y0) * sx` for two header parameters `x`, `y`
+    /// of loop `l` of one width that step by constants `sx`, `sy` on its
+    /// single back edge: counters that move in lockstep, like `k++` and
+    /// `index += WIDTH` in `for (k = 0; k < K; k++) { c[index] = ...;
+    /// index += WIDTH; }`. The bound on `k` then bounds `index`, which the
+    /// stride candidates alone do not: without it, a thread's later rows
+    /// could reach the rows of a thread of another block.
+    fn linked_counters(
+        &mut self,
+        l: usize,
+        params: &[ValueId],
+        updates: &[Vec<ValueId>],
+        state: &LoopState,
+        entry: &LoopState,
+    ) -> Vec<ParamCand> {
+        let mut counters = Vec::new();
+        for (k, &p) in params.iter().enumerate() {
+            let Sym::Bv(x) = state.hp[0][k] else { continue };
+            if let Some(step) = self.constant_step(l, p, &updates[k]) {
+                let w = self.st.sort_of(x).bv_width();
+                counters.push((k, p, step, w));
+            }
+        }
+        let mut out = Vec::new();
+        for (a, &(kx, px, sx, wx)) in counters.iter().enumerate() {
+            for &(ky, py, sy, wy) in &counters[a + 1..] {
+                if wx != wy {
+                    continue;
+                }
+                let mut t = [sx; 2];
+                for (th, slot) in t.iter_mut().enumerate() {
+                    let dx = self.st.bvsub(Self::sym_term(state.hp[th][kx]), Self::sym_term(entry.hp[th][kx]));
+                    let dy = self.st.bvsub(Self::sym_term(state.hp[th][ky]), Self::sym_term(entry.hp[th][ky]));
+                    let lhs = self.st.bvmul(dx, sy);
+                    let rhs = self.st.bvmul(dy, sx);
+                    *slot = self.st.eq(lhs, rhs);
+                }
+                let name = |v: ValueId| self.func.values[v].name.clone().unwrap_or_else(|| format!("{v}"));
+                let text = format!("{} and {} step in lockstep from their initial values", name(px), name(py));
+                out.push(ParamCand { tag: "linked-counters", text, t });
             }
         }
         out
