@@ -12,7 +12,7 @@
 //! | tag | candidate |
 //! | --- | --- |
 //! | `init-bound` | `x >= init`, `x <= init` (signed and unsigned) |
-//! | `guard-bound` | `a <= b`, `a >= b` for loop conditions `a < b` etc. |
+//! | `guard-bound` | `a <= b`, `a >= b` for loop conditions `a < b` etc.; `pe && stay => q`: a thread that reached the loop and passes its exit test is in it |
 //! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is a constant that is not a power of two; `x % c == 0` for a constant `c > 1` when `x` does not start at 0 |
 //! | `linked-counters` | `(x - x0) * sy == (y - y0) * sx` for two counters stepping by constants `sx`, `sy` on the loop's one back edge (`k++` and `index += WIDTH`) |
 //! | `pow2` | `x == 0 \|\| (x & (x - 1)) == 0` for `x *= 2`, `x /= 2`, shifts by one |
@@ -438,6 +438,53 @@ impl Enc<'_> {
         out
     }
 
+    /// `pe && stay => q` for each thread: a thread that reached loop `l`
+    /// (entry predicate `pe`) and whose exit test would keep it in the loop
+    /// (`stay`, over its frozen header state) is still in it. True of a
+    /// loop that is only left through that test, since a thread that left
+    /// it froze with the test failing; it says of a thread outside the loop
+    /// what its counters are (`!q => !pe || j >= n`), which an assertion
+    /// about disabled threads (`__implies(j < n, __enabled())`) needs.
+    /// Proposed only in kernels that use `__enabled()`, the one use found
+    /// for it (no other conformance kernel needed it): it made Houdini's
+    /// last round on `bench/kernels/race_free.cu` slower (0.7 s to 1.2 s)
+    /// by changing z3's search.
+    fn exit_candidates(&mut self, l: usize, out: &mut Vec<(&'static str, String, TermId)>) {
+        let uses_enabled = self.func.insts.iter().any(|(_, inst)| {
+            matches!(inst.kind, InstKind::AnnotValue { func: lockstep_kir::AnnotFn::Enabled, .. })
+        });
+        if !self.rule_on("guard-bound") || !uses_enabled {
+            return;
+        }
+        let mark = self.loop_data[l].mark;
+        let state = self.loop_data[l].state.clone().expect("loop state");
+        let Some(pe) = self.loop_data[l].pe else { return };
+        let blocks = self.loops.loops[l].blocks.clone();
+        for &b in &blocks {
+            let Terminator::Branch { cond, then_dest, else_dest } = &self.func.blocks[b].term else { continue };
+            let stays_on_true = match (blocks.contains(&then_dest.block), blocks.contains(&else_dest.block)) {
+                (true, false) => true,
+                (false, true) => false,
+                _ => continue,
+            };
+            let (Some(Sym::Bool(c0)), Some(Sym::Bool(c1))) = (self.vals[0].get(cond).copied(), self.vals[1].get(cond).copied()) else {
+                continue;
+            };
+            if !self.allowed(c0, mark) || !self.allowed(c1, mark) {
+                continue;
+            }
+            let mut t = [c0, c1];
+            for (th, slot) in t.iter_mut().enumerate() {
+                let stay = if stays_on_true { *slot } else { self.st.not(*slot) };
+                let reached = self.st.and(&[pe[th], stay]);
+                *slot = self.st.implies(reached, state.q[th]);
+            }
+            let both = self.st.and(&t);
+            let name = self.loc_text(*self.func.term_locs.get(b));
+            out.push(("guard-bound", format!("a thread that reached the loop and passes its exit test at {name} is in it"), both));
+        }
+    }
+
     /// Candidates from the loop conditions (after the body is encoded).
     fn guard_candidates(&mut self, l: usize) -> Vec<ParamCand> {
         let mut out = Vec::new();
@@ -531,6 +578,7 @@ impl Enc<'_> {
             let t = self.st.and(&[pc.t[0], pc.t[1]]);
             out.push((pc.tag, pc.text.clone(), t));
         }
+        self.exit_candidates(l, &mut out);
         // Two-thread candidates.
         let q = state.q;
         if self.rule_on("pred-eq") {
