@@ -50,7 +50,9 @@ pub struct CheckConfig {
     pub work_dim: u8,
     /// A directory that receives a replayable SMT-LIB2 log of every solver
     /// session: `KERNEL.prove.smt2` (and `KERNEL.prove.contract-F.smt2`
-    /// for the contract of a function `F`), `KERNEL.find.smt2`.
+    /// for the contract of a function `F`, `KERNEL.prove.checks.smt2` when
+    /// the prover checks the obligations in a second session),
+    /// `KERNEL.find.smt2`.
     pub smt_log_dir: Option<std::path::PathBuf>,
     /// Wall-clock budget for the prover on one kernel.
     pub prove_budget: Option<Duration>,
