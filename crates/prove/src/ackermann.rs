@@ -25,12 +25,21 @@ use lockstep_smt::{FunId, Op, TermId, TermKind, TermStore};
 
 use crate::encode::Problem;
 
+/// The most applications expanded: the lemmas grow with the square of
+/// their number (the conformance suites' most is 29, with 118 lemmas).
+const MAX_APPLICATIONS: usize = 200;
+
 /// Expands the applications of `funs` in every term `p` asserts or checks
 /// (its definitions, assumption tree and obligations), adding the
-/// congruence lemmas to its definitions.
-pub(crate) fn expand(p: &mut Problem, funs: &[FunId]) {
+/// congruence lemmas to its definitions. Returns false, changing nothing,
+/// when there are more than `MAX_APPLICATIONS` of them.
+pub(crate) fn expand(p: &mut Problem, funs: &[FunId]) -> bool {
     if funs.is_empty() {
-        return;
+        return false;
+    }
+    let roots = p.defs.iter().chain(p.nodes.iter().map(|n| &n.1)).chain(p.obligations.iter().map(|o| &o.cond));
+    if count_applications(&p.st, roots.copied(), funs) > MAX_APPLICATIONS {
+        return false;
     }
     let mut ex = Expander { funs, memo: HashMap::new(), apps: Vec::new() };
     for i in 0..p.defs.len() {
@@ -43,7 +52,30 @@ pub(crate) fn expand(p: &mut Problem, funs: &[FunId]) {
         p.obligations[i].cond = ex.rewrite(&mut p.st, p.obligations[i].cond);
     }
     let lemmas = ex.lemmas(&mut p.st);
+    if std::env::var_os("LOCKSTEP_PROVE_DEBUG").is_some() {
+        eprintln!("ackermann: {} applications, {} congruence lemmas", ex.apps.len(), lemmas.len());
+    }
     p.defs.extend(lemmas);
+    true
+}
+
+/// The number of distinct applications of `funs` in the terms `roots`.
+fn count_applications(st: &TermStore, roots: impl Iterator<Item = TermId>, funs: &[FunId]) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<TermId> = roots.collect();
+    let mut count = 0;
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        if let TermKind::App(op, args) = st.kind(t) {
+            if matches!(op, Op::Apply(f) if funs.contains(f)) {
+                count += 1;
+            }
+            stack.extend(args.iter().copied());
+        }
+    }
+    count
 }
 
 /// One application met: its function, its (rewritten) arguments, and the
@@ -145,6 +177,7 @@ mod tests {
         let same_arg = st.eq(x, y);
         let other_arg = st.not(same_arg);
         let funs = [f];
+        assert_eq!(count_applications(&st, [differ, fx].into_iter(), &funs), 2);
         let mut ex = Expander { funs: &funs, memo: HashMap::new(), apps: Vec::new() };
         let differ_x = ex.rewrite(&mut st, differ);
         assert_eq!(ex.apps.len(), 2);

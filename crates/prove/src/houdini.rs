@@ -294,20 +294,17 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
     // lemmas (see `ackermann`): z3's incremental core did not answer the
     // race check of a grid-stride loop in 20 s otherwise, and its
     // bit-blasting fallback took 0.17 s (`race_free.cu` at 1024x65535).
-    // Houdini keeps the function: its rounds took more of them with the
-    // lemmas, as the models z3 picked dropped fewer candidates at a time.
-    if expand_funs.is_empty() {
-        if let Err(e) = s.solver.fall_back_after(CHECK_FALLBACK) {
-            return ProveOutcome::Unknown { reason: format!("solver failure: {e}"), at: None };
-        }
-    } else {
-        let mut p = s.p;
-        crate::ackermann::expand(&mut p, &expand_funs);
+    // Houdini keeps the function: with the lemmas it needed more rounds,
+    // as the models z3 picked dropped fewer candidates at a time.
+    if crate::ackermann::expand(&mut s.p, &expand_funs) {
+        let p = s.p;
         let log = config.replay_log.as_ref().map(|path| path.with_extension("checks.smt2"));
         s = match Session::start(p, config, log, CHECK_FALLBACK) {
             Ok(s) => s,
             Err(reason) => return ProveOutcome::Unknown { reason, at: None },
         };
+    } else if let Err(e) = s.solver.fall_back_after(CHECK_FALLBACK) {
+        return ProveOutcome::Unknown { reason: format!("solver failure: {e}"), at: None };
     }
     let p = &s.p;
     let mut model_terms: Vec<TermId> = Vec::new();
