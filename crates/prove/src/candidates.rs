@@ -13,7 +13,7 @@
 //! | --- | --- |
 //! | `init-bound` | `x >= init`, `x <= init` (signed and unsigned) |
 //! | `guard-bound` | `a <= b`, `a >= b` for loop conditions `a < b` etc.; `pe && stay => q`: a thread that reached the loop and passes its exit test is in it (in kernels that use `__enabled()`) |
-//! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is a constant that is not a power of two; `x % c == 0` for a constant `c > 1` when `x` does not start at 0 |
+//! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is a constant that is not a power of two; `x % c == 0` for a constant `c > 1` when `x` does not start at 0; a negative literal step (`k--` is `k + -1`) counts as a step down by its magnitude |
 //! | `linked-counters` | `(x - x0) * sy == (y - y0) * sx` for two counters stepping by constants `sx`, `sy` on the loop's one back edge (`k++` and `index += WIDTH`) |
 //! | `pow2` | `x == 0 \|\| (x & (x - 1)) == 0` for `x *= 2`, `x /= 2`, shifts by one |
 //! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2` |
@@ -183,14 +183,25 @@ impl Enc<'_> {
                     continue;
                 };
                 let c = [self.loop_constant(l, other, 0), self.loop_constant(l, other, 1)];
-                let (Some(c0), Some(c1)) = (c[0], c[1]) else { continue };
+                let (Some(mut c0), Some(mut c1)) = (c[0], c[1]) else { continue };
+                let mut op = op;
+                // `x + c` and `c + x` step alike; a negative literal step
+                // (`k--` is `k + -1`) is a step down by its magnitude, whose
+                // residues the candidates below are about (a remainder
+                // modulo 0xffffffff says nothing).
+                let steps = lhs == p || op == BinOp::Add;
+                if matches!(op, BinOp::Add | BinOp::Sub) && c0 == c1 && self.is_negative_literal(c0) {
+                    op = if op == BinOp::Add { BinOp::Sub } else { BinOp::Add };
+                    c0 = self.st.bvneg(c0);
+                    c1 = c0;
+                }
                 let cst = self.st.as_bv(c0).and_then(|v| v.to_u128());
-                if self.rule_on("stride") && matches!(op, BinOp::Add | BinOp::Sub) && lhs == p {
+                if self.rule_on("stride") && matches!(op, BinOp::Add | BinOp::Sub) && steps {
                     out.extend(self.zero_residue(&name, x, init, [c0, c1], op == BinOp::Add));
                 }
                 match op {
                     BinOp::Add | BinOp::Sub
-                        if self.rule_on("stride") && lhs == p && cst.is_some_and(|c| c != 0 && !c.is_power_of_two()) =>
+                        if self.rule_on("stride") && steps && cst.is_some_and(|c| c != 0 && !c.is_power_of_two()) =>
                     {
                         out.push(self.stride_congruence(&name, x, init, [c0, c1], op == BinOp::Add));
                         self.loop_data[l].congruence_params.push(k);
@@ -217,6 +228,13 @@ impl Enc<'_> {
             }
         }
         out
+    }
+
+    /// Whether `t` is a bit-vector literal with its sign bit set.
+    fn is_negative_literal(&self, t: TermId) -> bool {
+        let w = self.st.sort_of(t).bv_width().unwrap_or(0);
+        let v = self.st.as_bv(t).and_then(|v| v.to_u128());
+        w > 0 && v.is_some_and(|v| v >> (w - 1) & 1 == 1)
     }
 
     /// The constant step of header parameter `p` of loop `l`: its only
@@ -408,6 +426,7 @@ impl Enc<'_> {
                 let mut t = [x0; 2];
                 let mut steps = [x0; 2];
                 let mut inits = [x0; 2];
+                let mut downs = [false; 2];
                 let mut ok = true;
                 for (th, x) in [(0, x0), (1, x1)] {
                     let Sym::Bv(f) = args[th][k] else {
@@ -422,16 +441,21 @@ impl Enc<'_> {
                         ok = false;
                         break;
                     }
+                    // A negative literal step is a step down by its
+                    // magnitude (see `param_candidates`).
+                    let down = self.is_negative_literal(d);
+                    let d = if down { self.st.bvneg(d) } else { d };
+                    downs[th] = down;
                     steps[th] = d;
                     let init = Self::sym_term(entry.hp[th][k]);
                     inits[th] = init;
-                    let diff = self.st.bvsub(x, init);
+                    let diff = if down { self.st.bvsub(init, x) } else { self.st.bvsub(x, init) };
                     let r = self.st.bvurem(diff, d);
                     t[th] = self.st.eq(r, zero);
                 }
-                if ok {
+                if ok && downs[0] == downs[1] {
                     out.push(ParamCand { tag: "stride", text: format!("({name} - initial) % step == 0"), t });
-                    out.extend(self.zero_residue(&name, [x0, x1], inits, steps, true));
+                    out.extend(self.zero_residue(&name, [x0, x1], inits, steps, !downs[0]));
                 }
             }
         }
