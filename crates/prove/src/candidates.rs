@@ -13,7 +13,7 @@
 //! | --- | --- |
 //! | `init-bound` | `x >= init`, `x <= init` (signed and unsigned) |
 //! | `guard-bound` | `a <= b`, `a >= b` for loop conditions `a < b` etc.; `pe && stay => q`: a thread that reached the loop and passes its exit test is in it (in kernels that use `__enabled()`) |
-//! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is a constant that is not a power of two; `x % c == 0` for a constant `c > 1` when `x` does not start at 0; a negative literal step (`k--` is `k + -1`) counts as a step down by its magnitude |
+//! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is a constant that is not a power of two (with facts for starts `base + k`, `k >= c`); `x % c == 0` for a constant `c > 1` when `x` does not start at 0; a negative literal step (`k--` is `k + -1`) counts as a step down by its magnitude |
 //! | `linked-counters` | `(x - x0) * sy == (y - y0) * sx` for two counters stepping by constants `sx`, `sy` on the loop's one back edge (`k++` and `index += WIDTH`) |
 //! | `pow2` | `x == 0 \|\| (x & (x - 1)) == 0` for `x *= 2`, `x /= 2`, shifts by one |
 //! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2` |
@@ -329,7 +329,24 @@ impl Enc<'_> {
             let keeps = self.st.eq(rem_stepped, rem_x);
             let fact = self.st.implies(no_wrap, keeps);
             self.defs.push(fact);
-            for v in [x[th], init[th]] {
+            let mut values = vec![x[th], init[th]];
+            // A start `base + k` with a literal `k >= c` (`960 + tid` for a
+            // step of 96) has the remainder of `r = base + k % c`, when
+            // neither sum wraps around, which is that of `r - c` when
+            // `r >= c`; each is its own remainder when below `c` (with
+            // `base < c`, one of them is).
+            if let Some((fact, reduced)) = self.reduced_start(init[th], c[th]) {
+                self.defs.push(fact);
+                let lower = self.st.bvsub(reduced, c[th]);
+                let rem_reduced = self.stride_mod(reduced, c[th]);
+                let rem_lower = self.stride_mod(lower, c[th]);
+                let big = self.st.bvuge(reduced, c[th]);
+                let same = self.st.eq(rem_reduced, rem_lower);
+                let fact = self.st.implies(big, same);
+                self.defs.push(fact);
+                values.extend([reduced, lower]);
+            }
+            for v in values {
                 let rem = self.stride_mod(v, c[th]);
                 let small = self.st.bvult(v, c[th]);
                 let own = self.st.eq(rem, v);
@@ -338,6 +355,31 @@ impl Enc<'_> {
             }
         }
         ParamCand { tag: "stride", text: format!("{name} % stride == initial % stride"), t }
+    }
+
+    /// For `start = base + k` with literals `k >= c > 0`: the fact
+    /// `base + k does not wrap => stride_mod(start, c) == stride_mod(base +
+    /// k % c, c)`, and the term `base + k % c`.
+    fn reduced_start(&mut self, start: TermId, c: TermId) -> Option<(TermId, TermId)> {
+        let modulus = self.st.as_bv(c).and_then(|v| v.to_u128()).filter(|&m| m > 0)?;
+        let sum = self.named.get(&start).copied().unwrap_or(start);
+        let lockstep_smt::TermKind::App(lockstep_smt::Op::BvAdd, args) = self.st.kind(sum).clone() else { return None };
+        let [a, b] = args[..] else { return None };
+        let (base, k) = if self.st.as_bv(b).is_some() { (a, b) } else { (b, a) };
+        let k_value = self.st.as_bv(k).and_then(|v| v.to_u128())?;
+        if k_value < modulus {
+            return None;
+        }
+        let w = self.st.sort_of(start).bv_width()?;
+        let r = self.st.bv_const(w, k_value % modulus);
+        let reduced = self.st.bvadd(base, r);
+        // `base + k` does not wrap when `base <= ~k`.
+        let limit = self.st.bvnot(k);
+        let no_wrap = self.st.bvule(base, limit);
+        let rem_start = self.stride_mod(start, c);
+        let rem_reduced = self.stride_mod(reduced, c);
+        let same = self.st.eq(rem_start, rem_reduced);
+        Some((self.st.implies(no_wrap, same), reduced))
     }
 
     /// `stride_mod(x, c)`, the uninterpreted stand-in for `x % c`. The

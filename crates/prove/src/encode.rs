@@ -296,6 +296,8 @@ pub(crate) struct Enc<'a> {
     async_copies: crate::async_copy::AsyncCopies,
     /// See `Problem::expand_funs`.
     pub expand_funs: Vec<lockstep_smt::FunId>,
+    /// The term each name made by `name` stands for.
+    pub named: HashMap<TermId, TermId>,
 }
 
 /// Builds the proof problem of a kernel.
@@ -399,6 +401,7 @@ impl<'a> Enc<'a> {
             uniformity: None,
             async_copies: Default::default(),
             expand_funs: Vec::new(),
+            named: HashMap::new(),
         };
         // Only stores of values `written_value` can compare qualify.
         let comparable = |i: InstId| match func.insts[i].kind {
@@ -468,6 +471,7 @@ impl<'a> Enc<'a> {
                 let x = self.fresh("n", sort);
                 let d = self.st.eq(x, t);
                 self.defs.push(d);
+                self.named.insert(x, t);
                 x
             }
         }
