@@ -151,9 +151,9 @@ impl Enc<'_> {
                 }
             }
         }
-        if self.rule_on("linked-counters") {
-            out.extend(self.linked_counters(l, &params, &updates, &state, &entry));
-        }
+        // Per parameter, its step when its one back-edge value is it plus
+        // or minus a literal (for `linked_counters`).
+        let mut literal_steps: Vec<Option<TermId>> = vec![None; params.len()];
         for (k, &p) in params.iter().enumerate() {
             let Sym::Bv(_) = state.hp[0][k] else { continue };
             let x = [Self::sym_term(state.hp[0][k]), Self::sym_term(state.hp[1][k])];
@@ -189,19 +189,26 @@ impl Enc<'_> {
                 // (`k--` is `k + -1`) is a step down by its magnitude, whose
                 // residues the candidates below are about (a remainder
                 // modulo 0xffffffff says nothing).
-                let steps = lhs == p || op == BinOp::Add;
+                let stepped = lhs == p || op == BinOp::Add;
                 if matches!(op, BinOp::Add | BinOp::Sub) && c0 == c1 && self.is_negative_literal(c0) {
                     op = if op == BinOp::Add { BinOp::Sub } else { BinOp::Add };
                     c0 = self.st.bvneg(c0);
                     c1 = c0;
                 }
                 let cst = self.st.as_bv(c0).and_then(|v| v.to_u128());
-                if self.rule_on("stride") && matches!(op, BinOp::Add | BinOp::Sub) && steps {
+                if updates[k].len() == 1 && stepped && c0 == c1 && cst.is_some_and(|c| c != 0) {
+                    literal_steps[k] = match op {
+                        BinOp::Add => Some(c0),
+                        BinOp::Sub => Some(self.st.bvneg(c0)),
+                        _ => None,
+                    };
+                }
+                if self.rule_on("stride") && matches!(op, BinOp::Add | BinOp::Sub) && stepped {
                     out.extend(self.zero_residue(&name, x, init, [c0, c1], op == BinOp::Add));
                 }
                 match op {
                     BinOp::Add | BinOp::Sub
-                        if self.rule_on("stride") && steps && cst.is_some_and(|c| c != 0 && !c.is_power_of_two()) =>
+                        if self.rule_on("stride") && stepped && cst.is_some_and(|c| c != 0 && !c.is_power_of_two()) =>
                     {
                         out.push(self.stride_congruence(&name, x, init, [c0, c1], op == BinOp::Add));
                         self.loop_data[l].congruence_params.push(k);
@@ -227,56 +234,29 @@ impl Enc<'_> {
                 }
             }
         }
+        if self.rule_on("linked-counters") {
+            out.extend(self.linked_counters(&params, &literal_steps, &state, &entry));
+        }
         out
     }
 
     /// Whether `t` is a bit-vector literal with its sign bit set.
     fn is_negative_literal(&self, t: TermId) -> bool {
-        let w = self.st.sort_of(t).bv_width().unwrap_or(0);
-        let v = self.st.as_bv(t).and_then(|v| v.to_u128());
-        w > 0 && v.is_some_and(|v| v >> (w - 1) & 1 == 1)
-    }
-
-    /// The constant step of header parameter `p` of loop `l`: its only
-    /// back-edge value is `p + c`, `c + p` or `p - c` for a literal `c`
-    /// (the same for both threads), which gives `c` (or `-c`).
-    fn constant_step(&mut self, l: usize, p: ValueId, updates: &[ValueId]) -> Option<TermId> {
-        let &[u] = updates else { return None };
-        let ValueDef::Inst(i) = self.func.values[u].def else { return None };
-        let InstKind::Binary { op, lhs, rhs } = self.func.insts[i].kind else { return None };
-        let (other, negate) = match op {
-            BinOp::Add if lhs == p => (rhs, false),
-            BinOp::Add if rhs == p => (lhs, false),
-            BinOp::Sub if lhs == p => (rhs, true),
-            _ => return None,
-        };
-        let c = self.loop_constant(l, other, 0)?;
-        if self.loop_constant(l, other, 1)? != c || self.st.as_bv(c).is_none_or(|v| v.is_zero()) {
-            return None;
-        }
-        Some(if negate { self.st.bvneg(c) } else { c })
+        self.st.as_bv(t).is_some_and(|v| v.width() > 0 && v.bit(v.width() - 1))
     }
 
     /// `(x - x0) * sy == (y - y0) * sx` for two header parameters `x`, `y`
-    /// of loop `l` of one width that step by constants `sx`, `sy` on its
-    /// single back edge: counters that move in lockstep, like `k++` and
+    /// of one width that step by literals `sx`, `sy` (`steps`) on the
+    /// loop's single back edge: counters that move in lockstep, like `k++` and
     /// `index += WIDTH` in `for (k = 0; k < K; k++) { c[index] = ...;
     /// index += WIDTH; }`. The bound on `k` then bounds `index`, which the
     /// stride candidates alone do not: without it, a thread's later rows
     /// could reach the rows of a thread of another block.
-    fn linked_counters(
-        &mut self,
-        l: usize,
-        params: &[ValueId],
-        updates: &[Vec<ValueId>],
-        state: &LoopState,
-        entry: &LoopState,
-    ) -> Vec<ParamCand> {
+    fn linked_counters(&mut self, params: &[ValueId], steps: &[Option<TermId>], state: &LoopState, entry: &LoopState) -> Vec<ParamCand> {
         let mut counters = Vec::new();
         for (k, &p) in params.iter().enumerate() {
-            let Sym::Bv(x) = state.hp[0][k] else { continue };
-            if let Some(step) = self.constant_step(l, p, &updates[k]) {
-                let w = self.st.sort_of(x).bv_width();
+            if let Some(step) = steps[k] {
+                let w = self.st.sort_of(step).bv_width();
                 counters.push((k, p, step, w));
             }
         }
@@ -363,9 +343,7 @@ impl Enc<'_> {
     fn reduced_start(&mut self, start: TermId, c: TermId) -> Option<(TermId, TermId)> {
         let modulus = self.st.as_bv(c).and_then(|v| v.to_u128()).filter(|&m| m > 0)?;
         let sum = self.named.get(&start).copied().unwrap_or(start);
-        let lockstep_smt::TermKind::App(lockstep_smt::Op::BvAdd, args) = self.st.kind(sum).clone() else { return None };
-        let [a, b] = args[..] else { return None };
-        let (base, k) = if self.st.as_bv(b).is_some() { (a, b) } else { (b, a) };
+        let (base, k) = self.st.as_sum_with_constant(sum)?;
         let k_value = self.st.as_bv(k).and_then(|v| v.to_u128())?;
         if k_value < modulus {
             return None;
@@ -516,10 +494,7 @@ impl Enc<'_> {
     /// last round on `bench/kernels/race_free.cu` slower (0.7 s to 1.2 s)
     /// by changing z3's search.
     fn exit_candidates(&mut self, l: usize, out: &mut Vec<(&'static str, String, TermId)>) {
-        let uses_enabled = self.func.insts.iter().any(|(_, inst)| {
-            matches!(inst.kind, InstKind::AnnotValue { func: lockstep_kir::AnnotFn::Enabled, .. })
-        });
-        if !self.rule_on("guard-bound") || !uses_enabled {
+        if !self.rule_on("guard-bound") || !self.uses_enabled {
             return;
         }
         let mark = self.loop_data[l].mark;

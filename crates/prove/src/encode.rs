@@ -298,6 +298,8 @@ pub(crate) struct Enc<'a> {
     pub expand_funs: Vec<lockstep_smt::FunId>,
     /// The term each name made by `name` stands for.
     pub named: HashMap<TermId, TermId>,
+    /// Whether an annotation of the kernel uses `__enabled()`.
+    pub uses_enabled: bool,
 }
 
 /// Builds the proof problem of a kernel.
@@ -402,6 +404,7 @@ impl<'a> Enc<'a> {
             async_copies: Default::default(),
             expand_funs: Vec::new(),
             named: HashMap::new(),
+            uses_enabled: func.insts.iter().any(|(_, inst)| matches!(inst.kind, InstKind::AnnotValue { func: lockstep_kir::AnnotFn::Enabled, .. })),
         };
         // Only stores of values `written_value` can compare qualify.
         let comparable = |i: InstId| match func.insts[i].kind {
@@ -1029,8 +1032,7 @@ impl<'a> Enc<'a> {
 
     /// Cross-thread read consistency: when both threads of one group
     /// execute a load of a shared or global object at the same address,
-    /// they read the same value (assumed on the path; thread 2's value is
-    /// returned). Both reads lie in one barrier interval (threads of a
+    /// they read the same value (assumed on the path). Both reads lie in one barrier interval (threads of a
     /// group pass barriers together, and barrier divergence is checked),
     /// so they can only differ if some thread wrote the bytes in that
     /// interval between them; such a write races with one of the two reads
@@ -1045,16 +1047,16 @@ impl<'a> Enc<'a> {
     /// adversarial, and so do loads whose values only flow back into memory
     /// (`control_relevant`): there the fact could change no verdict and
     /// only costs the solver time.
-    fn same_read(&mut self, b: BlockId, ptr: ValueId, v1: Sym, v2: Sym) -> Res<Sym> {
+    fn same_read(&mut self, b: BlockId, ptr: ValueId, v1: Sym, v2: Sym) -> Res<()> {
         if matches!(v1, Sym::Ptr { .. }) {
-            return Ok(v2);
+            return Ok(());
         }
-        let Some(o) = self.static_object(ptr) else { return Ok(v2) };
+        let Some(o) = self.static_object(ptr) else { return Ok(()) };
         if self.objects[o].tracked.is_none() || !self.every_race_checked_on(o) {
-            return Ok(v2);
+            return Ok(());
         }
         let (Sym::Ptr { base: b1, off: o1 }, Sym::Ptr { base: b2, off: o2 }) = (self.val(0, ptr)?, self.val(1, ptr)?) else {
-            return Ok(v2);
+            return Ok(());
         };
         const SAME_READ: &str = "two threads of one group that read one location at the same instruction read the same value (a write between the reads races with one of them, which is checked)";
         if !self.assumptions.iter().any(|a| a == SAME_READ) {
@@ -1069,7 +1071,7 @@ impl<'a> Enc<'a> {
         let equal = self.eq_sym(v1, v2);
         let fact = self.st.implies(same, equal);
         self.assume(fact);
-        Ok(v2)
+        Ok(())
     }
 
     /// GPUVerify's equality abstraction (`--equality-abstraction`): two
@@ -2259,7 +2261,7 @@ impl<'a> Enc<'a> {
                 let relevant = self.func.insts[i].result.is_some_and(|r| self.control_relevant.contains(&r));
                 if mode == Mode::Normal && !special && relevant && !self.spec_loads.contains(&i) {
                     if let (Some(v1), Some(v2)) = (out[0], out[1]) {
-                        out[1] = Some(self.same_read(b, *ptr, v1, v2)?);
+                        self.same_read(b, *ptr, v1, v2)?;
                     }
                 }
             }

@@ -1277,17 +1277,11 @@ impl TermStore {
         matches!(self.kind(t), TermKind::Bool(_) | TermKind::BitVec(_))
     }
 
-    /// `t` as `base + k` with `k` a nonzero bit-vector literal, or as
-    /// `(t, None)`.
-    fn split_constant_addend(&self, t: TermId) -> (TermId, Option<TermId>) {
-        if let Some(&[x, y]) = self.app_args(t, &Op::BvAdd) {
-            for (base, k) in [(x, y), (y, x)] {
-                if self.as_bv(k).is_some_and(|v| !v.is_zero()) {
-                    return (base, Some(k));
-                }
-            }
-        }
-        (t, None)
+    /// `t` as `(base, k)` when it is `base + k` (or `k + base`) with `k` a
+    /// nonzero bit-vector literal.
+    pub fn as_sum_with_constant(&self, t: TermId) -> Option<(TermId, TermId)> {
+        let &[x, y] = self.app_args(t, &Op::BvAdd)? else { return None };
+        [(x, y), (y, x)].into_iter().find(|&(_, k)| self.as_bv(k).is_some_and(|v| !v.is_zero()))
     }
 
     fn app_args(&self, t: TermId, op: &Op) -> Option<&[TermId]> {
@@ -1399,8 +1393,8 @@ impl TermStore {
                 // `x + k1 = x + k2` with different literals `k1`, `k2` (one
                 // may be absent, standing for zero) never holds: addition of
                 // a constant is a bijection modulo 2^w.
-                let (base_a, k_a) = self.split_constant_addend(a);
-                let (base_b, k_b) = self.split_constant_addend(b);
+                let split = |t| self.as_sum_with_constant(t).map_or((t, None), |(base, k)| (base, Some(k)));
+                let ((base_a, k_a), (base_b, k_b)) = (split(a), split(b));
                 if base_a == base_b && k_a != k_b {
                     return Some(self.false_());
                 }
