@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(clang-19 llvm-19-dev libpolly-19-dev libzstd-dev zlib1g-dev z3 cvc5)
+PACKAGES=(clang-19 llvm-19-dev libpolly-19-dev libzstd-dev zlib1g-dev z3 cvc5 python3-pip)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -28,6 +28,10 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh" >&2
   exit 1
 fi
+
+# The default CUDA toolkit (headers only, from NVIDIA's wheels on PyPI), for
+# CUDA files that need more than lockstep's own headers declare.
+scripts/install-cuda-headers.sh
 
 echo "setup: building the release binary"
 cargo build --release --quiet --bin lockstep

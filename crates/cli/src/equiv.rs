@@ -32,7 +32,7 @@ use crate::options::{self, Format};
 
 /// Flags of `check` that take their value as the next argument.
 const VALUE_FLAGS: &[&str] = &[
-    "-I", "-D", "-x", "--language", "--kernel", "--format", "--mode", "--solver", "--timeout", "--blockDim",
+    "-I", "-D", "-x", "--language", "--cuda-path", "--cuda-headers", "--kernel", "--format", "--mode", "--solver", "--timeout", "--blockDim",
     "--local_size", "--gridDim", "--num_groups", "--global_size", "--global_offset", "--warp-sync", "--loop-unwind",
     "--kernel-args", "--kernel-arrays", "--clang-opt",
 ];
@@ -148,6 +148,8 @@ fn decide(request: &Request, files: Vec<String>) -> Answer {
         include_dirs: o.include_dirs.clone(),
         defines: o.defines.clone(),
         language: o.language,
+        cuda_path: o.cuda_path.clone(),
+        cuda_headers: o.cuda_headers,
         ..CompileOptions::default()
     };
     let mut modules = Vec::new();

@@ -28,6 +28,13 @@ options of check:
   --kernel NAME            check only this kernel (repeatable)
   -I DIR, -D NAME[=VALUE]  passed to clang
   -x cuda|opencl           the language, when the extension does not say
+  --cuda-path=DIR          the CUDA toolkit whose headers CUDA files use (else
+                           CUDA_PATH, CUDA_HOME, /usr/local/cuda, then the
+                           default toolkit scripts/setup.sh installs)
+  --cuda-headers=auto|prelude|toolkit
+                           compile CUDA against lockstep's prelude, the
+                           toolkit's headers, or the prelude and, when it
+                           lacks what the file uses, the toolkit (default auto)
   --blockDim=N|[X,Y,Z]|*   threads per block (OpenCL: --local_size)
   --gridDim=N|[X,Y,Z]|*    blocks per grid (OpenCL: --num_groups, or --global_size)
   --global_offset=...      OpenCL global offset
@@ -176,6 +183,8 @@ fn check(options: &CheckOptions) -> Report {
         language: options.language,
         clang: None,
         side: lockstep_frontend::Side::Device,
+        cuda_path: options.cuda_path.clone(),
+        cuda_headers: options.cuda_headers,
     };
     // A CUDA file with a host `main` is a whole program (unless the user
     // named kernels): its host side is compiled too, by a second clang
@@ -212,6 +221,14 @@ fn check(options: &CheckOptions) -> Report {
         }
     };
     report.timings.push(("clang".into(), loaded.clang_time.as_secs_f64() * 1000.0));
+    if let lockstep_frontend::HeadersUsed::Toolkit(toolkit) = &loaded.headers {
+        let why = if options.cuda_headers == lockstep_frontend::CudaHeaders::Auto {
+            ": the file uses what lockstep's own CUDA headers do not declare"
+        } else {
+            ""
+        };
+        report.notes.push(Diagnostic::note(format!("compiled against the CUDA {} toolkit's headers ({}){why}", toolkit.version, toolkit.origin)));
+    }
     report.timings.push(("lower".into(), loaded.lower_time.as_secs_f64() * 1000.0));
     report.notes.extend(loaded.warnings.iter().filter(|d| d.span.as_ref().is_some_and(|s| s.file == report.file)).cloned());
     let mut module = loaded.module;

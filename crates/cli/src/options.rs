@@ -79,6 +79,11 @@ pub struct CheckOptions {
     pub language: Option<Language>,
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
+    /// `--cuda-path=DIR`: the CUDA toolkit whose headers CUDA files use.
+    pub cuda_path: Option<PathBuf>,
+    /// `--cuda-headers=auto|prelude|toolkit`: which headers CUDA files are
+    /// compiled against (see `lockstep_frontend::CudaHeaders`).
+    pub cuda_headers: lockstep_frontend::CudaHeaders,
     /// Check only these kernels (all when empty).
     pub kernels: Vec<String>,
     pub launch: LaunchConfig,
@@ -297,6 +302,16 @@ pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
                 }
             }
             "--smt-log" => o.smt_log = Some(PathBuf::from(take_value(flag, inline, &mut iter)?)),
+            "--cuda-path" => o.cuda_path = Some(PathBuf::from(take_value(flag, inline, &mut iter)?)),
+            "--cuda-headers" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                o.cuda_headers = match v.as_str() {
+                    "auto" => lockstep_frontend::CudaHeaders::Auto,
+                    "prelude" => lockstep_frontend::CudaHeaders::Prelude,
+                    "toolkit" => lockstep_frontend::CudaHeaders::Toolkit,
+                    other => return err(format!("--cuda-headers: unknown choice `{other}` (expected auto, prelude or toolkit)")),
+                };
+            }
             // GPUVerify's `--only-log` instruments accesses without checking
             // them: no race is reported, everything else is checked.
             "--only-log" => {

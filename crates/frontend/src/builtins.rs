@@ -89,6 +89,9 @@ pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
         }
         _ => {}
     }
+    if name.starts_with("nvvm.shfl.sync.") || name.starts_with("nvvm.vote.") || name.starts_with("nvvm.read.ptx.sreg.lanemask") {
+        return lower_nvvm_warp(l, call, name, args);
+    }
     if name.starts_with("memcpy") || name.starts_with("memmove") {
         let dst = l.arg_scalar(args[0])?;
         let src = l.arg_scalar(args[1])?;
@@ -153,6 +156,82 @@ pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
     // Everything else (fabs, sqrt, ctpop, nvvm math...) is an uninterpreted
     // function of its arguments.
     external_call(l, call, &format!("llvm.{name}"), args)
+}
+
+/// The warp intrinsics of NVVM, as the CUDA toolkit's headers and clang's
+/// own produce them: `llvm.nvvm.shfl.sync.{idx,up,down,bfly}.{i32,f32}(mask,
+/// value, lane or delta, clamp)` (the clamp packs `(32 - width) << 8`),
+/// `llvm.nvvm.vote.{ballot,all,any}.sync(mask, predicate)` and the lane-mask
+/// special registers. The same KIR warp operations as the prelude's
+/// `__lockstep_shfl*` and `__lockstep_ballot`, so every engine gives them the
+/// same meaning.
+unsafe fn lower_nvvm_warp<L: CallLowering>(l: &mut L, call: LLVMValueRef, name: &str, args: &[LLVMValueRef]) -> Result<()> {
+    if let Some(which) = name.strip_prefix("nvvm.read.ptx.sreg.lanemask.") {
+        let lane = l.emit_inst(InstKind::Warp { op: WarpOp::LaneId, args: vec![] }, Some(Type::I32)).expect("result");
+        let one = l.int_const(Type::I32, 1);
+        let ones = l.int_const(Type::I32, 0xffff_ffff);
+        let bit = l.emit_inst(InstKind::Binary { op: BinOp::Shl, lhs: one, rhs: lane }, Some(Type::I32)).expect("result");
+        let below = l.emit_inst(InstKind::Binary { op: BinOp::Sub, lhs: bit, rhs: one }, Some(Type::I32)).expect("result");
+        let at_or_below = l.emit_inst(InstKind::Binary { op: BinOp::Or, lhs: below, rhs: bit }, Some(Type::I32)).expect("result");
+        let v = match which {
+            "eq" => bit,
+            "lt" => below,
+            "le" => at_or_below,
+            "ge" => l.emit_inst(InstKind::Binary { op: BinOp::Xor, lhs: below, rhs: ones }, Some(Type::I32)).expect("result"),
+            "gt" => l.emit_inst(InstKind::Binary { op: BinOp::Xor, lhs: at_or_below, rhs: ones }, Some(Type::I32)).expect("result"),
+            other => return l.fail(format!("the special register `lanemask.{other}`")),
+        };
+        l.define(call, v);
+        return Ok(());
+    }
+    if let Some(rest) = name.strip_prefix("nvvm.shfl.sync.") {
+        let mut parts = rest.split('.');
+        let op = match parts.next() {
+            Some("idx") => WarpOp::Shfl,
+            Some("up") => WarpOp::ShflUp,
+            Some("down") => WarpOp::ShflDown,
+            Some("bfly") => WarpOp::ShflXor,
+            _ => return l.fail(format!("the intrinsic `llvm.{name}`")),
+        };
+        // The `...p` forms also return whether the source lane was in
+        // range, as a struct: not modelled.
+        if parts.next().is_some_and(|t| t.ends_with('p')) || args.len() != 4 {
+            return l.fail(format!("the intrinsic `llvm.{name}`"));
+        }
+        let mask = l.arg_scalar(args[0])?;
+        let value = l.arg_scalar(args[1])?;
+        let lane = l.arg_scalar(args[2])?;
+        let clamp = l.arg_scalar(args[3])?;
+        let eight = l.int_const(Type::I32, 8);
+        let thirty_two = l.int_const(Type::I32, 32);
+        let shifted = l.emit_inst(InstKind::Binary { op: BinOp::LShr, lhs: clamp, rhs: eight }, Some(Type::I32)).expect("result");
+        let width = l.emit_inst(InstKind::Binary { op: BinOp::Sub, lhs: thirty_two, rhs: shifted }, Some(Type::I32)).expect("result");
+        let ty = l.result_type(call)?;
+        if let Some(v) = l.emit_inst(InstKind::Warp { op, args: vec![mask, value, lane, width] }, ty) {
+            l.define(call, v);
+        }
+        return Ok(());
+    }
+    let op = match name {
+        "nvvm.vote.ballot.sync" => WarpOp::Ballot,
+        "nvvm.vote.all.sync" => WarpOp::All,
+        "nvvm.vote.any.sync" => WarpOp::Any,
+        _ => return l.fail(format!("the intrinsic `llvm.{name}`")),
+    };
+    let mask = l.arg_scalar(args[0])?;
+    let pred = l.arg_scalar(args[1])?;
+    // The prelude's votes take an `int` predicate; NVVM's an `i1`.
+    let pred = l.coerce_to(pred, Type::I32);
+    let v = l.emit_inst(InstKind::Warp { op, args: vec![mask, pred] }, Some(Type::I32)).expect("result");
+    // `all` and `any` return an `i1` in NVVM and an `int` in the prelude.
+    let v = if l.result_type(call)? == Some(Type::BOOL) {
+        let zero = l.int_const(Type::I32, 0);
+        l.emit_inst(InstKind::Icmp { cc: IntCC::Ne, lhs: v, rhs: zero }, Some(Type::BOOL)).expect("result")
+    } else {
+        v
+    };
+    l.define(call, v);
+    Ok(())
 }
 
 unsafe fn lower_sreg<L: CallLowering>(l: &mut L, call: LLVMValueRef, sreg: &str) -> Result<()> {

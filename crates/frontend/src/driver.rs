@@ -11,6 +11,8 @@ use std::process::Command;
 use lockstep_diag::{Diagnostic, Severity, Span};
 use lockstep_kir::Language;
 
+use crate::toolkit::{find_toolkit, Toolkit};
+
 include!(concat!(env!("OUT_DIR"), "/prelude_files.rs"));
 
 /// How to compile one file.
@@ -27,6 +29,31 @@ pub struct CompileOptions {
     /// Which side of a CUDA program to compile: the kernels (device, the
     /// default) or the host program that launches them.
     pub side: Side,
+    /// The user's `--cuda-path`: the CUDA toolkit whose headers to use.
+    pub cuda_path: Option<PathBuf>,
+    /// Which headers a CUDA file is compiled against.
+    pub cuda_headers: CudaHeaders,
+}
+
+/// Which headers a CUDA compilation uses.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum CudaHeaders {
+    /// The prelude when it compiles the file; otherwise the CUDA toolkit's
+    /// headers (see `toolkit`), which real code needs for what the prelude
+    /// does not declare (bf16, CUB, cooperative groups' algorithms...).
+    #[default]
+    Auto,
+    /// Only lockstep's prelude (`-nocudainc`).
+    Prelude,
+    /// Only the CUDA toolkit's headers, with lockstep's annotation language.
+    Toolkit,
+}
+
+/// The headers a successful compilation used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeadersUsed {
+    Prelude,
+    Toolkit(Toolkit),
 }
 
 /// The side of a CUDA compilation.
@@ -46,6 +73,9 @@ pub struct Compiled {
     pub bitcode: Vec<u8>,
     /// Clang's warnings, passed through.
     pub warnings: Vec<Diagnostic>,
+    /// The headers the file was compiled against (always the prelude for
+    /// OpenCL).
+    pub headers: HeadersUsed,
 }
 
 /// Why compilation failed.
@@ -93,14 +123,21 @@ pub fn prelude_dir() -> Result<PathBuf, String> {
             hash = (hash ^ b as u64).wrapping_mul(0x100000001b3);
         }
     }
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir)
-        .join("lockstep");
+    let base = crate::toolkit::cache_dir();
     let dir = base.join(format!("prelude-{hash:016x}"));
+    // A cached prelude is used only while every file still holds what this
+    // binary embeds: a file changed or truncated by hand (or by a full disk)
+    // would otherwise make every later run blame the user's kernel.
     if dir.join(".complete").is_file() {
-        return Ok(dir);
+        let intact = PRELUDE_FILES.iter().all(|(name, text)| std::fs::read(dir.join(name)).is_ok_and(|b| b == text.as_bytes()));
+        if intact {
+            return Ok(dir);
+        }
+        let _ = std::fs::remove_file(dir.join(".complete"));
+        let stale = base.join(format!(".prelude-{hash:016x}-stale-{}", std::process::id()));
+        if std::fs::rename(&dir, &stale).is_ok() {
+            let _ = std::fs::remove_dir_all(&stale);
+        }
     }
     // Unique per process and per call: a program's two compilations may
     // write the prelude at the same time from two threads.
@@ -130,23 +167,54 @@ pub fn prelude_dir() -> Result<PathBuf, String> {
 /// The clang arguments for a language, fixed by DESIGN.md: `-O0` without
 /// `optnone`, so that our own mem2reg/sroa give SSA with the source's loop
 /// shape (`-O1` rotates loops and may delete racy accesses).
-fn language_args(language: Language, side: Side) -> Vec<&'static str> {
+fn language_args(language: Language, side: Side, toolkit: Option<&Toolkit>) -> Vec<String> {
     let common = ["-g", "-gcolumn-info", "-O0", "-Xclang", "-disable-O0-optnone", "-fno-builtin", "-fno-discard-value-names", "-emit-llvm", "-c", "-fno-color-diagnostics", "-fno-caret-diagnostics", "-ferror-limit=20"];
-    let mut args: Vec<&'static str> = match language {
-        Language::Cuda => vec![
-            "-x", "cuda", if side == Side::Host { "--cuda-host-only" } else { "--cuda-device-only" }, "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70",
-            "-include", "lockstep_cuda.h",
-        ],
-        Language::OpenCl => vec![
-            "-x", "cl", "-cl-std=CL1.2", "--target=spir64", "-Xclang", "-finclude-default-header",
-            "-include", "lockstep_opencl.h",
-        ],
+    let side_flag = if side == Side::Host { "--cuda-host-only" } else { "--cuda-device-only" };
+    let mut args: Vec<String> = match (language, toolkit) {
+        (Language::Cuda, None) => ["-x", "cuda", side_flag, "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70", "-include", "lockstep_cuda.h"]
+            .map(String::from)
+            .to_vec(),
+        (Language::Cuda, Some(toolkit)) => {
+            // The device side targets the toolkit's own version, so that
+            // clang uses the launch API CUB's launcher was written for. The
+            // host side keeps the CUDA 9.0 launch sequence
+            // (`cudaConfigureCall`, `cudaSetupArgument`, `cudaLaunch`), which
+            // is what the host lowering turns into launches; the prelude's
+            // `lockstep_toolkit.h` declares those three functions.
+            let sdk = if side == Side::Host { "9.0".to_string() } else { toolkit.version.clone() };
+            vec![
+                "-x".into(),
+                "cuda".into(),
+                side_flag.into(),
+                format!("--cuda-path={}", toolkit.root.display()),
+                "-nocudalib".into(),
+                "--cuda-gpu-arch=sm_70".into(),
+                "-Xclang".into(),
+                format!("-target-sdk-version={sdk}"),
+                "-Wno-unknown-cuda-version".into(),
+                "-include".into(),
+                "lockstep_toolkit.h".into(),
+            ]
+        }
+        (Language::OpenCl, _) => ["-x", "cl", "-cl-std=CL1.2", "--target=spir64", "-Xclang", "-finclude-default-header", "-include", "lockstep_opencl.h"]
+            .map(String::from)
+            .to_vec(),
     };
-    args.extend(common);
+    args.extend(common.map(String::from));
     args
 }
 
+/// How long clang may take on one file before lockstep gives up on it. Real
+/// headers with CUB take clang a few seconds; a clang that runs for minutes
+/// is stuck, and a verifier that waits forever on it is worse than useless.
+pub const CLANG_DEADLINE: std::time::Duration = std::time::Duration::from_secs(120);
+
 /// Compiles `file` to bitcode.
+///
+/// A CUDA file is compiled against the prelude first (see `CudaHeaders`):
+/// when clang rejects it and a CUDA toolkit is found, it is compiled again
+/// against the toolkit's headers, and the toolkit's verdict on the file is
+/// the one reported (its errors are what nvcc would say).
 pub fn compile(file: &Path, options: &CompileOptions) -> Result<Compiled, CompileError> {
     let language = match options.language.or_else(|| language_of(file)) {
         Some(l) => l,
@@ -163,15 +231,69 @@ pub fn compile(file: &Path, options: &CompileOptions) -> Result<Compiled, Compil
         None => return Err(CompileError::Environment("clang-19 not found; install it (see README.md) or set LOCKSTEP_CLANG".into())),
     };
     let prelude = prelude_dir().map_err(CompileError::Environment)?;
+    if language == Language::OpenCl {
+        return compile_with(file, options, language, &clang, &prelude, None);
+    }
+    let toolkit = || -> Result<Toolkit, CompileError> {
+        match find_toolkit(options.cuda_path.as_deref()) {
+            Ok(Some(t)) => Ok(t),
+            Ok(None) => Err(CompileError::Environment(format!(
+                "no CUDA toolkit found: pass --cuda-path=DIR, set CUDA_PATH, or run scripts/install-cuda-headers.sh (lockstep's default toolkit, in {})",
+                crate::toolkit::default_toolkit_dir().display()
+            ))),
+            Err(message) => Err(CompileError::Environment(message)),
+        }
+    };
+    match options.cuda_headers {
+        CudaHeaders::Prelude => compile_with(file, options, language, &clang, &prelude, None),
+        CudaHeaders::Toolkit => compile_with(file, options, language, &clang, &prelude, Some(&toolkit()?)),
+        CudaHeaders::Auto => {
+            // An explicit --cuda-path that holds no toolkit is the user's
+            // mistake, reported before any compilation.
+            if options.cuda_path.is_some() {
+                toolkit()?;
+            }
+            match compile_with(file, options, language, &clang, &prelude, None) {
+                Err(CompileError::Rejected(prelude_errors)) => match toolkit() {
+                    Ok(t) => compile_with(file, options, language, &clang, &prelude, Some(&t)),
+                    // Without a toolkit the prelude's errors are all there
+                    // is; say where a toolkit would come from.
+                    Err(CompileError::Environment(why)) => {
+                        let mut errors = prelude_errors;
+                        errors.push(Diagnostic::note(why));
+                        Err(CompileError::Rejected(errors))
+                    }
+                    Err(other) => Err(other),
+                },
+                other => other,
+            }
+        }
+    }
+}
+
+/// One clang run on `file`: against the prelude (`toolkit` is `None`) or
+/// against a CUDA toolkit's headers, with the prelude's folder searched only
+/// after the toolkit's and the user's (for the annotation language, ESBMC-GPU's
+/// `call_kernel.h` and the legacy SDK's `cutil.h`, which no toolkit has).
+fn compile_with(
+    file: &Path,
+    options: &CompileOptions,
+    language: Language,
+    clang: &Path,
+    prelude: &Path,
+    toolkit: Option<&Toolkit>,
+) -> Result<Compiled, CompileError> {
     // One scratch file per compilation (process id and a counter), so that
     // concurrent compilations, in threads or processes, never share one.
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let out = std::env::temp_dir().join(format!("lockstep-{}-{n}.bc", std::process::id()));
+    let out = ScratchFile(std::env::temp_dir().join(format!("lockstep-{}-{n}.bc", std::process::id())));
 
-    let mut cmd = Command::new(&clang);
-    cmd.args(language_args(language, options.side));
-    cmd.arg("-I").arg(&prelude);
+    let mut cmd = Command::new(clang);
+    cmd.args(language_args(language, options.side, toolkit));
+    // The user's include directories come before lockstep's own headers, so
+    // that a header the user passes (a project's own `helper_cuda.h`, say)
+    // is never shadowed by the prelude's header of the same name.
     if let Some(parent) = file.parent() {
         if !parent.as_os_str().is_empty() {
             cmd.arg("-I").arg(parent);
@@ -180,26 +302,138 @@ pub fn compile(file: &Path, options: &CompileOptions) -> Result<Compiled, Compil
     for dir in &options.include_dirs {
         cmd.arg("-I").arg(dir);
     }
+    if toolkit.is_some() {
+        cmd.arg("-idirafter").arg(prelude);
+    } else {
+        cmd.arg("-I").arg(prelude);
+    }
     for def in &options.defines {
         cmd.arg(format!("-D{def}"));
     }
-    cmd.arg(file).arg("-o").arg(&out);
-    let output = cmd
-        .output()
+    cmd.arg(file).arg("-o").arg(&out.0);
+    let output = run_with_deadline(&mut cmd, CLANG_DEADLINE)
         .map_err(|e| CompileError::Environment(format!("cannot run {}: {e}", clang.display())))?;
+    let Some(output) = output else {
+        return Err(CompileError::Environment(format!(
+            "clang did not finish compiling {} within {} s (it was stopped)",
+            file.display(),
+            CLANG_DEADLINE.as_secs()
+        )));
+    };
     let stderr = String::from_utf8_lossy(&output.stderr);
     let diags = parse_clang_diagnostics(&stderr);
     if !output.status.success() {
-        let _ = std::fs::remove_file(&out);
         let mut errors: Vec<Diagnostic> = diags.into_iter().filter(|d| d.severity == Severity::Error).collect();
         if errors.is_empty() {
-            errors.push(Diagnostic::error(format!("clang failed: {}", stderr.trim()), None));
+            // Clang failed without saying why: a crash or a broken
+            // installation, not a fault in the user's file.
+            let status = output.status;
+            return Err(CompileError::Environment(format!(
+                "clang failed on {} without an error message ({status}){}",
+                file.display(),
+                if stderr.trim().is_empty() { String::new() } else { format!(": {}", stderr.trim()) }
+            )));
+        }
+        if toolkit.is_some() {
+            add_missing_library_notes(&mut errors);
         }
         return Err(CompileError::Rejected(errors));
     }
-    let bitcode = std::fs::read(&out).map_err(|e| CompileError::Environment(format!("cannot read clang's output: {e}")));
-    let _ = std::fs::remove_file(&out);
-    Ok(Compiled { language, bitcode: bitcode?, warnings: diags.into_iter().filter(|d| d.severity != Severity::Error).collect() })
+    let bitcode = std::fs::read(&out.0).map_err(|e| CompileError::Environment(format!("cannot read clang's output: {e}")))?;
+    let headers = match toolkit {
+        Some(t) => HeadersUsed::Toolkit(t.clone()),
+        None => HeadersUsed::Prelude,
+    };
+    Ok(Compiled { language, bitcode, warnings: diags.into_iter().filter(|d| d.severity != Severity::Error).collect(), headers })
+}
+
+/// A temporary file removed when it goes out of scope, on every path.
+struct ScratchFile(PathBuf);
+
+impl Drop for ScratchFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Runs `cmd` in a process group of its own, collecting its output, and
+/// kills the whole group when it runs past `deadline` (`Ok(None)`). clang's
+/// driver starts `clang -cc1` as a child: killing only the driver would leave
+/// the compiler running.
+pub fn run_with_deadline(cmd: &mut Command, deadline: std::time::Duration) -> std::io::Result<Option<std::process::Output>> {
+    use std::io::Read;
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(cmd, 0);
+    cmd.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn()?;
+    // Drain both pipes on threads, so that a chatty clang never blocks on a
+    // full pipe while we wait for it.
+    let mut stdout = child.stdout.take();
+    let mut stderr = child.stderr.take();
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(s) = stdout.as_mut() {
+            let _ = s.read_to_end(&mut buf);
+        }
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(s) = stderr.as_mut() {
+            let _ = s.read_to_end(&mut buf);
+        }
+        buf
+    });
+    let started = std::time::Instant::now();
+    let mut pause = std::time::Duration::from_millis(1);
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if started.elapsed() >= deadline {
+            kill_group(&mut child);
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(std::time::Duration::from_millis(20));
+    };
+    let stdout = out_reader.join().unwrap_or_default();
+    let stderr = err_reader.join().unwrap_or_default();
+    Ok(status.map(|status| std::process::Output { status, stdout, stderr }))
+}
+
+/// Kills `child`'s process group (it leads one: see `run_with_deadline`).
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    {
+        // SAFETY: kill(2) with a negative pid signals the group; the group
+        // id is the child's pid, which we have not yet reaped.
+        extern "C" {
+            fn kill(pid: i32, sig: i32) -> i32;
+        }
+        if let Ok(pid) = i32::try_from(child.id()) {
+            unsafe {
+                kill(-pid, 9);
+            }
+        }
+    }
+    let _ = child.kill();
+}
+
+/// After clang's "'X' file not found" for a header of an NVIDIA library that
+/// the toolkit in use lacks, says what provides it.
+fn add_missing_library_notes(errors: &mut Vec<Diagnostic>) {
+    let mut notes = Vec::new();
+    for e in errors.iter() {
+        let Some(header) = e.message.strip_prefix('\'').and_then(|m| m.strip_suffix("' file not found")) else { continue };
+        if let Some(what) = crate::toolkit::library_of_header(header) {
+            notes.push(Diagnostic::note(format!(
+                "`{header}` belongs to {what}, which lockstep's default CUDA toolkit does not include: pass --cuda-path=DIR of a CUDA toolkit that has it"
+            )));
+        }
+    }
+    errors.extend(notes);
 }
 
 /// Rejects missing, empty and binary files before clang sees them, with a

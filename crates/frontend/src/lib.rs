@@ -12,6 +12,8 @@
 pub mod builtins;
 pub mod driver;
 pub mod lower;
+mod ptx;
+pub mod toolkit;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -21,12 +23,13 @@ use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module as LlvmModule;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
+use inkwell::values::AsValueRef;
 use inkwell::OptimizationLevel;
 
 use lockstep_diag::Diagnostic;
 use lockstep_kir::{Language, Module};
 
-pub use driver::{language_of, CompileOptions, Side};
+pub use driver::{language_of, CompileOptions, CudaHeaders, HeadersUsed, Side};
 pub use lower::Unsupported;
 
 /// Why the front-end produced no KIR.
@@ -46,6 +49,8 @@ pub struct Loaded {
     pub warnings: Vec<Diagnostic>,
     pub clang_time: Duration,
     pub lower_time: Duration,
+    /// The headers clang compiled the file against.
+    pub headers: driver::HeadersUsed,
 }
 
 /// The LLVM pass pipeline run before lowering.
@@ -75,7 +80,7 @@ pub fn lower_compiled(
         Side::Device => lower_bitcode(&compiled.bitcode, compiled.language)?,
         Side::Host => lower_host_bitcode(&compiled.bitcode)?,
     };
-    Ok(Loaded { module, warnings: compiled.warnings, clang_time, lower_time: start.elapsed() })
+    Ok(Loaded { module, warnings: compiled.warnings, clang_time, lower_time: start.elapsed(), headers: compiled.headers })
 }
 
 /// Parses bitcode, runs the pass pipeline and lowers to verified KIR.
@@ -97,6 +102,7 @@ fn lower_with(
     let buffer = MemoryBuffer::create_from_memory_range_copy(bitcode, "kernel");
     let llvm = LlvmModule::parse_bitcode_from_buffer(&buffer, &context)
         .map_err(|e| FrontError::Environment(format!("cannot read clang's bitcode: {e}")))?;
+    mark_for_inlining(&llvm);
     run_passes(&llvm)?;
     let module = lower(llvm.as_mut_ptr()).map_err(FrontError::Unsupported)?;
     if let Err(errors) = lockstep_kir::verify_module(&module) {
@@ -108,6 +114,39 @@ fn lower_with(
         )));
     }
     Ok(module)
+}
+
+/// Marks for the always-inline pass the functions whose calls KIR cannot
+/// express. First, the methods of clang's CUDA builtin variables (`threadIdx`,
+/// `blockIdx`, `blockDim`, `gridDim`: objects of the `__cuda_builtin_*_t`
+/// types, whose conversions to `uint3` and `dim3` the toolkit's headers call,
+/// cooperative groups among them). Inlined, they are reads of the special
+/// registers; called, they would take the address of a variable that has
+/// none. Second, functions that return an aggregate by value.
+fn mark_for_inlining(llvm: &LlvmModule) {
+    use inkwell::attributes::{Attribute, AttributeLoc};
+    let context = llvm.get_context();
+    let always = Attribute::get_named_enum_kind_id("alwaysinline");
+    let never = Attribute::get_named_enum_kind_id("noinline");
+    for function in llvm.get_functions() {
+        let named_builtin = function.get_name().to_str().is_ok_and(|n| n.contains("__cuda_builtin_"));
+        // KIR functions return one scalar: a function that returns a struct
+        // or a vector by value (`float4 load4(...)`, the toolkit's
+        // `__float2bfloat16`) is inlined into its callers instead, where
+        // SROA splits the aggregate into scalars.
+        // (Read through llvm-sys: inkwell's types panic on OpenCL's target
+        // extension types.)
+        let returns_aggregate = unsafe {
+            use llvm_sys::core::{LLVMGetReturnType, LLVMGetTypeKind, LLVMGlobalGetValueType};
+            use llvm_sys::LLVMTypeKind::*;
+            let kind = LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(function.as_value_ref())));
+            matches!(kind, LLVMStructTypeKind | LLVMVectorTypeKind | LLVMArrayTypeKind)
+        };
+        if (named_builtin || returns_aggregate) && function.count_basic_blocks() > 0 {
+            function.remove_enum_attribute(AttributeLoc::Function, never);
+            function.add_attribute(AttributeLoc::Function, context.create_enum_attribute(always, 0));
+        }
+    }
 }
 
 fn run_passes(llvm: &LlvmModule) -> Result<(), FrontError> {

@@ -1520,7 +1520,9 @@ impl<'a> FnLower<'a> {
     unsafe fn lower_call(&mut self, call: LLVMValueRef) -> Result<()> {
         let callee = LLVMGetCalledValue(call);
         if !LLVMIsAInlineAsm(callee).is_null() {
-            return self.unsupported("inline assembly");
+            let nargs = LLVMGetNumArgOperands(call);
+            let args: Vec<LLVMValueRef> = (0..nargs).map(|i| LLVMGetOperand(call, i)).collect();
+            return crate::ptx::lower_inline_asm(self, call, callee, &args);
         }
         if LLVMIsAFunction(callee).is_null() {
             return self.lower_indirect_call(call, callee);

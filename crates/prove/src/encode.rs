@@ -2345,6 +2345,18 @@ impl<'a> Enc<'a> {
                     out[t] = Some(Sym::Bv(self.resize(v, w, false)));
                 }
             }
+            // A thread's lane is its linear local id modulo the warp size
+            // (CUDA numbers lanes so): lane-indexed accesses, such as a
+            // tile's first lane writing its warp's slot, are then told apart.
+            InstKind::Warp { op: lockstep_kir::WarpOp::LaneId, .. } if rty.is_some_and(|t| t.is_int()) => {
+                let bits = rty.expect("checked").bits();
+                for t in 0..2 {
+                    let lin = self.linear_local_id(t);
+                    let w = self.st.bv_const(64, 32);
+                    let lane = self.st.bvurem(lin, w);
+                    out[t] = Some(Sym::Bv(self.resize(lane, bits, false)));
+                }
+            }
             InstKind::Warp { .. } | InstKind::Havoc => {
                 if let Some(rty) = rty {
                     for t in 0..2 {
@@ -3365,22 +3377,25 @@ impl<'a> Enc<'a> {
     /// product of `mul`): an abstract product could put two threads of
     /// different warps in one, and hide their races.
     fn same_warp(&mut self, size: u32) -> TermId {
-        let mut lin = [self.st.bv_const(64, 0); 2];
-        for t in 0..2 {
-            let mut acc = self.st.bv_const(64, 0);
-            for d in (0..3).rev() {
-                let g = self.resize(self.gs[d], 64, false);
-                let l = self.resize(self.lid[t][d], 64, false);
-                let scaled = self.st.bvmul(acc, g);
-                acc = self.st.bvadd(scaled, l);
-            }
-            lin[t] = acc;
-        }
+        let lin = [self.linear_local_id(0), self.linear_local_id(1)];
         let w = self.st.bv_const(64, size.max(1) as u128);
         let q1 = self.st.bvudiv(lin[0], w);
         let q2 = self.st.bvudiv(lin[1], w);
         let same = self.st.eq(q1, q2);
         self.st.and(&[self.same_group, same])
+    }
+
+    /// Thread `t`'s linear local id (x fastest), 64 bits wide, computed
+    /// with exact multiplication.
+    fn linear_local_id(&mut self, t: usize) -> TermId {
+        let mut acc = self.st.bv_const(64, 0);
+        for d in (0..3).rev() {
+            let g = self.resize(self.gs[d], 64, false);
+            let l = self.resize(self.lid[t][d], 64, false);
+            let scaled = self.st.bvmul(acc, g);
+            acc = self.st.bvadd(scaled, l);
+        }
+        acc
     }
 
     /// For each thread: "if the thread is enabled, its pointer base is not

@@ -1,0 +1,38 @@
+/* lockstep prelude for CUDA files compiled against a real CUDA toolkit
+ * (force-included with -include lockstep_toolkit.h; see driver.rs).
+ *
+ * The toolkit's own headers (through clang's CUDA wrapper) declare the CUDA
+ * language and runtime; this header adds only what no toolkit has: the
+ * GPUVerify annotation language, and, for the host side, the three functions
+ * of the CUDA 9.0 launch sequence that the host lowering turns into launches
+ * (the host side is compiled with -target-sdk-version=9.0, so clang emits
+ * `cudaConfigureCall` at a launch and `cudaSetupArgument`/`cudaLaunch` in the
+ * launch stub; CUDA 12's headers no longer declare them).
+ */
+#ifndef LOCKSTEP_TOOLKIT_H
+#define LOCKSTEP_TOOLKIT_H
+
+#if !defined(__CUDA__)
+#error "lockstep_toolkit.h is for CUDA compilations (-x cuda)"
+#endif
+
+#define __LOCKSTEP__ 1
+#define __LOCKSTEP_TOOLKIT__ 1
+
+/* Cooperative groups' multi-warp tiles keep their scratch memory in the
+ * `__shared__` block_tile_memory the program declares, as before sm_80, not
+ * in shared memory reserved by the driver and reached through inline PTX:
+ * the same algorithm, on an object the verifier can see. */
+#define _CG_USER_PROVIDED_SHARED_MEMORY 1
+
+#include <cuda_runtime.h>
+
+#if !defined(__CUDA_ARCH__)
+extern "C" cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);
+extern "C" cudaError_t cudaSetupArgument(const void *arg, size_t size, size_t offset);
+extern "C" cudaError_t cudaLaunch(const void *func);
+#endif
+
+#include "lockstep_annotations.h"
+
+#endif /* LOCKSTEP_TOOLKIT_H */

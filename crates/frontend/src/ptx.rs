@@ -1,0 +1,224 @@
+//! Inline PTX: the `asm` statements that the CUDA toolkit's headers use,
+//! turned into KIR by rules over the assembly template.
+//!
+//! The toolkit's headers write a few operations in inline PTX: lane ids and
+//! lane masks, the active mask, warp shuffles (cooperative groups), half and
+//! bfloat16 conversions and arithmetic, texture fetches, `trap`. Each rule
+//! below covers a class of templates, not a header's exact text:
+//!
+//! - special registers that name a lane (`%laneid`, `%lanemask_*`) and the
+//!   active mask are the KIR warp operations they are;
+//! - `shfl.sync.{idx,up,down,bfly}.b32` is the KIR shuffle, with the width
+//!   decoded from the clamp operand as PTX defines it;
+//! - a template whose every instruction computes its outputs from its inputs
+//!   alone (conversions, arithmetic, moves between registers, texture
+//!   fetches, which read memory no kernel may write while it runs) is an
+//!   uninterpreted function of its inputs, one per output, named by the
+//!   template: equal inputs give equal outputs, and nothing else is assumed;
+//! - registers that only time or the environment decide (`%clock`,
+//!   `%globaltimer`, `%envreg*`) are arbitrary values;
+//! - `trap` fails like `__trap()`, and `nanosleep` does nothing.
+//!
+//! Any other template (loads, stores, atomics, asynchronous copies) is
+//! unsupported, with its location: the caller makes only the kernels that
+//! reach it `unknown`.
+
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+
+use lockstep_kir::*;
+
+use crate::lower::{CallLowering, Unsupported};
+
+type Result<T> = std::result::Result<T, Unsupported>;
+
+/// The template of an inline-assembly callee.
+pub(crate) unsafe fn asm_template(callee: LLVMValueRef) -> String {
+    let mut len = 0usize;
+    let ptr = LLVMGetInlineAsmAsmString(callee, &mut len);
+    if ptr.is_null() {
+        return String::new();
+    }
+    let bytes = std::slice::from_raw_parts(ptr as *const u8, len);
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The instructions of a template: `{`, `}` and `.reg` declarations dropped,
+/// whitespace collapsed.
+fn instructions(template: &str) -> Vec<String> {
+    template
+        .split([';', '\n'])
+        .map(|s| s.replace(['{', '}'], " "))
+        .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|s| !s.is_empty() && !s.starts_with(".reg"))
+        .collect()
+}
+
+/// Opcodes (before the first `.`) that compute their destination from their
+/// source operands alone.
+const PURE_OPCODES: &[&str] = &[
+    "cvt", "mov", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg", "abs", "and", "or", "xor",
+    "not", "shl", "shr", "bfind", "brev", "popc", "clz", "bfe", "bfi", "prmt", "vabsdiff", "vabsdiff2", "vabsdiff4",
+    "vadd", "vsub", "vmin", "vmax", "ex2", "lg2", "rcp", "sqrt", "rsqrt", "sin", "cos", "tanh", "testp", "set",
+    "setp", "selp", "slct", "copysign", "cnot", "lop3", "dp4a", "dp2a", "fns", "szext", "tex", "tld4",
+];
+
+/// Special registers whose value nothing in the program decides.
+const ARBITRARY_REGISTERS: &[&str] = &["%clock", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi", "%envreg", "%smid", "%nsmid", "%warpid", "%nwarpid", "%gridid", "%pm"];
+
+/// Lowers a call of inline assembly.
+pub(crate) unsafe fn lower_inline_asm<L: CallLowering>(l: &mut L, call: LLVMValueRef, callee: LLVMValueRef, args: &[LLVMValueRef]) -> Result<()> {
+    let template = asm_template(callee);
+    let insts = instructions(&template);
+    let shown = || insts.join("; ");
+    match insts.as_slice() {
+        [] => return Ok(()),
+        [one] if one == "trap" => {
+            let f = l.int_const(Type::BOOL, 0);
+            l.emit_inst(InstKind::Annot { kind: AnnotKind::Assert, args: vec![f] }, None);
+            return Ok(());
+        }
+        [one] if one.starts_with("nanosleep") || one.starts_with("pmevent") => return Ok(()),
+        [one] if one.starts_with("activemask.b32") => return define_warp(l, call, WarpOp::ActiveMask, Vec::new()),
+        [one] if one.starts_with("mov.u32 $0, %laneid") => return define_warp(l, call, WarpOp::LaneId, Vec::new()),
+        [one] if one.starts_with("mov.u32 $0, %lanemask_") => {
+            let which = one.trim_start_matches("mov.u32 $0, %lanemask_");
+            return lane_mask(l, call, which, &template);
+        }
+        [one] if one.starts_with("shfl.sync.") && one.contains(".b32") => return shuffle(l, call, one, args),
+        _ => {}
+    }
+    if ARBITRARY_REGISTERS.iter().any(|r| template.contains(r)) && insts.iter().all(|i| opcode(i).is_some_and(|o| o == "mov" || o == "cvt")) {
+        return havoc_outputs(l, call);
+    }
+    let pure = insts.iter().all(|i| {
+        let Some(op) = opcode(i) else { return false };
+        PURE_OPCODES.contains(&op) && !i.contains('%') && (!i.contains('[') || op == "tex" || op == "tld4")
+    });
+    if pure {
+        return uninterpreted(l, call, &template, args);
+    }
+    l.fail(format!("inline assembly `{}`", shown()))
+}
+
+/// The opcode of an instruction (`cvt` of `cvt.rn.f16.f32 $0, $1`), with a
+/// predicate guard (`@p`) skipped.
+fn opcode(inst: &str) -> Option<&str> {
+    let mut words = inst.split_whitespace();
+    let mut first = words.next()?;
+    if first.starts_with('@') {
+        first = words.next()?;
+    }
+    first.split('.').next()
+}
+
+unsafe fn define_warp<L: CallLowering>(l: &mut L, call: LLVMValueRef, op: WarpOp, args: Vec<ValueId>) -> Result<()> {
+    let ty = l.result_type(call)?;
+    if let Some(v) = l.emit_inst(InstKind::Warp { op, args }, ty) {
+        l.define(call, v);
+    }
+    Ok(())
+}
+
+/// `%lanemask_{eq,le,lt,ge,gt}`: the lanes below, at or above this one.
+unsafe fn lane_mask<L: CallLowering>(l: &mut L, call: LLVMValueRef, which: &str, template: &str) -> Result<()> {
+    let lane = l.emit_inst(InstKind::Warp { op: WarpOp::LaneId, args: Vec::new() }, Some(Type::I32)).expect("result");
+    let one = l.int_const(Type::I32, 1);
+    let bit = l.emit_inst(InstKind::Binary { op: BinOp::Shl, lhs: one, rhs: lane }, Some(Type::I32)).expect("result");
+    let below = l.emit_inst(InstKind::Binary { op: BinOp::Sub, lhs: bit, rhs: one }, Some(Type::I32)).expect("result");
+    let ones = l.int_const(Type::I32, 0xffff_ffff);
+    let at_or_below = l.emit_inst(InstKind::Binary { op: BinOp::Or, lhs: below, rhs: bit }, Some(Type::I32)).expect("result");
+    let not = |l: &mut L, v: ValueId| l.emit_inst(InstKind::Binary { op: BinOp::Xor, lhs: v, rhs: ones }, Some(Type::I32)).expect("result");
+    let v = match which {
+        "eq" => bit,
+        "lt" => below,
+        "le" => at_or_below,
+        "ge" => not(l, below),
+        "gt" => not(l, at_or_below),
+        _ => return l.fail(format!("inline assembly `{}`", template.trim())),
+    };
+    l.define(call, v);
+    Ok(())
+}
+
+/// `shfl.sync.MODE.b32 $0, $1, $2, $3, $4;`: destination, value, lane or
+/// delta, clamp, member mask (PTX's operand order). The clamp packs
+/// `(32 - width) << 8` above the lane bound, so the width is
+/// `32 - (clamp >> 8)`.
+unsafe fn shuffle<L: CallLowering>(l: &mut L, call: LLVMValueRef, inst: &str, args: &[LLVMValueRef]) -> Result<()> {
+    let mode = inst.trim_start_matches("shfl.sync.").split('.').next().unwrap_or("");
+    let op = match mode {
+        "idx" => WarpOp::Shfl,
+        "up" => WarpOp::ShflUp,
+        "down" => WarpOp::ShflDown,
+        "bfly" => WarpOp::ShflXor,
+        _ => return l.fail(format!("inline assembly `{inst}`")),
+    };
+    let operands: Vec<&str> = inst.split_once(' ').map(|(_, rest)| rest.split(',').map(str::trim).collect()).unwrap_or_default();
+    let input = |name: &str| -> Option<usize> { name.strip_prefix('$')?.parse::<usize>().ok()?.checked_sub(1) };
+    let [dst, value, lane, clamp, mask] = operands.as_slice() else {
+        return l.fail(format!("inline assembly `{inst}`"));
+    };
+    let (Some(value), Some(lane), Some(clamp), Some(mask)) = (input(value), input(lane), input(clamp), input(mask)) else {
+        return l.fail(format!("inline assembly `{inst}`"));
+    };
+    if *dst != "$0" || [value, lane, clamp, mask].iter().any(|&i| i >= args.len()) {
+        return l.fail(format!("inline assembly `{inst}`"));
+    }
+    let value = l.arg_scalar(args[value])?;
+    let lane = l.arg_scalar(args[lane])?;
+    let clamp = l.arg_scalar(args[clamp])?;
+    let mask = l.arg_scalar(args[mask])?;
+    let eight = l.int_const(Type::I32, 8);
+    let thirty_two = l.int_const(Type::I32, 32);
+    let shifted = l.emit_inst(InstKind::Binary { op: BinOp::LShr, lhs: clamp, rhs: eight }, Some(Type::I32)).expect("result");
+    let width = l.emit_inst(InstKind::Binary { op: BinOp::Sub, lhs: thirty_two, rhs: shifted }, Some(Type::I32)).expect("result");
+    define_warp(l, call, op, vec![mask, value, lane, width])
+}
+
+/// Fresh, arbitrary values for every output.
+unsafe fn havoc_outputs<L: CallLowering>(l: &mut L, call: LLVMValueRef) -> Result<()> {
+    if let Some(lanes) = l.result_lanes(call)? {
+        let values = lanes.into_iter().map(|ty| l.emit_inst(InstKind::Havoc, Some(ty)).expect("result")).collect();
+        l.define_lanes(call, values);
+    } else if let Some(ty) = l.result_type(call)? {
+        let v = l.emit_inst(InstKind::Havoc, Some(ty)).expect("result");
+        l.define(call, v);
+    }
+    Ok(())
+}
+
+/// One uninterpreted function of every input per output, named by the
+/// template.
+unsafe fn uninterpreted<L: CallLowering>(l: &mut L, call: LLVMValueRef, template: &str, args: &[LLVMValueRef]) -> Result<()> {
+    let mut inputs = Vec::new();
+    for &a in args {
+        inputs.extend(l.arg_lanes(a)?);
+    }
+    let name = format!("ptx:{}", instructions(template).join("; "));
+    if let Some(lanes) = l.result_lanes(call)? {
+        let values = lanes
+            .into_iter()
+            .enumerate()
+            .map(|(i, ty)| l.emit_inst(InstKind::CallExternal { name: format!("{name}.lane{i}"), args: inputs.clone() }, Some(ty)).expect("result"))
+            .collect();
+        l.define_lanes(call, values);
+    } else if let Some(ty) = l.result_type(call)? {
+        let v = l.emit_inst(InstKind::CallExternal { name, args: inputs }, Some(ty)).expect("result");
+        l.define(call, v);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_templates_into_instructions() {
+        let t = "{.reg .f16 low,high;\n  mov.b32 {low,high},$1;\n  cvt.f32.f16 $0, low;}\n";
+        assert_eq!(instructions(t), vec!["mov.b32 low,high ,$1", "cvt.f32.f16 $0, low"]);
+        assert_eq!(opcode("cvt.rn.f16.f32 $0, $1"), Some("cvt"));
+        assert_eq!(opcode("@p add.u32 $0, $1, 1"), Some("add"));
+    }
+}
