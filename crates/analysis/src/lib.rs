@@ -21,6 +21,7 @@
 //! have no dominators, belong to no loop, and are never divergent).
 
 pub mod cfg;
+pub mod dimensions;
 pub mod dom;
 pub mod ghost;
 pub mod inline;

@@ -319,8 +319,22 @@ fn check(options: &CheckOptions) -> Report {
     if let Some((reason, span)) = host_unchecked {
         report.kernels.push(KernelReport::unknown(lockstep_engine::program::HOST_ENTRY, reason, span));
     }
+    let sized = options.launch.group_size.is_some() || options.launch.num_groups.is_some() || options.launch.global_size.is_some();
     for (id, kernel) in selected {
-        let config = engine_config(options, Some(kernel));
+        let mut config = engine_config(options, Some(kernel));
+        // With no sizes given, a kernel written for 1-D launches (it reads
+        // only the x dimension of its ids and sizes) is checked for every
+        // 1-D launch, not for 3-D ones no user makes: there, threads that
+        // differ only in y or z would do the same work and "race".
+        if !sized && lockstep_analysis::dimensions::reads_only_dimension_x(module, id) {
+            config.group_size = [None, Some(1), Some(1)];
+            config.num_groups = [None, Some(1), Some(1)];
+            config.work_dim = 1;
+            report.notes.push(Diagnostic::note(format!(
+                "`{}` reads only the x dimension of its thread and block ids: it is checked for every 1-D launch (give --blockDim and --gridDim to check others)",
+                kernel.name
+            )));
+        }
         let started = std::time::Instant::now();
         let mut kernel_report = lockstep_engine::check_kernel(module, id, &config);
         if options.axioms_file.is_some() {

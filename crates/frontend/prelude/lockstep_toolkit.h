@@ -33,6 +33,19 @@ extern "C" cudaError_t cudaSetupArgument(const void *arg, size_t size, size_t of
 extern "C" cudaError_t cudaLaunch(const void *func);
 #endif
 
+/* nvcc's math_functions.hpp gives host code the integer and floating-point
+ * min and max overloads that clang's CUDA headers give only device code. */
+#define __LS_HOST_MINMAX(T)                                                      \
+  static inline __host__ T min(T a, T b) { return a < b ? a : b; }             \
+  static inline __host__ T max(T a, T b) { return a > b ? a : b; }
+__LS_HOST_MINMAX(int)
+__LS_HOST_MINMAX(unsigned int)
+__LS_HOST_MINMAX(long long)
+__LS_HOST_MINMAX(unsigned long long)
+__LS_HOST_MINMAX(float)
+__LS_HOST_MINMAX(double)
+#undef __LS_HOST_MINMAX
+
 #include "lockstep_annotations.h"
 
 #endif /* LOCKSTEP_TOOLKIT_H */

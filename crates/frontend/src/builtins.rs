@@ -247,6 +247,12 @@ unsafe fn lower_sreg<L: CallLowering>(l: &mut L, call: LLVMValueRef, sreg: &str)
             let v = match sreg {
                 "warpsize" => l.int_const(Type::I32, 32),
                 "laneid" => l.emit_inst(InstKind::Warp { op: WarpOp::LaneId, args: vec![] }, Some(Type::I32)).expect("result"),
+                // Registers that time or the hardware decide (`clock()`,
+                // `clock64()`, `%globaltimer`, the SM's id): any value.
+                "clock" | "clock64" | "globaltimer" | "smid" | "nsmid" | "warpid" | "nwarpid" | "gridid" => {
+                    let ty = l.result_type(call)?.unwrap_or(Type::I32);
+                    l.emit_inst(InstKind::Havoc, Some(ty)).expect("result")
+                }
                 other => return l.fail(format!("the special register `{other}`")),
             };
             l.define(call, v);

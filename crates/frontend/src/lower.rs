@@ -257,7 +257,13 @@ unsafe fn lower_module_from(
     let mut f = LLVMGetFirstFunction(module);
     while !f.is_null() {
         let wanted = only.as_ref().map_or(true, |set| set.contains(&f));
-        if LLVMIsDeclaration(f) == 0 && wanted {
+        // A function returning an aggregate by value was inlined into its
+        // callers before lowering (see `mark_for_inlining` in lib.rs); once
+        // nothing calls it, its body (whose return KIR cannot express) is
+        // not needed. (Such a function that no kernel calls is then not
+        // checked on its own under --no-inline.)
+        let inlined_away = !cx.kernels.contains(&f) && returns_aggregate(f) && LLVMGetFirstUse(f).is_null();
+        if LLVMIsDeclaration(f) == 0 && wanted && !inlined_away {
             let link_name = value_name(f);
             let is_kernel = cx.kernels.contains(&f);
             let mut func = Function::new(base_identifier(&link_name), link_name, is_kernel);
@@ -306,6 +312,12 @@ unsafe fn lower_module_from(
         out.functions[id] = func;
     }
     Ok(out)
+}
+
+/// Whether `f` returns a struct, vector or array by value.
+unsafe fn returns_aggregate(f: LLVMValueRef) -> bool {
+    let kind = LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(f)));
+    matches!(kind, LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMVectorTypeKind | LLVMTypeKind::LLVMArrayTypeKind)
 }
 
 /// Kernels: NVPTX marks them in `!nvvm.annotations` (or with the
@@ -1533,7 +1545,11 @@ impl<'a> FnLower<'a> {
         if let Some(rest) = name.strip_prefix("llvm.") {
             return self.lower_llvm_intrinsic(call, rest, &args);
         }
-        if let Some(&fid) = self.cx.funcs.get(&callee) {
+        // The C library's assertion failure is the failing assertion itself,
+        // even where a header defines it (clang's CUDA wrapper defines
+        // `__assert_fail` to call `__assertfail` with the message's address).
+        let assertion_failure = matches!(name.as_str(), "__assert_fail" | "__assertfail" | "_ZL13__assert_failPKcS0_jS0_");
+        if let Some(&fid) = self.cx.funcs.get(&callee).filter(|_| !assertion_failure) {
             let r = self.lower_direct_call(call, callee, fid, &args)?;
             if let Some(r) = r {
                 self.vals.insert(call, Lowered::Scalar(r));
