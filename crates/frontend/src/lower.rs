@@ -146,6 +146,9 @@ struct ModuleCx {
     spaces: SpaceMap,
     globals: HashMap<LLVMValueRef, GlobalId>,
     funcs: HashMap<LLVMValueRef, FuncId>,
+    /// Functions without a body whose address the module takes (a pointer
+    /// to `cosf`), numbered for `external_function_address`.
+    externs: HashMap<LLVMValueRef, usize>,
     kernels: HashSet<LLVMValueRef>,
     files: HashMap<LLVMMetadataRef, FileId>,
     byval_kind: u32,
@@ -161,6 +164,50 @@ pub const FUNCTION_ADDRESS_BASE: u64 = 0xF0_0000_0000;
 
 fn function_address(f: FuncId) -> u64 {
     FUNCTION_ADDRESS_BASE + 16 * f.index() as u64
+}
+
+/// The address of the `n`th function without a body whose address is
+/// taken: above every defined function's (2^31 of them fit below) and
+/// still below 2^40.
+fn external_function_address(n: usize) -> u64 {
+    FUNCTION_ADDRESS_BASE + 0x8_0000_0000 + 16 * n as u64
+}
+
+/// The address a function has in KIR, defined or not.
+fn address_of_function(cx: &ModuleCx, f: LLVMValueRef) -> Option<u64> {
+    match cx.funcs.get(&f) {
+        Some(&id) => Some(function_address(id)),
+        None => cx.externs.get(&f).map(|&n| external_function_address(n)),
+    }
+}
+
+/// The declarations (functions without a body, intrinsics aside) whose
+/// address `module` takes: used other than as the callee of a call. A call
+/// through a pointer may reach only these among the declarations.
+unsafe fn address_taken_declarations(module: LLVMModuleRef) -> Vec<LLVMValueRef> {
+    let mut out = Vec::new();
+    let mut f = LLVMGetFirstFunction(module);
+    while !f.is_null() {
+        if LLVMIsDeclaration(f) != 0 && !value_name(f).starts_with("llvm.") {
+            let mut u = LLVMGetFirstUse(f);
+            while !u.is_null() {
+                let user = LLVMGetUser(u);
+                let direct = !LLVMIsACallInst(user).is_null() && LLVMGetCalledValue(user) == f && !call_passes(user, f);
+                if !direct {
+                    out.push(f);
+                    break;
+                }
+                u = LLVMGetNextUse(u);
+            }
+        }
+        f = LLVMGetNextFunction(f);
+    }
+    out
+}
+
+/// Whether `call` passes `f` as one of its arguments.
+unsafe fn call_passes(call: LLVMValueRef, f: LLVMValueRef) -> bool {
+    (0..LLVMGetNumArgOperands(call)).any(|i| LLVMGetOperand(call, i) == f)
 }
 
 /// Lowers every defined function and memory object of `module`.
@@ -246,6 +293,7 @@ unsafe fn lower_module_from(
         spaces: SpaceMap { language },
         globals: HashMap::new(),
         funcs: HashMap::new(),
+        externs: address_taken_declarations(module).into_iter().enumerate().map(|(n, f)| (f, n)).collect(),
         kernels: kernel_functions(module),
         files: HashMap::new(),
         byval_kind: LLVMGetEnumAttributeKindForName(c"byval".as_ptr(), 5),
@@ -292,7 +340,7 @@ unsafe fn lower_module_from(
             };
             let elem_size = element_size(cx.td, vty);
             let is_extern = LLVMIsDeclaration(g) != 0;
-            let init = if is_extern { None } else { constant_bytes(cx.td, &cx.funcs, LLVMGetInitializer(g)) };
+            let init = if is_extern { None } else { constant_bytes(&cx, LLVMGetInitializer(g)) };
             let id = out.globals.push(MemObject {
                 name: base_identifier(&name),
                 space,
@@ -366,7 +414,8 @@ unsafe fn element_size(td: LLVMTargetDataRef, ty: LLVMTypeRef) -> Option<u64> {
 
 /// The bytes of a constant initialiser, when it is made of integers and
 /// floats only (enough for `__constant__` tables).
-unsafe fn constant_bytes(td: LLVMTargetDataRef, funcs: &HashMap<LLVMValueRef, FuncId>, c: LLVMValueRef) -> Option<Vec<u8>> {
+unsafe fn constant_bytes(cx: &ModuleCx, c: LLVMValueRef) -> Option<Vec<u8>> {
+    let td = cx.td;
     if c.is_null() || LLVMIsUndef(c) != 0 {
         return None;
     }
@@ -376,19 +425,20 @@ unsafe fn constant_bytes(td: LLVMTargetDataRef, funcs: &HashMap<LLVMValueRef, Fu
         return None;
     }
     let mut bytes = vec![0u8; size];
-    fill_constant(td, funcs, c, &mut bytes, 0).then_some(bytes)
+    fill_constant(cx, c, &mut bytes, 0).then_some(bytes)
 }
 
-unsafe fn fill_constant(td: LLVMTargetDataRef, funcs: &HashMap<LLVMValueRef, FuncId>, c: LLVMValueRef, out: &mut [u8], at: usize) -> bool {
+unsafe fn fill_constant(cx: &ModuleCx, c: LLVMValueRef, out: &mut [u8], at: usize) -> bool {
+    let td = cx.td;
     let ty = LLVMTypeOf(c);
     if LLVMIsNull(c) != 0 {
         return true;
     }
     match LLVMGetTypeKind(ty) {
-        // A table of device functions: their addresses as the lowering
-        // numbers them.
-        LLVMTypeKind::LLVMPointerTypeKind if !LLVMIsAFunction(c).is_null() => match funcs.get(&c) {
-            Some(&f) => out.get_mut(at..at + 8).map(|dst| dst.copy_from_slice(&function_address(f).to_le_bytes())).is_some(),
+        // A table of functions (device functions, or library functions
+        // such as `cosf`): their addresses as the lowering numbers them.
+        LLVMTypeKind::LLVMPointerTypeKind if !LLVMIsAFunction(c).is_null() => match address_of_function(cx, c) {
+            Some(a) => out.get_mut(at..at + 8).map(|dst| dst.copy_from_slice(&a.to_le_bytes())).is_some(),
             None => false,
         },
         LLVMTypeKind::LLVMIntegerTypeKind if !LLVMIsAConstantInt(c).is_null() => {
@@ -416,7 +466,7 @@ unsafe fn fill_constant(td: LLVMTargetDataRef, funcs: &HashMap<LLVMValueRef, Fun
             };
             (0..n).all(|i| {
                 let e = LLVMGetAggregateElement(c, i as u32);
-                !e.is_null() && fill_constant(td, funcs, e, out, at + i * stride)
+                !e.is_null() && fill_constant(cx, e, out, at + i * stride)
             })
         }
         LLVMTypeKind::LLVMStructTypeKind => {
@@ -424,7 +474,7 @@ unsafe fn fill_constant(td: LLVMTargetDataRef, funcs: &HashMap<LLVMValueRef, Fun
             (0..n).all(|i| {
                 let e = LLVMGetAggregateElement(c, i);
                 let off = LLVMOffsetOfElement(td, ty, i) as usize;
-                !e.is_null() && fill_constant(td, funcs, e, out, at + off)
+                !e.is_null() && fill_constant(cx, e, out, at + off)
             })
         }
         _ => false,
@@ -893,10 +943,12 @@ impl<'a> FnLower<'a> {
         if !LLVMIsAFunction(v).is_null() {
             // A function's address: an integer that is no object's address
             // (see `FUNCTION_ADDRESS_BASE`); indirect calls compare with it.
-            let Some(&fid) = self.cx.funcs.get(&v) else {
+            // A library function without a body (`cosf`) has an address of
+            // its own; a call through it is a call of the function by name.
+            let Some(address) = address_of_function(self.cx, v) else {
                 return self.unsupported(format!("a pointer to function `{}`, which has no body", base_identifier(&value_name(v))));
             };
-            let bits = self.const_int(Type::I64, function_address(fid) as u128);
+            let bits = self.const_int(Type::I64, address as u128);
             return Ok(self.emit_value(InstKind::Cast { op: CastOp::IntToPtr, arg: bits }, ty));
         }
         if !LLVMIsAConstantExpr(v).is_null() {
@@ -1614,8 +1666,12 @@ impl<'a> FnLower<'a> {
 
     /// A call through a function pointer: compared with the address of
     /// every function of the module with the call's type, each match a
-    /// direct call; a pointer that matches none (null, say) is dereferenced,
-    /// so the engines report the bad pointer where the call is.
+    /// direct call; then with the address of every function without a body
+    /// whose address the module takes (`float (*f)(float) = cosf`), each
+    /// match a call of that function by name, as a direct call of it would
+    /// be lowered (the modelled library function); a pointer that matches
+    /// none (null, say) is dereferenced, so the engines report the bad
+    /// pointer where the call is.
     unsafe fn lower_indirect_call(&mut self, call: LLVMValueRef, callee: LLVMValueRef) -> Result<()> {
         let nargs = LLVMGetNumArgOperands(call);
         let args: Vec<LLVMValueRef> = (0..nargs).map(|i| LLVMGetOperand(call, i)).collect();
@@ -1652,6 +1708,40 @@ impl<'a> FnLower<'a> {
             );
             self.cur = then_b;
             let r = self.lower_direct_call(call, g, fid, &args)?;
+            self.f.set_terminator(self.cur, Terminator::Jump(BlockCall { block: join, args: r.into_iter().collect() }), self.cur_loc);
+            self.cur = else_b;
+        }
+        let mut externs: Vec<(LLVMValueRef, usize)> = self
+            .cx
+            .externs
+            .iter()
+            .filter(|(f, _)| LLVMGlobalGetValueType(**f) == fn_type)
+            .map(|(f, n)| (*f, *n))
+            .collect();
+        externs.sort_by_key(|(_, n)| *n);
+        for (g, n) in externs {
+            let address = self.const_int(Type::I64, external_function_address(n) as u128);
+            let is_g = self.emit_value(InstKind::Icmp { cc: IntCC::Eq, lhs: target_bits, rhs: address }, Type::BOOL);
+            let (then_b, else_b) = (self.f.add_block(), self.f.add_block());
+            self.f.set_terminator(
+                self.cur,
+                Terminator::Branch {
+                    cond: is_g,
+                    then_dest: BlockCall { block: then_b, args: vec![] },
+                    else_dest: BlockCall { block: else_b, args: vec![] },
+                },
+                self.cur_loc,
+            );
+            self.cur = then_b;
+            let name = value_name(g);
+            crate::builtins::lower_named_call(self, call, &name, &base_identifier(&name), &args)?;
+            // The named call defined the call's value; each candidate gives
+            // its own to the join instead.
+            let r = match (ret, self.vals.remove(&call)) {
+                (Some(t), Some(Lowered::Scalar(v))) => Some(self.coerce(v, t)),
+                (Some(_), _) => return self.unsupported(format!("a call through a pointer to `{}` without a result", base_identifier(&name))),
+                (None, _) => None,
+            };
             self.f.set_terminator(self.cur, Terminator::Jump(BlockCall { block: join, args: r.into_iter().collect() }), self.cur_loc);
             self.cur = else_b;
         }

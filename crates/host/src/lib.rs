@@ -546,7 +546,18 @@ impl<'m> HostEnv<'m> {
             ..ReplayOptions::default()
         };
         let before = memory.undefined_reads;
-        let uses_undefined = undefined_value_use(self.module, kernel).is_some();
+        let undefined_use = undefined_value_use(self.module, kernel);
+        let uses_undefined = undefined_use.is_some();
+        if let Some((_, src)) = undefined_use {
+            // The kernel's results depend on a value this run fixed (a
+            // cuRAND draw, an uninitialised variable), so what the host
+            // does with them is one behaviour among several.
+            let line = src.map(|l| format!(" (line {})", l.line)).unwrap_or_default();
+            self.nondeterministic(
+                format!("the kernel `{}` uses a value that can differ between runs{line}", func.name),
+                loc,
+            );
+        }
         // A kernel that uses uninitialised variables may get a second run;
         // only then is the memory before the launch worth a copy.
         let snapshot = uses_undefined.then(|| memory.clone());
@@ -570,6 +581,19 @@ impl<'m> HostEnv<'m> {
                 }
                 *memory = std::mem::take(&mut result.memory);
                 self.launch_steps_left = self.launch_steps_left.saturating_sub(result.steps);
+                if !result.is_feasible() {
+                    // A thread stopped at an assumption its values broke (a
+                    // modelled function's range, or the kernel's own
+                    // `__assume`): what follows is no execution of the
+                    // program, so nothing it shows may be reported.
+                    let why = format!(
+                        "the launch of `{}` broke an assumption (its values are not ones the program can produce), so the run stops there",
+                        func.name
+                    );
+                    record.outcome = Err(why.clone());
+                    self.launches.push(record);
+                    return ExternalOutcome::Unsupported(why);
+                }
                 record.read_undefined = memory.undefined_reads > before || uses_undefined;
                 if !result.completed {
                     self.nondeterministic(format!("the launch of `{}` did not run to completion", func.name), loc);
@@ -933,8 +957,19 @@ struct KernelEnv {
 }
 
 impl HavocOracle for KernelEnv {
+    /// The interpreter's seeded values, except that floating-point ones lie
+    /// in (0, 1]. A kernel's unconstrained values come from modelled
+    /// library functions, and cuRAND's uniform generators assume exactly
+    /// that range: a value outside it would stop the thread at the
+    /// assumption, and the launch would then be no behaviour of the program.
     fn havoc(&mut self, site: &HavocSite) -> u128 {
-        self.havoc.havoc(site)
+        let h = self.havoc.havoc(site);
+        let fraction = ((h as u64) & 0xff_ffff) + 1;
+        match site.ty {
+            Type::Float(32) => (fraction as f32 / (1u64 << 24) as f32).to_bits() as u128,
+            Type::Float(64) => (fraction as f64 / (1u64 << 24) as f64).to_bits() as u128,
+            _ => h,
+        }
     }
 
     fn call_external(&mut self, call: &ExternalCall<'_>, memory: &mut Memory) -> Option<ExternalOutcome> {

@@ -210,6 +210,7 @@ mod tests {
             expected: Expected::Pass,
             expected_kinds: vec![],
             fragments: vec![],
+            label: None,
         }
     }
 

@@ -30,7 +30,8 @@ pub const USAGE: &str = "\
 usage: cargo xtask conformance [options]
 
 Runs lockstep on the conformance suites in $SHARED/conformance and compares
-each verdict with the suite's expectation.
+each verdict with the suite's expectation (for esbmc-gpu, the truth column of
+esbmc-gpu/truth.tsv where it lists the test, else test.desc).
 
 options:
   --suite gpuverify|esbmc-gpu|all   suites to run (default: all)
@@ -257,15 +258,20 @@ fn run(o: &Options) -> Result<i32, String> {
                 dir.display()
             ));
         }
-        let (found, malformed) =
+        let found =
             suite::discover(suite, &dir).map_err(|e| format!("reading {}: {e}", dir.display()))?;
-        for m in malformed {
+        if o.filter.is_none() {
+            for note in &found.notes {
+                eprintln!("note: {note}");
+            }
+        }
+        for m in found.malformed {
             if selected(o, &m.key) {
                 eprintln!("warning: skipping {}: {}", m.key, m.reason);
             }
             unrunnable.insert(m.key);
         }
-        cases.extend(found.into_iter().filter(|c| selected(o, &c.key())));
+        cases.extend(found.cases.into_iter().filter(|c| selected(o, &c.key())));
     }
     let full_suites: BTreeSet<String> = if o.filter.is_some() {
         BTreeSet::new()

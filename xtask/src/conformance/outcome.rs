@@ -437,6 +437,7 @@ mod tests {
         let fail = Expected::Fail;
         let clang = Expected::Rejected(RejectKind::Clang);
         let bugle = Expected::Rejected(RejectKind::Bugle);
+        let invalid = Expected::Rejected(RejectKind::Invalid);
         let cases = [
             (pass, V::Verified, Proved),
             (pass, V::Errors, FalseAlarm),
@@ -456,6 +457,12 @@ mod tests {
             (bugle, V::Verified, LimitationOk),
             (bugle, V::PossibleErrors, LimitationOk),
             (bugle, V::Unknown, LimitationOk),
+            // A program truth.tsv calls invalid must be rejected: any
+            // verdict about it, even `unknown`, accepted something invalid.
+            (invalid, V::Rejected, RejectedOk),
+            (invalid, V::Verified, NotRejected),
+            (invalid, V::Errors, NotRejected),
+            (invalid, V::Unknown, NotRejected),
         ];
         for (expected, verdict, outcome) in cases {
             assert_eq!(
@@ -481,6 +488,7 @@ mod tests {
             expected,
             expected_kinds: kinds.iter().map(|s| s.to_string()).collect(),
             fragments: fragments.iter().map(|s| s.to_string()).collect(),
+            label: None,
         }
     }
 

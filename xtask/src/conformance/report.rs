@@ -58,6 +58,9 @@ pub struct Figures {
     pub fail_found: Ratio,
     /// Expected-fail tests reported with a confirmed error.
     pub fail_confirmed: Ratio,
+    /// Expected-pass tests reported with a confirmed error: each is a wrong
+    /// confirmation (or a wrong expectation), so this should be 0.
+    pub pass_confirmed: usize,
     /// Of the found tests whose expected kind is known, those where a
     /// reported kind matches.
     pub kind_matched: Ratio,
@@ -97,6 +100,7 @@ impl Figures {
                 Expected::Pass => {
                     f.pass_verified.den += 1;
                     f.pass_verified.num += usize::from(outcome == Outcome::Proved);
+                    f.pass_confirmed += usize::from(outcome == Outcome::FalseAlarm && j.confirmed);
                 }
                 Expected::Fail => {
                     f.fail_found.den += 1;
@@ -153,6 +157,7 @@ impl Figures {
             "front_end": self.front_end.to_json(),
             "agreeing": self.agreeing.to_json(),
             "missed": self.missed,
+            "pass_confirmed": self.pass_confirmed,
             "wall_median_ms": self.wall_median.map(|d| d.as_millis() as u64),
             "wall_p95_ms": self.wall_p95.map(|d| d.as_millis() as u64),
             "frontend_median_ms": self.frontend_median.map(|d| d.as_millis() as u64),
@@ -228,7 +233,7 @@ pub fn render_tables(columns: &[(String, Figures)], all: &[&TestResult]) -> Stri
     );
     let _ = writeln!(out, "(* = does not agree with the expected verdict)\n");
 
-    let rows: [FigureRow; 12] = [
+    let rows: [FigureRow; 13] = [
         ("agreeing", |f| f.agreeing.cell()),
         ("pass tests verified", |f| f.pass_verified.cell()),
         ("fail tests reported (found)", |f| f.fail_found.cell()),
@@ -243,6 +248,9 @@ pub fn render_tables(columns: &[(String, Figures)], all: &[&TestResult]) -> Stri
         }),
         ("front end (not rejected/crash)", |f| f.front_end.cell()),
         ("missed (unsound)", |f| f.missed.to_string()),
+        ("confirmed errors on pass tests", |f| {
+            f.pass_confirmed.to_string()
+        }),
         ("wall time median", |f| seconds(f.wall_median)),
         ("wall time p95", |f| seconds(f.wall_p95)),
         ("front-end time median", |f| seconds(f.frontend_median)),
@@ -296,6 +304,7 @@ pub fn result_json(r: &TestResult, baseline: Option<(Outcome, &str)>) -> Value {
         "args": command_args(c),
         "expected": c.expected.name(),
         "expected_reject_kind": reject_kind,
+        "label": c.label.map(|l| l.name()),
         "expected_kinds": c.expected_kinds,
         "outcome": j.outcome.name(),
         "agrees": j.outcome.agrees(),
@@ -334,6 +343,7 @@ mod tests {
                 expected,
                 expected_kinds: vec!["data-race".into()],
                 fragments: vec![],
+                label: None,
             },
             run: RawRun {
                 exit: Exit::Code(0),
@@ -370,6 +380,7 @@ mod tests {
     fn figures_count_the_right_denominators() {
         let rs = [
             result(Expected::Pass, Outcome::Proved, 10, false),
+            result(Expected::Pass, Outcome::FalseAlarm, 15, true),
             result(Expected::Pass, Outcome::Crash, 20, false),
             result(Expected::Fail, Outcome::Found, 30, true),
             result(Expected::Fail, Outcome::Found, 40, false),
@@ -383,16 +394,17 @@ mod tests {
             ),
         ];
         let f = Figures::of(&rs);
-        assert_eq!(f.total, 7);
-        assert_eq!(f.pass_verified, Ratio { num: 1, den: 2 });
+        assert_eq!(f.total, 8);
+        assert_eq!(f.pass_verified, Ratio { num: 1, den: 3 });
+        assert_eq!(f.pass_confirmed, 1);
         assert_eq!(f.fail_found, Ratio { num: 2, den: 4 });
         assert_eq!(f.fail_confirmed, Ratio { num: 1, den: 4 });
         assert_eq!(f.kind_matched, Ratio { num: 1, den: 2 });
         assert_eq!(f.fragments_matched, Ratio { num: 2, den: 2 });
-        assert_eq!(f.front_end, Ratio { num: 4, den: 6 });
-        assert_eq!(f.agreeing, Ratio { num: 4, den: 7 });
+        assert_eq!(f.front_end, Ratio { num: 5, den: 7 });
+        assert_eq!(f.agreeing, Ratio { num: 4, den: 8 });
         assert_eq!(f.missed, 1);
-        assert_eq!(f.wall_median, Some(Duration::from_millis(40)));
+        assert_eq!(f.wall_median, Some(Duration::from_millis(30)));
         assert_eq!(f.wall_p95, Some(Duration::from_millis(70)));
 
         let all: Vec<&TestResult> = rs.iter().collect();
@@ -401,6 +413,9 @@ mod tests {
             .lines()
             .any(|l| l.starts_with("missed *") && l.contains(" 1 ")));
         assert!(table.contains("1/2  50.0%"));
+        assert!(table
+            .lines()
+            .any(|l| l.starts_with("confirmed errors on pass tests") && l.ends_with(" 1")));
     }
 
     #[test]

@@ -10,8 +10,13 @@
 //!   expressions expected in the error output.
 //! * `esbmc-gpu/`: every folder holding `test.desc` is a test. Line 1 names the
 //!   program, line 2 holds ESBMC-GPU's own flags (ignored), line 3 the
-//!   expected verdict and line 4 the kind of failure.
+//!   expected verdict and line 4 the kind of failure. Some of these labels
+//!   are artefacts of ESBMC-GPU's loop bounds and two-thread model, so the
+//!   suite's `truth.tsv` corrects them: where it lists a test, its `truth`
+//!   column (`pass`, `fail` or `invalid`) is the expectation and test.desc's
+//!   is kept only as the label it overrides.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -64,6 +69,9 @@ pub enum RejectKind {
     Bugle,
     /// `//xfail:GPUVERIFYVCGEN_ERROR`: GPUVerify's VC generator gave up.
     VcGen,
+    /// `invalid` in ESBMC-GPU's `truth.tsv`: the program is not valid
+    /// C++/CUDA (or has no source at all), so it must be rejected.
+    Invalid,
 }
 
 impl RejectKind {
@@ -80,6 +88,7 @@ impl RejectKind {
             RejectKind::CommandLine => "COMMAND_LINE_ERROR",
             RejectKind::Bugle => "BUGLE_ERROR",
             RejectKind::VcGen => "GPUVERIFYVCGEN_ERROR",
+            RejectKind::Invalid => "invalid",
         }
     }
 }
@@ -125,6 +134,9 @@ pub struct TestCase {
     pub expected_kinds: Vec<String>,
     /// Regular expressions expected in the error output (GPUVerify only).
     pub fragments: Vec<String>,
+    /// The suite's own label when `truth.tsv` overrides it with a different
+    /// expectation (ESBMC-GPU only); `None` when the label stands.
+    pub label: Option<Expected>,
 }
 
 impl TestCase {
@@ -141,32 +153,79 @@ pub struct Malformed {
     pub reason: String,
 }
 
+/// What discovery found in one suite.
+#[derive(Clone, Debug, Default)]
+pub struct Discovery {
+    /// The runnable tests, sorted by id.
+    pub cases: Vec<TestCase>,
+    /// Folders that look like tests but whose expectation could not be read.
+    pub malformed: Vec<Malformed>,
+    /// Remarks worth printing (a `truth.tsv` row naming no test, say).
+    pub notes: Vec<String>,
+}
+
+/// The name of ESBMC-GPU's corrections file, in the suite's root folder.
+pub const TRUTH_FILE: &str = "truth.tsv";
+
 /// Finds and parses every test of `suite` under `root` (the suite's folder).
 ///
 /// Tests come back sorted by id. Folders whose header cannot be parsed are
 /// returned separately so that one odd file does not stop the whole run.
-pub fn discover(suite: Suite, root: &Path) -> std::io::Result<(Vec<TestCase>, Vec<Malformed>)> {
+pub fn discover(suite: Suite, root: &Path) -> std::io::Result<Discovery> {
     let mut dirs = Vec::new();
     collect_dirs(root, &mut dirs)?;
-    let mut cases = Vec::new();
-    let mut malformed = Vec::new();
+    let mut found = Discovery::default();
+    // Only ESBMC-GPU's labels have corrections. A row that cannot be read
+    // makes its test malformed rather than silently falling back to the
+    // label the row was written to correct.
+    let mut truth = BTreeMap::new();
+    let mut bad_truth = BTreeMap::new();
+    if suite == Suite::EsbmcGpu {
+        let path = root.join(TRUTH_FILE);
+        if path.is_file() {
+            let text = String::from_utf8_lossy(&fs::read(&path)?).into_owned();
+            let parsed = parse_truth(&text);
+            truth = parsed.rows;
+            bad_truth = parsed.errors;
+        }
+    }
+    let mut used = BTreeSet::new();
     for dir in dirs {
         let id = relative_id(root, &dir);
         let parsed = match suite {
             Suite::GpuVerify => load_gpuverify(&dir, &id),
-            Suite::EsbmcGpu => load_esbmc(&dir, &id),
+            Suite::EsbmcGpu => match bad_truth.get(&id) {
+                Some(reason) if dir.join("test.desc").is_file() => {
+                    Err(format!("{TRUTH_FILE}: {reason}"))
+                }
+                _ => {
+                    let row = truth.get(&id);
+                    if row.is_some() {
+                        used.insert(id.clone());
+                    }
+                    load_esbmc(&dir, &id, row)
+                }
+            },
         };
         match parsed {
-            Ok(Some(case)) => cases.push(case),
+            Ok(Some(case)) => found.cases.push(case),
             Ok(None) => {}
-            Err(reason) => malformed.push(Malformed {
+            Err(reason) => found.malformed.push(Malformed {
                 key: format!("{suite}/{id}"),
                 reason,
             }),
         }
     }
-    cases.sort_by(|a, b| a.id.cmp(&b.id));
-    Ok((cases, malformed))
+    // A row for a test this copy of the suite does not have may belong to a
+    // part of the suite held back from it, but it may also be a misspelt id,
+    // which would leave the wrong label in force: say so either way.
+    for id in truth.keys().filter(|id| !used.contains(*id)) {
+        found
+            .notes
+            .push(format!("{suite}/{TRUTH_FILE} lists {id}, which is not a test here"));
+    }
+    found.cases.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(found)
 }
 
 /// Collects `dir` and every folder below it. Symbolic links are not followed,
@@ -221,11 +280,18 @@ fn load_gpuverify(dir: &Path, id: &str) -> Result<Option<TestCase>, String> {
         expected: header.expected,
         expected_kinds: header.expected_kinds,
         fragments: header.fragments,
+        label: None,
     }))
 }
 
 /// Reads an ESBMC-GPU test if `dir` holds `test.desc`; `Ok(None)` otherwise.
-fn load_esbmc(dir: &Path, id: &str) -> Result<Option<TestCase>, String> {
+///
+/// `truth` is the test's row of `truth.tsv`, when it has one: its verdict
+/// replaces test.desc's. test.desc's kind of failure is kept only when the
+/// two agree, since a corrected label's kind describes a defect that ESBMC-GPU
+/// claimed, not one the program has. A program the truth calls `invalid` is
+/// a test even when its source file is missing: lockstep must reject it.
+fn load_esbmc(dir: &Path, id: &str, truth: Option<&TruthRow>) -> Result<Option<TestCase>, String> {
     let desc_path = dir.join("test.desc");
     if !desc_path.is_file() {
         return Ok(None);
@@ -233,7 +299,13 @@ fn load_esbmc(dir: &Path, id: &str) -> Result<Option<TestCase>, String> {
     let bytes = fs::read(&desc_path).map_err(|e| format!("cannot read test.desc: {e}"))?;
     let desc =
         parse_test_desc(&String::from_utf8_lossy(&bytes)).map_err(|e| format!("test.desc: {e}"))?;
-    if !dir.join(&desc.file).is_file() {
+    let (expected, kinds, label) = match truth {
+        Some(row) if row.truth == desc.expected => (desc.expected, desc.kind, None),
+        Some(row) => (row.truth, None, Some(desc.expected)),
+        None => (desc.expected, desc.kind, None),
+    };
+    let expects_rejection = matches!(expected, Expected::Rejected(_));
+    if !expects_rejection && !dir.join(&desc.file).is_file() {
         return Err(format!(
             "test.desc names {}, which does not exist",
             desc.file
@@ -248,10 +320,73 @@ fn load_esbmc(dir: &Path, id: &str) -> Result<Option<TestCase>, String> {
         // nothing to lockstep. The runner adds `-I <test folder>` to every
         // test, which is all these programs need for their headers.
         args: Vec::new(),
-        expected: desc.expected,
-        expected_kinds: desc.kind.into_iter().map(str::to_string).collect(),
+        expected,
+        expected_kinds: kinds.into_iter().map(str::to_string).collect(),
         fragments: Vec::new(),
+        label,
     }))
+}
+
+/// One row of ESBMC-GPU's `truth.tsv`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TruthRow {
+    /// What the program does under CUDA and C++ semantics.
+    pub truth: Expected,
+    /// Why, with the line that decides it.
+    pub reason: String,
+}
+
+/// The rows of `truth.tsv` by test id, and the rows that could not be read
+/// (by test id too, when the id could be read).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Truth {
+    pub rows: BTreeMap<String, TruthRow>,
+    pub errors: BTreeMap<String, String>,
+}
+
+/// Parses `truth.tsv`: tab-separated columns test, suite, label, truth,
+/// lockstep's verdict when reviewed, reason; a first row naming the columns
+/// is a header. Only the test and truth columns decide anything.
+pub fn parse_truth(text: &str) -> Truth {
+    let mut truth = Truth::default();
+    for (index, raw) in text.lines().enumerate() {
+        let line = raw.trim_end_matches('\r');
+        if line.trim().is_empty() {
+            continue;
+        }
+        let columns: Vec<&str> = line.split('\t').map(str::trim).collect();
+        if index == 0 && columns.first() == Some(&"test") {
+            continue;
+        }
+        let id = columns[0].trim_matches('/').to_string();
+        let verdict = columns.get(3).copied().unwrap_or("");
+        let expected = match verdict {
+            "pass" => Expected::Pass,
+            "fail" => Expected::Fail,
+            "invalid" => Expected::Rejected(RejectKind::Invalid),
+            _ => {
+                truth.errors.insert(
+                    id,
+                    format!("line {}: truth {verdict:?} is not pass, fail or invalid", index + 1),
+                );
+                continue;
+            }
+        };
+        let row = TruthRow {
+            truth: expected,
+            reason: columns.get(5).copied().unwrap_or("").to_string(),
+        };
+        if truth.rows.insert(id.clone(), row).is_some() {
+            truth
+                .errors
+                .insert(id, format!("line {}: the test is listed twice", index + 1));
+        }
+    }
+    // A test listed twice has no single truth.
+    for id in truth.errors.keys() {
+        truth.rows.remove(id);
+    }
+    truth
 }
 
 /// The parsed header of a GPUVerify kernel.
@@ -531,12 +666,89 @@ mod tests {
         )
         .unwrap();
         fs::write(root.join("OpenCL/bad/kernel.cl"), "int x;\n").unwrap();
-        let (cases, malformed) = discover(Suite::GpuVerify, &root).unwrap();
+        let Discovery {
+            cases, malformed, ..
+        } = discover(Suite::GpuVerify, &root).unwrap();
         let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
         assert_eq!(ids, ["CUDA/a", "CUDA/group/b"]);
         assert_eq!(cases[0].key(), "gpuverify/CUDA/a");
         assert_eq!(malformed.len(), 1);
         assert_eq!(malformed[0].key, "gpuverify/OpenCL/bad");
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn truth_rows_parse_with_header_crlf_and_errors() {
+        let text = "test\tsuite\tlabel\ttruth\tlockstep_verdict\tjustification\r\n\
+            a/one\ttrain\tpass\tfail\terrors\t[label-wrong] line 3\r\n\
+            b/two\ttrain\tfail\tinvalid\trejected\tline 1 is ill-formed\n\
+            c/three\ttrain\tpass\tmaybe\tunknown\tx\n\
+            d/four\ttrain\tpass\tpass\tverified\tfirst\n\
+            d/four\ttrain\tpass\tfail\terrors\tsecond\n";
+        let t = parse_truth(text);
+        assert_eq!(t.rows.len(), 2);
+        assert_eq!(t.rows["a/one"].truth, Expected::Fail);
+        assert_eq!(t.rows["a/one"].reason, "[label-wrong] line 3");
+        assert_eq!(
+            t.rows["b/two"].truth,
+            Expected::Rejected(RejectKind::Invalid)
+        );
+        assert!(t.errors["c/three"].contains("not pass, fail or invalid"));
+        assert!(t.errors["d/four"].contains("twice"));
+        assert!(!RejectKind::Invalid.is_tool_limitation());
+    }
+
+    #[test]
+    fn truth_overrides_test_desc_and_drops_its_kind() {
+        let root = std::env::temp_dir().join(format!("xtask-truth-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        let desc_fail = "main.cu\n--unwind 2\n^VERIFICATION FAILED$\n#W/W data race$\n";
+        let desc_pass = "main.cu\n--unwind 2\n^VERIFICATION SUCCESSFUL$\n";
+        for (id, desc, source) in [
+            ("s/relabelled", desc_fail, true),
+            ("s/confirmed", desc_fail, true),
+            ("s/no_source", desc_pass, false),
+            ("s/missing_source", desc_pass, false),
+            ("s/bad_row", desc_pass, true),
+            ("s/unlisted", desc_pass, true),
+        ] {
+            fs::create_dir_all(root.join(id)).unwrap();
+            fs::write(root.join(id).join("test.desc"), desc).unwrap();
+            if source {
+                fs::write(root.join(id).join("main.cu"), "int main() {}\n").unwrap();
+            }
+        }
+        fs::write(
+            root.join(TRUTH_FILE),
+            "test\tsuite\tlabel\ttruth\tlockstep_verdict\tjustification\n\
+             s/relabelled\ttrain\tfail\tpass\tverified\tno race\n\
+             s/confirmed\ttrain\tfail\tfail\terrors\trace\n\
+             s/no_source\ttrain\tpass\tinvalid\trejected\tno main.cu\n\
+             s/bad_row\ttrain\tpass\tperhaps\tunknown\t?\n\
+             s/elsewhere\ttest\tpass\tfail\terrors\theld back\n",
+        )
+        .unwrap();
+        let found = discover(Suite::EsbmcGpu, &root).unwrap();
+        let by_id = |id: &str| found.cases.iter().find(|c| c.id == id).unwrap();
+        let relabelled = by_id("s/relabelled");
+        assert_eq!(relabelled.expected, Expected::Pass);
+        assert_eq!(relabelled.label, Some(Expected::Fail));
+        assert!(relabelled.expected_kinds.is_empty());
+        let confirmed = by_id("s/confirmed");
+        assert_eq!(confirmed.expected, Expected::Fail);
+        assert_eq!(confirmed.label, None);
+        assert_eq!(confirmed.expected_kinds, ["data-race"]);
+        let no_source = by_id("s/no_source");
+        assert_eq!(no_source.expected, Expected::Rejected(RejectKind::Invalid));
+        assert_eq!(no_source.label, Some(Expected::Pass));
+        assert_eq!(by_id("s/unlisted").expected, Expected::Pass);
+        let malformed: Vec<&str> = found.malformed.iter().map(|m| m.key.as_str()).collect();
+        assert_eq!(
+            malformed,
+            ["esbmc-gpu/s/bad_row", "esbmc-gpu/s/missing_source"]
+        );
+        assert_eq!(found.notes.len(), 1);
+        assert!(found.notes[0].contains("s/elsewhere"));
         fs::remove_dir_all(&root).unwrap();
     }
 }
