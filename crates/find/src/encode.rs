@@ -805,6 +805,14 @@ impl<'a, 'b> Exec<'a, 'b> {
                 }
             }
             InstKind::Havoc if relevant => Some(self.fresh(rty.unwrap(), "havoc")),
+            // A call through a pointer that matched no function's address:
+            // a violation wherever the path reaches it (the block then ends
+            // in `unreachable`, which cuts the path).
+            InstKind::InvalidCall { .. } => {
+                let message = "call through a pointer that is no function's address".to_string();
+                self.check(ViolationKind::NullPointer, inst, message, st.pc);
+                None
+            }
             _ => None,
         };
         if let (Some(r), Some(v)) = (result, value) {

@@ -1766,6 +1766,7 @@ impl<'a> Enc<'a> {
                     InstKind::Fence { .. }
                     | InstKind::Nop { .. }
                     | InstKind::Havoc
+                    | InstKind::InvalidCall { .. }
                     | InstKind::CallExternal { .. }
                     | InstKind::Annot { .. }
                     | InstKind::AnnotValue { .. } => {}
@@ -2353,6 +2354,11 @@ impl<'a> Enc<'a> {
                 }
             }
             InstKind::Call { .. } => return err("call left after inlining", at),
+            InstKind::InvalidCall { .. } => {
+                if mode == Mode::Normal {
+                    self.invalid_call(i, p);
+                }
+            }
             InstKind::CallExternal { name, .. } if name == "get_work_dim" && rty.is_some_and(|t| t.is_int()) => {
                 // OpenCL's `get_work_dim()`: the launch's dimensions.
                 let rty = rty.expect("checked");

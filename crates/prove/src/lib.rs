@@ -100,6 +100,7 @@ pub mod encode;
 pub mod function_wide;
 pub mod houdini;
 pub mod inline;
+mod invalid_call;
 pub mod promote;
 pub mod race;
 pub mod report;

@@ -801,6 +801,24 @@ impl<'a> Ctx<'a> {
                     }
                 }
             }
+            InstKind::InvalidCall { target } => {
+                // The call jumps to no function: report it, and stop the
+                // thread, whose behaviour past this point is undefined.
+                let target = val!(target).as_ptr();
+                let what = match target.obj {
+                    None if target.offset == 0 => "a null function pointer".to_string(),
+                    None => format!("address {:#x}, which is no function's address,", target.offset as u64),
+                    Some(o) => format!(
+                        "a pointer into `{}` (offset {}), which is no function's address,",
+                        self.memory.object(o).name,
+                        target.offset
+                    ),
+                };
+                let message = format!("call through {what} by {}", th.id);
+                self.violation(th, loc, ViolationKind::InvalidCall { target }, 14, message);
+                th.status = Status::Stopped;
+                return Flow::Yield;
+            }
             InstKind::Havoc => {
                 let ty = result_ty.unwrap_or(Type::I32);
                 let site = HavocSite {

@@ -10,7 +10,7 @@ use std::fmt;
 use lockstep_kir::{AnnotKind, BarrierScope, BlockId, FuncId, InstId, MemSpace};
 
 use crate::memory::Memory;
-use crate::value::ObjId;
+use crate::value::{ObjId, Pointer};
 
 /// A thread of the launch.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -119,6 +119,10 @@ pub enum ViolationKind {
     AssertionFailed { annot: AnnotKind },
     /// An `unreachable` terminator was reached.
     Unreachable,
+    /// A call through a function pointer that is the address of no
+    /// function of the call's type (`InstKind::InvalidCall`): `target` is
+    /// the pointer, null or not.
+    InvalidCall { target: Pointer },
     /// The work-items of a group made a group-wide call (`what`, e.g.
     /// `async_work_group_copy`) with arguments that differ between them.
     NonUniformGroupCall { what: &'static str },
@@ -145,6 +149,7 @@ impl ViolationKind {
                 _ => "assertion",
             },
             ViolationKind::Unreachable => "assertion",
+            ViolationKind::InvalidCall { .. } => "null-pointer",
             ViolationKind::NonUniformGroupCall { .. } => "barrier-divergence",
         }
     }
