@@ -215,6 +215,15 @@ pub struct ReplayResult {
     pub steps: u64,
     /// Threads that returned from the kernel.
     pub threads_exited: u64,
+    /// Executed uses of unspecified values (`undef`, `havoc` results; see
+    /// `lockstep_analysis::unspecified`), all threads together. The
+    /// interpreter gives each such value one concrete value
+    /// (`ReplayOptions::undefined_value`, the oracle's havoc), so a run
+    /// with a use is one behaviour among several, like a run that reads
+    /// memory never written (`Memory::undefined_reads`).
+    pub unspecified_uses: u64,
+    /// Where the first of those uses was.
+    pub first_unspecified_use: Option<Loc>,
     /// The final contents of every memory object.
     pub memory: Memory,
 }
