@@ -41,6 +41,8 @@ use crate::unroll::{Target, Unrolled};
 pub struct Launch {
     pub group_size: [TermId; 3],
     pub num_groups: [TermId; 3],
+    /// `get_global_offset` in each dimension (`FindConfig::global_offset`).
+    pub global_offset: [TermId; 3],
     pub same_group: TermId,
     /// The value of each kernel parameter (pointer parameters point to their
     /// own object at offset 0).
@@ -754,7 +756,7 @@ impl<'a, 'b> Exec<'a, 'b> {
                     BuiltinVar::GroupId => self.ids.group[d],
                     BuiltinVar::LocalSize => self.s.launch.group_size[d],
                     BuiltinVar::NumGroups => self.s.launch.num_groups[d],
-                    BuiltinVar::GlobalOffset => self.t.bv(32, 0),
+                    BuiltinVar::GlobalOffset => self.s.launch.global_offset[d],
                 };
                 let ty = rty.unwrap();
                 Some(self.from_bits(ty, t))

@@ -2340,7 +2340,7 @@ impl<'a> Enc<'a> {
                         lockstep_kir::BuiltinVar::GroupId => self.gid[t][d],
                         lockstep_kir::BuiltinVar::LocalSize => self.gs[d],
                         lockstep_kir::BuiltinVar::NumGroups => self.ng[d],
-                        lockstep_kir::BuiltinVar::GlobalOffset => self.st.bv_const(32, 0),
+                        lockstep_kir::BuiltinVar::GlobalOffset => self.st.bv_const(32, self.config.global_offset[d] as u32 as u128),
                     };
                     let w = rty.map_or(32, |t| t.bits());
                     out[t] = Some(Sym::Bv(self.resize(v, w, false)));
