@@ -27,6 +27,7 @@ pub mod ghost;
 pub mod inline;
 pub mod loops;
 pub mod uniformity;
+pub mod unspecified;
 
 pub use cfg::Cfg;
 pub use dom::{DomTree, PostDomTree};

@@ -489,7 +489,8 @@ impl<'a> Analysis<'a> {
             | InstKind::MemSet { .. }
             | InstKind::Barrier { .. }
             | InstKind::Fence { .. }
-            | InstKind::Annot { .. } => Uniform,
+            | InstKind::Annot { .. }
+            | InstKind::InvalidCall { .. } => Uniform,
         }
     }
 

@@ -37,7 +37,8 @@ options of check:
                            lacks what the file uses, the toolkit (default auto)
   --blockDim=N|[X,Y,Z]|*   threads per block (OpenCL: --local_size)
   --gridDim=N|[X,Y,Z]|*    blocks per grid (OpenCL: --num_groups, or --global_size)
-  --global_offset=...      OpenCL global offset
+  --global_offset=N|[X,Y,Z]
+                           OpenCL global offset (unlisted dimensions: 0)
   --format=human|json|sarif
                            output format (default human)
   --dump-kir               print the kernel IR and stop
@@ -389,7 +390,7 @@ fn engine_config(options: &CheckOptions, kernel: Option<&lockstep_kir::Function>
     let mut config = lockstep_engine::CheckConfig {
         group_size: three(&options.launch.group_size),
         num_groups: three(&options.launch.num_groups),
-        global_offset: three(&options.launch.global_offset).map(|d| d.unwrap_or(0)),
+        global_offset: options.launch.global_offset,
         global_size: three(&options.launch.global_size),
         mode: options.mode,
         use_cvc5: options.solver == options::SolverKind::Cvc5,

@@ -47,8 +47,9 @@ pub struct LaunchConfig {
     pub group_size: Option<Dims>,
     /// Groups in the grid.
     pub num_groups: Option<Dims>,
-    /// OpenCL `--global_offset`.
-    pub global_offset: Option<Dims>,
+    /// OpenCL `--global_offset`, per dimension: the dimensions it does not
+    /// list have offset 0 (`parse_offsets`).
+    pub global_offset: [u64; 3],
     /// OpenCL `--global_size`, as given (`num_groups` is derived from it).
     pub global_size: Option<Dims>,
 }
@@ -184,6 +185,34 @@ pub fn parse_dims(flag: &str, text: &str) -> Result<Dims, UsageError> {
     Ok(Dims::Sizes(dims))
 }
 
+/// Parses `--global_offset`'s value: `N` or `[a,b,c]`, one to three offsets
+/// in the order of the dimensions, as GPUVerify reads it. Unlike a size, an
+/// offset may be 0, and a dimension the value does not list has offset 0
+/// (a size would be 1 there): `--global_offset=64` offsets dimension 0 only.
+/// A symbolic offset (`*`) is not supported.
+pub fn parse_offsets(flag: &str, text: &str) -> Result<[u64; 3], UsageError> {
+    let t = text.trim();
+    let inner = match t.strip_prefix('[') {
+        Some(rest) => match rest.strip_suffix(']') {
+            Some(inner) => inner,
+            None => return err(format!("{flag}: missing `]` in `{text}`")),
+        },
+        None => t,
+    };
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return err(format!("{flag}: between one and three offsets are allowed, got `{text}`"));
+    }
+    let mut out = [0; 3];
+    for (d, p) in parts.iter().enumerate() {
+        match p.parse::<u64>() {
+            Ok(n) if n <= u32::MAX as u64 => out[d] = n,
+            _ => return err(format!("{flag}: expected a number below 2^32 or a list like [64,0], got `{text}`")),
+        }
+    }
+    Ok(out)
+}
+
 /// Reads the value of `--flag=value` or `--flag value`.
 fn take_value(flag: &str, inline: Option<&str>, rest: &mut std::slice::Iter<'_, String>) -> Result<String, UsageError> {
     if let Some(v) = inline {
@@ -277,7 +306,7 @@ pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
             }
             "--global_offset" => {
                 let v = take_value(flag, inline, &mut iter)?;
-                o.launch.global_offset = Some(parse_dims(flag, &v)?);
+                o.launch.global_offset = parse_offsets(flag, &v)?;
             }
             "--only-divergence" => o.only_divergence = true,
             "--only-intra-group" => o.only_intra_group = true,
@@ -444,6 +473,18 @@ mod tests {
         assert!(o.no_inline);
         let o = parse_check(&args("k.cl --local_size=64 --num_groups=*")).unwrap();
         assert_eq!(o.launch.num_groups, Some(Dims::Any));
+    }
+
+    #[test]
+    fn global_offset_lists_dimensions_from_the_first() {
+        let o = parse_check(&args("k.cl --local_size=64 --global_offset=64")).unwrap();
+        assert_eq!(o.launch.global_offset, [64, 0, 0]);
+        let o = parse_check(&args("k.cl --local_size=[8,8] --global_offset=[0,16]")).unwrap();
+        assert_eq!(o.launch.global_offset, [0, 16, 0]);
+        let o = parse_check(&args("k.cl --local_size=8")).unwrap();
+        assert_eq!(o.launch.global_offset, [0, 0, 0]);
+        assert!(parse_check(&args("k.cl --global_offset=*")).is_err());
+        assert!(parse_check(&args("k.cl --global_offset=[1,2,3,4]")).is_err());
     }
 
     #[test]

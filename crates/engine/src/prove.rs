@@ -31,6 +31,7 @@ fn prove_config(module: &Module, kernel: FuncId, config: &CheckConfig) -> ProveC
         num_groups: config.num_groups,
         global_size: config.global_size,
         dims: config.work_dim,
+        global_offset: config.global_offset,
         solver: if config.use_cvc5 { SolverKind::Cvc5 } else { SolverKind::Z3 },
         query_timeout: config.query_timeout,
         only_divergence: config.only_divergence,

@@ -309,7 +309,10 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
                 continue;
             }
         }
-        if null_from_inputs && matches!(v.kind, RKind::NullDereference { .. }) {
+        // A null function pointer read from those inputs is null for the
+        // same reason.
+        let null_call = matches!(v.kind, RKind::InvalidCall { target } if target.is_null());
+        if null_from_inputs && (matches!(v.kind, RKind::NullDereference { .. }) || null_call) {
             continue;
         }
         if let Some(converted) = convert(module, &result, v, &sized_buffers, &witness) {
@@ -480,6 +483,15 @@ pub(crate) fn convert(
             witness.threads = vec![thread_of(&v.thread)];
             let message = format!("null pointer {} by {}", if *write { "write" } else { "read" }, describe(&v.thread));
             (Kind::NullPointer, message, span(module, &v.loc))
+        }
+        RKind::InvalidCall { target } => {
+            witness.threads = vec![thread_of(&v.thread)];
+            let what = match target.obj {
+                None if target.offset == 0 => "a null function pointer".to_string(),
+                None => format!("address {:#x}, which is no function's address,", target.offset as u64),
+                Some(o) => format!("a pointer into `{}`, which is no function's address,", object_name(result, o)),
+            };
+            (Kind::NullPointer, format!("call through {what} by {}", describe(&v.thread)), span(module, &v.loc))
         }
         RKind::DeviceMemoryFromHost { object, write } => {
             let message = format!(

@@ -1370,6 +1370,11 @@ impl<'a> Executor<'a> {
                 return unsupported("atomic operations (their result depends on the schedule)", loc)
             }
             InstKind::Warp { .. } => return unsupported("warp-level operations", loc),
+            // A path on which a function pointer is no function's address
+            // has no defined outcome to compare.
+            InstKind::InvalidCall { .. } => {
+                return unsupported("a call through a pointer that may be no function's address", loc)
+            }
             InstKind::MemCopy { .. } | InstKind::MemSet { .. } => return unsupported("memcpy/memset", loc),
             InstKind::Call { .. } => return unsupported("a call that could not be inlined", loc),
         };

@@ -41,6 +41,8 @@ use crate::unroll::{Target, Unrolled};
 pub struct Launch {
     pub group_size: [TermId; 3],
     pub num_groups: [TermId; 3],
+    /// `get_global_offset` in each dimension (`FindConfig::global_offset`).
+    pub global_offset: [TermId; 3],
     pub same_group: TermId,
     /// The value of each kernel parameter (pointer parameters point to their
     /// own object at offset 0).
@@ -754,7 +756,7 @@ impl<'a, 'b> Exec<'a, 'b> {
                     BuiltinVar::GroupId => self.ids.group[d],
                     BuiltinVar::LocalSize => self.s.launch.group_size[d],
                     BuiltinVar::NumGroups => self.s.launch.num_groups[d],
-                    BuiltinVar::GlobalOffset => self.t.bv(32, 0),
+                    BuiltinVar::GlobalOffset => self.s.launch.global_offset[d],
                 };
                 let ty = rty.unwrap();
                 Some(self.from_bits(ty, t))
@@ -805,6 +807,14 @@ impl<'a, 'b> Exec<'a, 'b> {
                 }
             }
             InstKind::Havoc if relevant => Some(self.fresh(rty.unwrap(), "havoc")),
+            // A call through a pointer that matched no function's address:
+            // a violation wherever the path reaches it (the block then ends
+            // in `unreachable`, which cuts the path).
+            InstKind::InvalidCall { .. } => {
+                let message = "call through a pointer that is no function's address".to_string();
+                self.check(ViolationKind::NullPointer, inst, message, st.pc);
+                None
+            }
             _ => None,
         };
         if let (Some(r), Some(v)) = (result, value) {

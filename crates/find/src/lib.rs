@@ -94,6 +94,9 @@ pub struct FindConfig {
     pub max_violations: usize,
     /// The largest value a symbolic launch size may take in the witness.
     pub max_symbolic_size: u64,
+    /// OpenCL's global offset in each dimension (`get_global_offset`), as
+    /// `--global_offset` gives it: 0 in the dimensions it does not list.
+    pub global_offset: [u64; 3],
 }
 
 impl Default for FindConfig {
@@ -114,6 +117,7 @@ impl Default for FindConfig {
             replay_log: None,
             max_violations: 64,
             max_symbolic_size: 64,
+            global_offset: [0; 3],
         }
     }
 }

@@ -206,7 +206,8 @@ impl<'a> Search<'a> {
             };
             init.push(a);
         }
-        let launch = Launch { group_size, num_groups, same_group, args, init };
+        let global_offset = config.global_offset.map(|o| terms.bv(32, o as u32 as u128));
+        let launch = Launch { group_size, num_groups, global_offset, same_group, args, init };
 
         let setup = Setup {
             func,

@@ -11,6 +11,7 @@
 
 pub mod builtins;
 pub mod driver;
+mod fnptr;
 pub mod lower;
 mod ptx;
 pub mod toolkit;

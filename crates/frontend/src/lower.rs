@@ -578,11 +578,24 @@ impl<'a> FnLower<'a> {
 
     unsafe fn lower_signature(&mut self) -> Result<()> {
         let n = LLVMCountParams(self.llvm_fn);
+        // A kernel's function-pointer parameter holds whatever the host
+        // passes: an integer (see `fnptr`), made a pointer at the entry.
+        let function_pointers = if self.f.is_kernel {
+            crate::fnptr::function_pointer_params(self.llvm_fn)
+        } else {
+            vec![false; n as usize]
+        };
         for i in 0..n {
             let p = LLVMGetParam(self.llvm_fn, i);
             let name = value_name(p);
             let name = if name.is_empty() { format!("arg{i}") } else { name };
             match self.shape_of_value(p)? {
+                Shape::Scalar(ty) if ty.is_ptr() && function_pointers[i as usize] => {
+                    let bits = self.f.add_param(name, Type::I64, None);
+                    let null = self.zero_of(ty);
+                    let v = self.emit_value(InstKind::PtrAdd { base: null, offset: bits }, ty);
+                    self.vals.insert(p, Lowered::Scalar(v));
+                }
                 Shape::Scalar(ty) => {
                     let pointee = ty.is_ptr().then(PointeeInfo::default);
                     let v = self.f.add_param(name, ty, pointee);
@@ -1670,8 +1683,8 @@ impl<'a> FnLower<'a> {
     /// whose address the module takes (`float (*f)(float) = cosf`), each
     /// match a call of that function by name, as a direct call of it would
     /// be lowered (the modelled library function); a pointer that matches
-    /// none (null, say) is dereferenced, so the engines report the bad
-    /// pointer where the call is.
+    /// none (null, say) reaches an `invalid_call`, which the engines report
+    /// where the call is.
     unsafe fn lower_indirect_call(&mut self, call: LLVMValueRef, callee: LLVMValueRef) -> Result<()> {
         let nargs = LLVMGetNumArgOperands(call);
         let args: Vec<LLVMValueRef> = (0..nargs).map(|i| LLVMGetOperand(call, i)).collect();
@@ -1745,11 +1758,13 @@ impl<'a> FnLower<'a> {
             self.f.set_terminator(self.cur, Terminator::Jump(BlockCall { block: join, args: r.into_iter().collect() }), self.cur_loc);
             self.cur = else_b;
         }
-        // No function has this address: the call dereferences a bad pointer.
-        self.emit(InstKind::Load { ptr: target, align: 1 }, Some(Type::I8));
-        // Its result is never used for a verdict: the bad dereference is.
-        let fallback = ret.map(|t| self.zero_of(t));
-        self.f.set_terminator(self.cur, Terminator::Jump(BlockCall { block: join, args: fallback.into_iter().collect() }), self.cur_loc);
+        // No function of this type has this address (null, a data pointer,
+        // an address made by arithmetic): the call jumps nowhere. That is a
+        // violation in every engine, and nothing after it is executed, so
+        // the engines neither assume the pointer is one of the functions
+        // nor report what follows a call that cannot happen.
+        self.emit(InstKind::InvalidCall { target }, None);
+        self.f.set_terminator(self.cur, Terminator::Unreachable, self.cur_loc);
         self.cur = join;
         if let Some(r) = result {
             self.vals.insert(call, Lowered::Scalar(r));

@@ -154,7 +154,8 @@ pub enum HostError {
 /// module appended) with the host model as its environment. `choice`
 /// steers what a nondeterministic program sees: every value it reads as
 /// input is `choice`, the clock reads a time `choice` seconds later, and
-/// memory never written reads as 0x00, 0x01 or 0xA5 bytes.
+/// memory never written reads as 0x00, 0x01 or 0xA5 bytes, and
+/// uninitialised values (`undef`) are 0, all ones or 0xA5 bytes.
 pub fn run_program(module: &Module, main: FuncId, choice: u32) -> Result<ProgramRun, HostError> {
     let func = module.functions.get(main).ok_or(HostError::NoMain)?;
     let mut env = HostEnv::new(module);
@@ -179,14 +180,16 @@ pub fn run_program(module: &Module, main: FuncId, choice: u32) -> Result<Program
         check_races: false,
         step_budget_per_thread: 20_000_000,
         host_code: true,
+        undefined_value: undefined_value(choice),
         ..ReplayOptions::default()
     };
     let host = replay_with_oracle(module, main, &Launch::linear(1, 1), &args, memory, &options, &mut env)
         .map_err(|e| HostError::Replay(format!("{e:?}")))?;
     let mut nondeterminism = env.nondeterminism;
-    if let Some((f, src)) = undefined_value_use(module, main) {
-        let line = src.map(|l| format!(" (line {})", l.line)).unwrap_or_default();
-        let loc = Loc { func: f, block: module.functions[f].entry, inst: None };
+    // The host's own uses of unspecified values, as the run met them (the
+    // launches' are in `nondeterminism` already).
+    if let Some(loc) = host.first_unspecified_use.filter(|_| host.unspecified_uses > 0) {
+        let line = line_of(module, loc);
         nondeterminism.push((format!("the host program uses an uninitialised variable{line}"), loc));
     }
     if host.memory.undefined_reads > 0 && !nondeterminism.iter().any(|(r, _)| r.contains("never written")) {
@@ -196,7 +199,7 @@ pub fn run_program(module: &Module, main: FuncId, choice: u32) -> Result<Program
             inst: None,
         })));
     }
-    let choice_matters = env.choice_used || host.memory.undefined_reads > 0;
+    let choice_matters = env.choice_used || host.memory.undefined_reads > 0 || host.unspecified_uses > 0;
     Ok(ProgramRun { host, launches: env.launches, findings: env.findings, notes: env.notes, nondeterminism, main, choice_matters })
 }
 
@@ -540,6 +543,7 @@ impl<'m> HostEnv<'m> {
         // the program's own, and any read that could see another value under
         // another schedule races with a write and is reported itself.
         let options = ReplayOptions {
+            undefined_value: undefined_value(self.choice),
             dynamic_shared_size: shared_bytes,
             benign_writes_from_memory: true,
             step_budget_total: self.launch_steps_left.min(ReplayOptions::default().step_budget_total),
@@ -594,7 +598,17 @@ impl<'m> HostEnv<'m> {
                     self.launches.push(record);
                     return ExternalOutcome::Unsupported(why);
                 }
-                record.read_undefined = memory.undefined_reads > before || uses_undefined;
+                // A run that used an uninitialised value (or another value
+                // the model leaves open) computed with one value among
+                // many: like a read of memory never written, it makes the
+                // program's run one behaviour among several.
+                if let Some(at) = result.first_unspecified_use.filter(|_| result.unspecified_uses > 0) {
+                    // Another run of the program gives them other values.
+                    self.choice_used = true;
+                    let line = line_of(self.module, at);
+                    self.nondeterministic(format!("the launch of `{}` uses an uninitialised value{line}", func.name), at);
+                }
+                record.read_undefined = memory.undefined_reads > before || uses_undefined || result.unspecified_uses > 0;
                 if !result.completed {
                     self.nondeterministic(format!("the launch of `{}` did not run to completion", func.name), loc);
                 }
@@ -907,13 +921,12 @@ impl HavocOracle for HostEnv<'_> {
 
 /// The first use of an unspecified value (LLVM `undef`, an uninitialised
 /// variable, or a `havoc`) in `root` or a function it calls, where the value
-/// could matter.
-/// The interpreter gives such values one arbitrary value, so a run that
-/// uses one is one behaviour among several. Uses as an operand of a bitwise
-/// `and`/`or` are the front-end's way of building aggregates field by field
-/// (the other operand masks the unspecified bits) and do not count.
+/// could matter (`lockstep_analysis::unspecified` says which uses count).
+/// Static: the run itself counts the uses it executes
+/// (`ReplayResult::unspecified_uses`); this only says whether a launch is
+/// worth a second run with other uninitialised values.
 pub fn undefined_value_use(module: &Module, root: FuncId) -> Option<(FuncId, Option<lockstep_kir::SrcLoc>)> {
-    use lockstep_kir::{BinOp, InstKind, ValueDef};
+    use lockstep_kir::InstKind;
     let mut seen = std::collections::HashSet::new();
     let mut stack = vec![root];
     while let Some(f) = stack.pop() {
@@ -921,33 +934,37 @@ pub fn undefined_value_use(module: &Module, root: FuncId) -> Option<(FuncId, Opt
             continue;
         }
         let func = &module.functions[f];
-        // `havoc` results (a value the model leaves open, such as what
-        // `printf` returns) are unspecified too.
-        let is_undef = |v: lockstep_kir::ValueId| match func.values[v].def {
-            ValueDef::Undef => true,
-            ValueDef::Inst(i) => matches!(func.insts[i].kind, InstKind::Havoc),
-            _ => false,
-        };
+        let uses = lockstep_analysis::unspecified::unspecified_uses(func);
         for (id, inst) in func.insts.iter() {
             if let InstKind::Call { callee, .. } = &inst.kind {
                 stack.push(*callee);
             }
-            if matches!(inst.kind, InstKind::Binary { op: BinOp::And | BinOp::Or, .. }) {
-                continue;
-            }
-            let mut found = false;
-            inst.kind.for_each_operand(|v| found |= is_undef(v));
-            if found {
+            if uses.insts.contains(&id) {
                 return Some((f, *func.inst_locs.get(id)));
             }
         }
-        for (b, block) in func.blocks.iter() {
-            if block.term.operands().into_iter().any(is_undef) {
+        for (b, _) in func.blocks.iter() {
+            if uses.terms.contains(&b) {
                 return Some((f, *func.term_locs.get(b)));
             }
         }
     }
     None
+}
+
+/// The value uninitialised variables hold in the run steered by `choice`.
+fn undefined_value(choice: u32) -> u128 {
+    [0, u128::MAX, u128::from_le_bytes([0xA5; 16])][choice as usize % 3]
+}
+
+/// ` (line N)` for the source line of `loc`, or nothing when unknown.
+fn line_of(module: &Module, loc: Loc) -> String {
+    let func = &module.functions[loc.func];
+    let src = match loc.inst {
+        Some(i) => *func.inst_locs.get(i),
+        None => *func.term_locs.get(loc.block),
+    };
+    src.map(|l| format!(" (line {})", l.line)).unwrap_or_default()
 }
 
 /// The environment of a launch: the interpreter's defaults, plus the C

@@ -425,6 +425,13 @@ pub enum InstKind {
     AnnotValue { func: AnnotFn, args: Vec<ValueId> },
     /// A fresh unconstrained value of the result's type.
     Havoc,
+    /// A call through the function pointer `target` that is the address of
+    /// no function of the call's type (null, a data pointer, an address
+    /// computed by arithmetic). The front-end lowers an indirect call as a
+    /// comparison with every function of its type; this is what executes
+    /// when none matches. Executing it is a violation in every engine (the
+    /// call would jump nowhere), never a call of some function.
+    InvalidCall { target: ValueId },
     /// `printf` and other side-effect-only calls that verification ignores,
     /// kept so that reports can mention them.
     Nop { what: String },
@@ -846,6 +853,7 @@ impl InstKind {
                 f(*offset);
             }
             InstKind::Load { ptr, .. } => f(*ptr),
+            InstKind::InvalidCall { target } => f(*target),
             InstKind::Store { ptr, value, .. } | InstKind::Atomic { ptr, value, .. } => {
                 f(*ptr);
                 f(*value);
@@ -910,6 +918,7 @@ impl InstKind {
                 *offset = f(*offset);
             }
             InstKind::Load { ptr, .. } => *ptr = f(*ptr),
+            InstKind::InvalidCall { target } => *target = f(*target),
             InstKind::Store { ptr, value, .. } | InstKind::Atomic { ptr, value, .. } => {
                 *ptr = f(*ptr);
                 *value = f(*value);

@@ -1020,6 +1020,10 @@ impl Parser {
                     InstKind::AnnotValue { func, args: self.paren_list(&mut pos)? }
                 }
                 "havoc" => InstKind::Havoc,
+                "invalid_call" => {
+                    let [target] = self.fixed(&mut pos)?;
+                    InstKind::InvalidCall { target }
+                }
                 "nop" => InstKind::Nop { what: self.string("a description")? },
                 _ => return error(op_pos, format!("unknown instruction `{word}`")),
             }

@@ -65,6 +65,7 @@
 //! | Annot | `annot assert(v1)` |
 //! | AnnotValue | `annot_value read(v1)` |
 //! | Havoc | `havoc` |
+//! | InvalidCall | `invalid_call v1` |
 //! | Nop | `nop "printf"` |
 //!
 //! Terminators are `jump block1(v2)`, `br cond, block1(v2), block2`,
@@ -463,6 +464,7 @@ pub(crate) fn write_inst_kind(f: &mut impl Write, kind: &InstKind) -> fmt::Resul
             f.write_char(')')
         }
         InstKind::Havoc => f.write_str("havoc"),
+        InstKind::InvalidCall { target } => write!(f, "invalid_call {target}"),
         InstKind::Nop { what } => write!(f, "nop {}", Quoted(what)),
     }
 }

@@ -628,6 +628,7 @@ fn inst_name(kind: &InstKind) -> String {
         InstKind::Annot { kind, .. } => format!("annot {}", kind.name()),
         InstKind::AnnotValue { func, .. } => format!("annot_value {}", func.name()),
         InstKind::Havoc => "havoc".to_string(),
+        InstKind::InvalidCall { .. } => "invalid_call".to_string(),
         InstKind::Nop { .. } => "nop".to_string(),
     }
 }
@@ -657,7 +658,8 @@ fn check_inst_types(
         | K::MemSet { .. }
         | K::Barrier { .. }
         | K::Fence { .. }
-        | K::Annot { .. } => ResultRule::Forbidden,
+        | K::Annot { .. }
+        | K::InvalidCall { .. } => ResultRule::Forbidden,
         K::Call { .. } | K::CallExternal { .. } | K::Nop { .. } => ResultRule::Optional,
         _ => ResultRule::Required,
     };
@@ -773,6 +775,7 @@ fn check_inst_types(
             want(ops[2].is_int(), format!("length has type {}, not an integer", ops[2]));
         }
         K::Barrier { .. } | K::Fence { .. } | K::Havoc | K::CallExternal { .. } | K::Nop { .. } => {}
+        K::InvalidCall { .. } => want(ops[0].is_ptr(), format!("call target has type {}, not a pointer", ops[0])),
         K::Builtin { dim, .. } => {
             want(*dim < 3, format!("dimension {dim} is not 0, 1 or 2"));
             same_result(&mut want, Type::I32);

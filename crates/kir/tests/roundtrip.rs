@@ -35,6 +35,7 @@ fn everything_round_trips() {
         "v12: i128 name \"huge\"",
         "  local0 = private \"arr\" size 64 align 16 elem_size 4 @file0:21:9",
         "v19 \"garbage\": i32 = undef",
+        "  invalid_call v0",
         "= null",
         "= global_addr global0",
         "= local_addr local0",

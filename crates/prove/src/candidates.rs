@@ -80,7 +80,7 @@ impl Enc<'_> {
                     lockstep_kir::BuiltinVar::GroupId => self.gid[t][d],
                     lockstep_kir::BuiltinVar::LocalSize => self.gs[d],
                     lockstep_kir::BuiltinVar::NumGroups => self.ng[d],
-                    lockstep_kir::BuiltinVar::GlobalOffset => self.st.bv_const(32, 0),
+                    lockstep_kir::BuiltinVar::GlobalOffset => self.st.bv_const(32, self.config.global_offset[d] as u32 as u128),
                 };
                 let w = self.func.value_type(v).bits();
                 let w0 = self.st.sort_of(x).bv_width().unwrap_or(32);

@@ -1766,6 +1766,7 @@ impl<'a> Enc<'a> {
                     InstKind::Fence { .. }
                     | InstKind::Nop { .. }
                     | InstKind::Havoc
+                    | InstKind::InvalidCall { .. }
                     | InstKind::CallExternal { .. }
                     | InstKind::Annot { .. }
                     | InstKind::AnnotValue { .. } => {}
@@ -2339,7 +2340,7 @@ impl<'a> Enc<'a> {
                         lockstep_kir::BuiltinVar::GroupId => self.gid[t][d],
                         lockstep_kir::BuiltinVar::LocalSize => self.gs[d],
                         lockstep_kir::BuiltinVar::NumGroups => self.ng[d],
-                        lockstep_kir::BuiltinVar::GlobalOffset => self.st.bv_const(32, 0),
+                        lockstep_kir::BuiltinVar::GlobalOffset => self.st.bv_const(32, self.config.global_offset[d] as u32 as u128),
                     };
                     let w = rty.map_or(32, |t| t.bits());
                     out[t] = Some(Sym::Bv(self.resize(v, w, false)));
@@ -2365,6 +2366,11 @@ impl<'a> Enc<'a> {
                 }
             }
             InstKind::Call { .. } => return err("call left after inlining", at),
+            InstKind::InvalidCall { .. } => {
+                if mode == Mode::Normal {
+                    self.invalid_call(i, p);
+                }
+            }
             InstKind::CallExternal { name, .. } if name == "get_work_dim" && rty.is_some_and(|t| t.is_int()) => {
                 // OpenCL's `get_work_dim()`: the launch's dimensions.
                 let rty = rty.expect("checked");

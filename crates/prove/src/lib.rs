@@ -100,6 +100,7 @@ pub mod encode;
 pub mod function_wide;
 pub mod houdini;
 pub mod inline;
+mod invalid_call;
 pub mod promote;
 pub mod race;
 pub mod report;
@@ -124,6 +125,9 @@ pub struct ProveConfig {
     pub global_size: [Option<u64>; 3],
     /// Dimensions in use (1 to 3); the missing ones have size 1.
     pub dims: u8,
+    /// OpenCL's global offset in each dimension (`get_global_offset`), as
+    /// `--global_offset` gives it: 0 in the dimensions it does not list.
+    pub global_offset: [u64; 3],
     pub solver: SolverKind,
     /// Time limit of each solver query.
     pub query_timeout: Duration,
@@ -179,6 +183,7 @@ impl Default for ProveConfig {
             num_groups: [None, Some(1), Some(1)],
             global_size: [None; 3],
             dims: 1,
+            global_offset: [0; 3],
             solver: SolverKind::Z3,
             query_timeout: Duration::from_secs(10),
             only_divergence: false,

@@ -59,6 +59,9 @@ pub(crate) struct FuncInfo {
     /// postcondition: nothing restricts which part of the object a call
     /// accesses.
     unconstrained_spec: bool,
+    /// The instructions and terminators that use an unspecified value,
+    /// counted when executed (see `ReplayResult::unspecified_uses`).
+    unspecified: lockstep_analysis::unspecified::UnspecifiedUses,
 }
 
 pub(crate) struct Frame {
@@ -231,6 +234,9 @@ pub(crate) struct Ctx<'a> {
     /// Set when the total step budget ran out: every thread stops.
     pub aborted: bool,
     pub threads_exited: u64,
+    /// See `ReplayResult::unspecified_uses`.
+    pub unspecified_uses: u64,
+    pub first_unspecified_use: Option<Loc>,
     race_scratch: Vec<Access>,
     arg_scratch: Vec<Val>,
     /// Per thread, the objects it read or wrote (non-atomically), with the
@@ -302,6 +308,8 @@ impl<'a> Ctx<'a> {
             total_steps: 0,
             aborted: false,
             threads_exited: 0,
+            unspecified_uses: 0,
+            first_unspecified_use: None,
             race_scratch: Vec::new(),
             arg_scratch: Vec::new(),
             touched: uses_access_predicates(module).then(HashMap::new),
@@ -434,6 +442,12 @@ impl<'a> Ctx<'a> {
             });
     }
 
+    /// Records an executed use of an unspecified value at `loc`.
+    fn met_unspecified(&mut self, loc: Loc) {
+        self.unspecified_uses += 1;
+        self.first_unspecified_use.get_or_insert(loc);
+    }
+
     /// Executes one instruction or terminator of `th`.
     fn step(&mut self, th: &mut Thread) -> Flow {
         th.steps += 1;
@@ -455,7 +469,11 @@ impl<'a> Ctx<'a> {
         };
         let func = &module.functions[fid];
         let block = &func.blocks[bid];
+        let unspecified = &self.infos[fid.index()].unspecified;
         if pos >= block.insts.len() {
+            if unspecified.terms.contains(&bid) {
+                self.met_unspecified(Loc { func: fid, block: bid, inst: None });
+            }
             return self.terminator(th, func, bid);
         }
         let inst = block.insts[pos];
@@ -464,6 +482,9 @@ impl<'a> Ctx<'a> {
             block: bid,
             inst: Some(inst),
         };
+        if unspecified.insts.contains(&inst) {
+            self.met_unspecified(loc);
+        }
         let data = &func.insts[inst];
         let result_ty = data.result.map(|r| func.values[r].ty);
         macro_rules! val {
@@ -800,6 +821,24 @@ impl<'a> Ctx<'a> {
                         Some(convert(Val::Bits(0), ty))
                     }
                 }
+            }
+            InstKind::InvalidCall { target } => {
+                // The call jumps to no function: report it, and stop the
+                // thread, whose behaviour past this point is undefined.
+                let target = val!(target).as_ptr();
+                let what = match target.obj {
+                    None if target.offset == 0 => "a null function pointer".to_string(),
+                    None => format!("address {:#x}, which is no function's address,", target.offset as u64),
+                    Some(o) => format!(
+                        "a pointer into `{}` (offset {}), which is no function's address,",
+                        self.memory.object(o).name,
+                        target.offset
+                    ),
+                };
+                let message = format!("call through {what} by {}", th.id);
+                self.violation(th, loc, ViolationKind::InvalidCall { target }, 14, message);
+                th.status = Status::Stopped;
+                return Flow::Yield;
             }
             InstKind::Havoc => {
                 let ty = result_ty.unwrap_or(Type::I32);
@@ -1393,6 +1432,7 @@ fn func_info(module: &Module, func: &Function, global_objs: &[Vec<ObjId>], undef
         template,
         shared_addrs,
         local_addrs,
+        unspecified: lockstep_analysis::unspecified::unspecified_uses(func),
         unconstrained_spec: !func.insts.values().any(|i| {
             matches!(i.kind, InstKind::Annot { kind: AnnotKind::Ensures | AnnotKind::GlobalEnsures, .. })
         }),

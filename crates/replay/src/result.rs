@@ -10,7 +10,7 @@ use std::fmt;
 use lockstep_kir::{AnnotKind, BarrierScope, BlockId, FuncId, InstId, MemSpace};
 
 use crate::memory::Memory;
-use crate::value::ObjId;
+use crate::value::{ObjId, Pointer};
 
 /// A thread of the launch.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -119,6 +119,10 @@ pub enum ViolationKind {
     AssertionFailed { annot: AnnotKind },
     /// An `unreachable` terminator was reached.
     Unreachable,
+    /// A call through a function pointer that is the address of no
+    /// function of the call's type (`InstKind::InvalidCall`): `target` is
+    /// the pointer, null or not.
+    InvalidCall { target: Pointer },
     /// The work-items of a group made a group-wide call (`what`, e.g.
     /// `async_work_group_copy`) with arguments that differ between them.
     NonUniformGroupCall { what: &'static str },
@@ -145,6 +149,7 @@ impl ViolationKind {
                 _ => "assertion",
             },
             ViolationKind::Unreachable => "assertion",
+            ViolationKind::InvalidCall { .. } => "null-pointer",
             ViolationKind::NonUniformGroupCall { .. } => "barrier-divergence",
         }
     }
@@ -210,6 +215,15 @@ pub struct ReplayResult {
     pub steps: u64,
     /// Threads that returned from the kernel.
     pub threads_exited: u64,
+    /// Executed uses of unspecified values (`undef`, `havoc` results; see
+    /// `lockstep_analysis::unspecified`), all threads together. The
+    /// interpreter gives each such value one concrete value
+    /// (`ReplayOptions::undefined_value`, the oracle's havoc), so a run
+    /// with a use is one behaviour among several, like a run that reads
+    /// memory never written (`Memory::undefined_reads`).
+    pub unspecified_uses: u64,
+    /// Where the first of those uses was.
+    pub first_unspecified_use: Option<Loc>,
     /// The final contents of every memory object.
     pub memory: Memory,
 }

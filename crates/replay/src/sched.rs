@@ -176,6 +176,8 @@ pub fn replay_with_oracle(
         unsupported: ctx.report.unsupported,
         steps: ctx.total_steps,
         threads_exited: ctx.threads_exited,
+        unspecified_uses: ctx.unspecified_uses,
+        first_unspecified_use: ctx.first_unspecified_use,
         memory: ctx.memory,
     })
 }

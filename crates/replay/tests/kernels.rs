@@ -772,3 +772,46 @@ fn bad_inputs_are_errors() {
     .unwrap_err();
     assert!(matches!(err, ReplayError::BadLaunch(_)));
 }
+
+/// A use of `undef` is counted only when executed: thread 0 stores an
+/// uninitialised value, the others a constant. `invalid_call` stops the
+/// thread that executes it and is reported as a null-pointer violation.
+#[test]
+fn unspecified_uses_and_invalid_calls_are_recorded() {
+    let text = r#"
+language cuda
+kernel fn0 "k" link "k" (v0 "out": ptr.global) entry block0 {
+  v1: i32 = undef
+  v2: i32 = const 0
+  v3: i32 = const 7
+  v4: i64 = const 4
+  v20: ptr.global = null
+block0:
+  v10: i32 = builtin local_id x
+  v11: i1 = icmp eq v10, v2
+  br v11, block1, block2
+block1:
+  jump block3(v1)
+block2:
+  jump block3(v3)
+block3(v12: i32):
+  v13: i64 = zext v10
+  v14: i64 = mul v13, v4
+  v15: ptr.global = ptradd v0, v14
+  store v15, v12 align 4
+  return
+}
+"#;
+    let opts = ReplayOptions::default();
+    let (r, _) = run_out(text, Launch::linear(4, 1), 4, &opts);
+    assert!(r.violations.is_empty(), "{:?}", r.violations);
+    // One jump with an undefined argument, by thread 0 only.
+    assert_eq!(r.unspecified_uses, 1);
+    assert!(r.first_unspecified_use.is_some());
+
+    let calling = text.replace("  store v15, v12 align 4\n  return", "  invalid_call v20\n  unreachable");
+    let (r, _) = run_out(&calling, Launch::linear(4, 1), 4, &opts);
+    assert_eq!(kinds(&r), vec!["null-pointer"]);
+    assert!(r.violations[0].message.contains("null function pointer"), "{}", r.violations[0].message);
+    assert!(r.completed);
+}

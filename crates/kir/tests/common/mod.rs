@@ -280,6 +280,7 @@ pub fn everything() -> Module {
         val(&mut f, b0, InstKind::AnnotValue { func: *func, args }, ty);
     }
     val(&mut f, b0, InstKind::Havoc, Type::Int(128));
+    stmt(&mut f, b0, InstKind::InvalidCall { target: a });
     stmt(&mut f, b0, InstKind::Nop { what: "printf(\"%d\\n\")".into() });
     val(&mut f, b0, InstKind::Nop { what: "printf".into() }, Type::I32);
     f.set_terminator(
