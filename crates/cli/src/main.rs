@@ -257,6 +257,13 @@ fn check(options: &CheckOptions) -> Report {
         print!("{}", lockstep_kir::print_module(module));
         std::process::exit(0);
     }
+    // An array larger than a device holds is an invalid program, and one
+    // the interpreter must not try to allocate.
+    let oversized = lockstep_engine::limits::oversized_objects(module);
+    if !oversized.is_empty() {
+        report.errors = oversized.into_iter().map(|(message, span)| Diagnostic::error(message, span)).collect();
+        return report;
+    }
     if selected.is_empty() {
         report.kernels.push(KernelReport::unknown("*", "the file defines no kernel (__global__ or __kernel function)", None));
         return report;

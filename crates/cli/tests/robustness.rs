@@ -114,3 +114,38 @@ fn a_pointer_made_from_an_integer_is_an_invalid_access() {
     assert_eq!(code, Some(1), "{report:#}");
     assert!(kinds(&report).iter().any(|k| k == "null-pointer"), "{report:#}");
 }
+
+#[test]
+fn arrays_larger_than_a_device_are_rejected_where_they_are_used() {
+    let file = scratch(
+        "huge_local.cl",
+        "__kernel void k(__global float *v) {\n  __local float a[10][10][10][10][4294967296];\n  a[0][0][0][0][get_local_id(0)] = 1;\n  v[get_global_id(0)] = a[0][0][0][0][0];\n}\n",
+    );
+    let (code, report) = check_json(&file, &["--local_size=32", "--num_groups=1"]);
+    assert_eq!(code, Some(2), "{report:#}");
+    let error = report["error"].as_str().unwrap();
+    assert!(error.contains("huge_local.cl:3:") && error.contains("228 KiB"), "{error}");
+
+    let file = scratch("huge_shared.cu", "__global__ void k(float *v) {\n  __shared__ float a[1u << 30];\n  a[threadIdx.x] = 1;\n  __syncthreads();\n  v[threadIdx.x] = a[0];\n}\n");
+    let (code, report) = check_json(&file, &["--blockDim=32", "--gridDim=1"]);
+    assert_eq!(code, Some(2), "{report:#}");
+    assert!(report["error"].as_str().unwrap().contains("shared memory"), "{report:#}");
+}
+
+/// A block of 2^32 threads used to wrap to none and verify a racy kernel.
+#[test]
+fn launch_sizes_no_device_runs_are_rejected() {
+    let file = scratch("race.cu", "__global__ void k(int *a) { a[0] = threadIdx.x; }\n");
+    for flags in [
+        ["--blockDim=4294967296", "--gridDim=1"],
+        ["--blockDim=32", "--gridDim=99999999999"],
+        ["--blockDim=32", "--gridDim=18446744073709551615"],
+        ["--blockDim=32", "--gridDim=[1,65536]"],
+    ] {
+        let out = lockstep(&["check", file.to_str().unwrap(), flags[0], flags[1]]);
+        assert_eq!(out.status.code(), Some(2), "{flags:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("at most"), "{flags:?}: {}", stderr(&out));
+    }
+    let (code, report) = check_json(&file, &["--blockDim=32", "--gridDim=1"]);
+    assert_eq!(code, Some(1), "{report:#}");
+}
