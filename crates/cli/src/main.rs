@@ -177,6 +177,19 @@ fn check(options: &CheckOptions) -> Report {
         clang: None,
         side: lockstep_frontend::Side::Device,
     };
+    // The file is looked at before anything reads it: a device or a FIFO
+    // named as the input must not be read forever or waited on.
+    match lockstep_frontend::driver::check_readable_source(&options.file) {
+        Ok(()) => {}
+        Err(lockstep_frontend::driver::CompileError::Rejected(diags)) => {
+            report.errors = diags;
+            return report;
+        }
+        Err(lockstep_frontend::driver::CompileError::Environment(msg)) => {
+            report.kernels.push(KernelReport::unknown("*", msg, None));
+            return report;
+        }
+    }
     // A CUDA file with a host `main` is a whole program (unless the user
     // named kernels): its host side is compiled too, by a second clang
     // running beside the first.

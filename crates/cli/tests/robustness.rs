@@ -149,3 +149,27 @@ fn launch_sizes_no_device_runs_are_rejected() {
     let (code, report) = check_json(&file, &["--blockDim=32", "--gridDim=1"]);
     assert_eq!(code, Some(1), "{report:#}");
 }
+
+#[test]
+fn only_regular_files_are_read() {
+    let out = lockstep(&["check", "/dev/zero", "-x", "cuda"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not a regular file"), "stderr: {}", stderr(&out));
+
+    let dir = std::env::temp_dir().join(format!("lockstep-robust-{}-fifo", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("kernel.cu");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    if made {
+        // Opening a FIFO blocks until a writer comes: the check must not open it.
+        let out = lockstep(&["check", fifo.to_str().unwrap(), "--format=json"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(json(&out)["verdict"], "rejected");
+    }
+
+    let big = scratch("big.cu", &"// padding\n".repeat((16 << 20) / 11 + 1));
+    let out = lockstep(&["check", big.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("16 MiB"), "stderr: {}", stderr(&out));
+}
