@@ -173,3 +173,37 @@ fn only_regular_files_are_read() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("16 MiB"), "stderr: {}", stderr(&out));
 }
+
+#[test]
+fn json_is_printed_on_every_exit() {
+    let out = lockstep(&["frob", "--format=json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let report = json(&out);
+    assert_eq!(report["verdict"], "rejected");
+    assert!(report["error"].as_str().unwrap().contains("unknown command `frob`"));
+
+    let file = scratch("dump.cu", "__global__ void k(int *a) { a[threadIdx.x] = 1; }\n");
+    let out = lockstep(&["check", file.to_str().unwrap(), "--dump-kir", "--format=json"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(json(&out)["kir"].as_str().unwrap().contains("kernel"));
+}
+
+#[test]
+fn a_panic_is_reported_as_unknown_in_every_format() {
+    let file = scratch("panic.cu", "__global__ void k(int *a) { a[threadIdx.x] = 1; }\n");
+    let run = |format: &str| {
+        Command::new(env!("CARGO_BIN_EXE_lockstep"))
+            .args(["check", file.to_str().unwrap(), format])
+            .env("LOCKSTEP_TEST_PANIC", "1")
+            .output()
+            .unwrap()
+    };
+    let out = run("--format=json");
+    assert_eq!(out.status.code(), Some(3));
+    let report = json(&out);
+    assert_eq!(report["verdict"], "unknown");
+    assert!(report.to_string().contains("internal error"), "{report:#}");
+    let out = run("--format=human");
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("internal error"));
+}
