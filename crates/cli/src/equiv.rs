@@ -154,7 +154,7 @@ fn decide(request: &Request, files: Vec<String>) -> Answer {
     for spec in &request.specs {
         match lockstep_frontend::load(&spec.file, &compile) {
             Ok(l) => {
-                let oversized = lockstep_engine::limits::oversized_objects(&l.module);
+                let (oversized, _) = lockstep_engine::limits::oversized_objects(&l.module);
                 if !oversized.is_empty() {
                     let diags = oversized.into_iter().map(|(message, span)| lockstep_diag::Diagnostic::error(message, span));
                     return Answer::rejected(files, diags.map(|d| d.to_string()).collect::<Vec<_>>().join("\n"));

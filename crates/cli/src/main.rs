@@ -327,11 +327,12 @@ fn check(options: &CheckOptions) -> Report {
     }
     // An array larger than a device holds is an invalid program, and one
     // the interpreter must not try to allocate.
-    let oversized = lockstep_engine::limits::oversized_objects(module);
+    let (oversized, beyond_devices) = lockstep_engine::limits::oversized_objects(module);
     if !oversized.is_empty() {
         report.errors = oversized.into_iter().map(|(message, span)| Diagnostic::error(message, span)).collect();
         return report;
     }
+    report.notes.extend(beyond_devices.into_iter().map(|(message, span)| Diagnostic { span, ..Diagnostic::note(message) }));
     if selected.is_empty() {
         report.kernels.push(KernelReport::unknown("*", "the file defines no kernel (__global__ or __kernel function)", None));
         return report;

@@ -13,37 +13,45 @@ use lockstep_kir::{GlobalId, MemSpace, Module, SrcLoc, ValueDef};
 use crate::locate::span_of;
 use crate::CheckConfig;
 
-/// The largest `__shared__` (OpenCL `__local`) variable: 228 KiB, the
-/// shared memory of one multiprocessor of the largest current NVIDIA
-/// devices (compute capability 9.0; a block may use 227 KiB of it). Static
-/// shared memory is limited to 48 KiB per block on every CUDA device; the
-/// larger bound accepts kernels written for dynamic shared memory and
-/// GPUVerify's tests, which declare more than real devices allow.
-pub const MAX_SHARED_BYTES: u64 = 228 << 10;
+/// The shared memory of a block on the largest current NVIDIA devices:
+/// 228 KiB (compute capability 9.0; a block may use 227 KiB of it, and
+/// static shared memory is limited to 48 KiB on every CUDA device). A
+/// `__shared__` (OpenCL `__local`) variable beyond it gets a note: no device
+/// runs the kernel, but GPUVerify's tests declare such arrays (up to 4 MiB)
+/// and expect them checked.
+pub const DEVICE_SHARED_BYTES: u64 = 228 << 10;
 
-/// Declared objects larger than a device allows: each with a message and
-/// where it is declared. `__shared__` variables are bounded by
-/// `MAX_SHARED_BYTES`, every other object (globals, private arrays) by the
-/// largest allocation the interpreter backs.
-pub fn oversized_objects(module: &Module) -> Vec<(String, Option<Span>)> {
+/// The largest `__shared__` variable lockstep checks at all: 1 GiB. One
+/// instance exists per group, so larger ones are refused.
+pub const MAX_SHARED_BYTES: u64 = 1 << 30;
+
+/// Declared objects larger than lockstep models, to be rejected, and
+/// `__shared__` variables larger than a device holds, to be noted: each
+/// with a message and where it is used. `__shared__` variables are
+/// refused beyond `MAX_SHARED_BYTES`, every other object (globals, private
+/// arrays) beyond the largest allocation the interpreter backs.
+pub fn oversized_objects(module: &Module) -> (Vec<(String, Option<Span>)>, Vec<(String, Option<Span>)>) {
     let cap = lockstep_replay::memory::MAX_ALLOCATION_BYTES;
-    let mut out = Vec::new();
+    let (mut errors, mut notes) = (Vec::new(), Vec::new());
     let globals = module.globals.iter().map(|(g, obj)| (obj, obj.loc.or_else(|| first_use(module, g))));
     let locals = module.functions.values().flat_map(|f| f.locals.values().map(move |obj| (obj, obj.loc.or(f.loc))));
     for (obj, loc) in globals.chain(locals) {
         let Some(size) = obj.size else { continue };
+        let span = || loc.map(|l| span_of(module, l));
         let (limit, what) = match obj.space {
-            MemSpace::Shared => (MAX_SHARED_BYTES, "shared memory of a block (228 KiB)"),
+            MemSpace::Shared => (MAX_SHARED_BYTES, "the largest shared variable lockstep checks (1 GiB)"),
             _ => (cap, "the largest object lockstep models (64 GiB)"),
         };
         if size > limit {
-            out.push((
-                format!("`{}` takes {size} bytes, more than {what}", obj.name),
-                loc.map(|l| span_of(module, l)),
+            errors.push((format!("`{}` takes {size} bytes, more than {what}", obj.name), span()));
+        } else if obj.space == MemSpace::Shared && size > DEVICE_SHARED_BYTES {
+            notes.push((
+                format!("`{}` takes {size} bytes: no device holds more than 228 KiB of shared memory per block; it is checked as declared, as GPUVerify does", obj.name),
+                span(),
             ));
         }
     }
-    out
+    (errors, notes)
 }
 
 /// Why the launch sizes of `config` cannot be checked, if they cannot: a
