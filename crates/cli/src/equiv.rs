@@ -155,7 +155,14 @@ fn decide(request: &Request, files: Vec<String>) -> Answer {
     let mut modules = Vec::new();
     for spec in &request.specs {
         match lockstep_frontend::load(&spec.file, &compile) {
-            Ok(l) => modules.push(l.module),
+            Ok(l) => {
+                let (oversized, _) = lockstep_engine::limits::oversized_objects(&l.module);
+                if !oversized.is_empty() {
+                    let diags = oversized.into_iter().map(|(message, span)| lockstep_diag::Diagnostic::error(message, span));
+                    return Answer::rejected(files, diags.map(|d| d.to_string()).collect::<Vec<_>>().join("\n"));
+                }
+                modules.push(l.module);
+            }
             Err(FrontError::Rejected(diags)) => {
                 let msg = diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n");
                 return Answer::rejected(files, msg);

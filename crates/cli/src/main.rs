@@ -65,7 +65,44 @@ exit status: 0 verified, 1 errors or possible errors, 2 rejected, 3 unknown
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let code = match args.first().map(String::as_str) {
+    // A panic is a bug, but the caller still gets one report in the format
+    // it asked for, with the verdict `unknown` (exit 3), never an empty
+    // stdout. The hook keeps the message and where it arose for that
+    // report instead of printing it.
+    std::panic::set_hook(Box::new(|info| {
+        let message = match (info.payload().downcast_ref::<&str>(), info.payload().downcast_ref::<String>()) {
+            (Some(s), _) => s.to_string(),
+            (_, Some(s)) => s.clone(),
+            _ => "a panic without a message".to_string(),
+        };
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        // One line on stderr for whoever debugs it; stdout stays the report.
+        eprintln!("lockstep: internal error: {message}{at}");
+        if let Ok(mut slot) = PANIC_MESSAGE.lock() {
+            slot.get_or_insert(format!("{message}{at}"));
+        }
+    }));
+    let code = match std::panic::catch_unwind(|| run(&args)) {
+        Ok(code) => code,
+        Err(_) => report_panic(&args),
+    };
+    std::process::exit(code);
+}
+
+/// The first panic's message and location (see `main`).
+static PANIC_MESSAGE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Reports a panic as an `unknown` verdict for the file on the command line.
+fn report_panic(args: &[String]) -> i32 {
+    let message = PANIC_MESSAGE.lock().ok().and_then(|m| m.clone()).unwrap_or_else(|| "a panic".into());
+    let file = args.iter().skip(1).find(|a| !a.starts_with('-')).cloned().unwrap_or_default();
+    let mut report = Report::new(file);
+    report.kernels.push(KernelReport::unknown("*", format!("internal error (please report it): {message}"), None));
+    emit(&report, requested_format(args))
+}
+
+fn run(args: &[String]) -> i32 {
+    match args.first().map(String::as_str) {
         None | Some("--help") | Some("-h") | Some("help") => {
             print!("{USAGE}");
             0
@@ -78,11 +115,17 @@ fn main() {
         Some("equiv") => run_equiv(&args[1..]),
         Some(other) if other.ends_with(".cu") || other.ends_with(".cl") => run_check(&args),
         Some(other) => {
-            eprintln!("error: unknown command `{other}` (expected `check` or `equiv`; see `lockstep --help`)");
-            2
+            let message = format!("unknown command `{other}` (expected `check` or `equiv`; see `lockstep --help`)");
+            let format = requested_format(args);
+            if format == Format::Human {
+                eprintln!("error: {message}");
+                return 2;
+            }
+            let mut report = Report::new(String::new());
+            report.errors.push(Diagnostic::error(message, None));
+            emit(&report, format)
         }
-    };
-    std::process::exit(code);
+    }
 }
 
 /// The output format requested anywhere on the command line, so that even
@@ -115,6 +158,10 @@ fn emit(report: &Report, format: Format) -> i32 {
 }
 
 fn run_check(args: &[String]) -> i32 {
+    // The tests of the panic report need a panic: this variable makes one.
+    if std::env::var_os("LOCKSTEP_TEST_PANIC").is_some() {
+        panic!("LOCKSTEP_TEST_PANIC is set");
+    }
     let start = Instant::now();
     let format = requested_format(args);
     let options = match options::parse_check(args) {
@@ -187,6 +234,19 @@ fn check(options: &CheckOptions) -> Report {
         cuda_path: options.cuda_path.clone(),
         cuda_headers: options.cuda_headers,
     };
+    // The file is looked at before anything reads it: a device or a FIFO
+    // named as the input must not be read forever or waited on.
+    match lockstep_frontend::driver::check_readable_source(&options.file) {
+        Ok(()) => {}
+        Err(lockstep_frontend::driver::CompileError::Rejected(diags)) => {
+            report.errors = diags;
+            return report;
+        }
+        Err(lockstep_frontend::driver::CompileError::Environment(msg)) => {
+            report.kernels.push(KernelReport::unknown("*", msg, None));
+            return report;
+        }
+    }
     // A CUDA file with a host `main` is a whole program (unless the user
     // named kernels): its host side is compiled too, by a second clang
     // running beside the first.
@@ -272,9 +332,25 @@ fn check(options: &CheckOptions) -> Report {
         }
     }
     if options.dump_kir {
-        print!("{}", lockstep_kir::print_module(module));
+        let kir = lockstep_kir::print_module(module);
+        match options.format {
+            // Machine output stays one JSON document.
+            Format::Json | Format::Sarif => {
+                let value = serde_json::json!({ "file": report.file, "kir": kir, "error": null });
+                println!("{}", serde_json::to_string_pretty(&value).expect("a JSON value always serialises"));
+            }
+            Format::Human => print!("{kir}"),
+        }
         std::process::exit(0);
     }
+    // An array larger than a device holds is an invalid program, and one
+    // the interpreter must not try to allocate.
+    let (oversized, beyond_devices) = lockstep_engine::limits::oversized_objects(module);
+    if !oversized.is_empty() {
+        report.errors = oversized.into_iter().map(|(message, span)| Diagnostic::error(message, span)).collect();
+        return report;
+    }
+    report.notes.extend(beyond_devices.into_iter().map(|(message, span)| Diagnostic { span, ..Diagnostic::note(message) }));
     if selected.is_empty() {
         report.kernels.push(KernelReport::unknown("*", "the file defines no kernel (__global__ or __kernel function)", None));
         return report;

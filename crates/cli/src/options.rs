@@ -406,7 +406,72 @@ pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
     if let Some(global) = global_size {
         resolve_global_size(&mut o.launch, global)?;
     }
+    let language = o.language.or_else(|| lockstep_frontend::language_of(&o.file));
+    check_launch_limits(&mut o, language)?;
     Ok(o)
+}
+
+/// CUDA's launch limits (every device since compute capability 2.0).
+const CUDA_MAX_BLOCK: [u64; 3] = [1024, 1024, 64];
+const CUDA_MAX_BLOCK_THREADS: u64 = 1024;
+const CUDA_MAX_GRID: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
+
+/// Refuses launch sizes no device can run, or that the engines could not
+/// hold without wrapping (which would make checks vacuous: a block of 2^32
+/// threads held in 32 bits is a block of none).
+///
+/// CUDA: grids as CUDA allows (x below 2^31, y and z below 65536). Blocks
+/// beyond CUDA's 1024 threads are accepted with a note, as GPUVerify
+/// accepts them (its test suite checks blocks of 2048 threads), as long as
+/// each dimension and the block's thread count fit 32 bits. OpenCL: sizes
+/// fit `size_t` by parsing; the total number of work-items must fit 64 bits,
+/// and lockstep holds each dimension in 32 bits, as every device does.
+fn check_launch_limits(o: &mut CheckOptions, language: Option<Language>) -> Result<(), UsageError> {
+    let cuda = language == Some(Language::Cuda);
+    let (block_flag, grid_flag) = if cuda { ("--blockDim", "--gridDim") } else { ("--local_size", "--num_groups") };
+    let sizes = |d: &Option<Dims>| d.as_ref().map_or([None; 3], Dims::three);
+    let (block, grid) = (sizes(&o.launch.group_size), sizes(&o.launch.num_groups));
+    let axis = ["x", "y", "z"];
+    if cuda {
+        for (d, n) in grid.iter().enumerate() {
+            if let Some(n) = *n {
+                if n > CUDA_MAX_GRID[d] {
+                    return err(format!(
+                        "--gridDim: {n} blocks in {} is more than CUDA launches (x at most 2^31-1, y and z at most 65535)",
+                        axis[d]
+                    ));
+                }
+            }
+        }
+    }
+    for (flag, dims) in [(block_flag, block), (grid_flag, grid), ("--global_offset", o.launch.global_offset.map(Some))] {
+        for (d, n) in dims.iter().enumerate() {
+            if let Some(n) = *n {
+                if n > u32::MAX as u64 {
+                    return err(format!("{flag}: {n} in {} is more than a launch can have (at most 2^32-1 in each dimension)", axis[d]));
+                }
+            }
+        }
+    }
+    if cuda {
+        let known: Vec<u64> = block.iter().flatten().copied().collect();
+        let threads: u128 = known.iter().map(|&n| n as u128).product();
+        if threads > u32::MAX as u128 {
+            return err(format!("--blockDim: a block of {threads} threads is more than a launch can have (CUDA's limit is {CUDA_MAX_BLOCK_THREADS})"));
+        }
+        let beyond = threads > CUDA_MAX_BLOCK_THREADS as u128 || block.iter().zip(CUDA_MAX_BLOCK).any(|(n, max)| n.is_some_and(|n| n > max));
+        if beyond {
+            o.flag_notes.push(format!(
+                "`--blockDim`: no CUDA device runs this block (at most {CUDA_MAX_BLOCK_THREADS} threads, x and y at most 1024, z at most 64); it is checked as given, as GPUVerify does"
+            ));
+        }
+    } else {
+        let total: Option<u64> = block.iter().chain(&grid).flatten().try_fold(1u64, |n, &d| n.checked_mul(d));
+        if total.is_none() {
+            return err(format!("{block_flag} and {grid_flag}: the total number of work-items does not fit in 64 bits (size_t)"));
+        }
+    }
+    Ok(())
 }
 
 /// OpenCL's `--global_size` gives the total number of work-items; the number
@@ -504,6 +569,26 @@ mod tests {
         assert!(parse_check(&args("k.cu --blockDim=0")).is_err());
         assert!(parse_check(&args("k.cu --blockDim=[1,2,3,4]")).is_err());
         assert!(parse_check(&args("k.cu --blockDim=[4")).is_err());
+    }
+
+    #[test]
+    fn launch_sizes_beyond_the_limits_are_rejected() {
+        // A block of 2^32 threads would wrap to none in 32 bits.
+        let e = parse_check(&args("k.cu --blockDim=4294967296 --gridDim=1")).unwrap_err().0;
+        assert!(e.contains("--blockDim") && e.contains("2^32-1"), "{e}");
+        let e = parse_check(&args("k.cu --blockDim=32 --gridDim=99999999999")).unwrap_err().0;
+        assert!(e.contains("--gridDim") && e.contains("2^31-1"), "{e}");
+        assert!(parse_check(&args("k.cu --blockDim=32 --gridDim=18446744073709551615")).is_err());
+        assert!(parse_check(&args("k.cu --blockDim=32 --gridDim=[1,65536]")).is_err());
+        assert!(parse_check(&args("k.cu --blockDim=[65536,65536] --gridDim=1")).is_err());
+        assert!(parse_check(&args("k.cu --blockDim=32 --gridDim=[2147483647,65535,65535]")).is_ok());
+        // GPUVerify's tests check blocks larger than CUDA runs: a note.
+        let o = parse_check(&args("k.cu --blockDim=2048 --gridDim=64")).unwrap();
+        assert!(o.flag_notes.iter().any(|n| n.contains("no CUDA device")), "{:?}", o.flag_notes);
+        // OpenCL: 64-bit totals, 32-bit dimensions.
+        assert!(parse_check(&args("k.cl --local_size=[65536,65536,65536] --num_groups=[65536,65536,65536]")).is_err());
+        assert!(parse_check(&args("k.cl --local_size=8 --global_size=68719476736")).is_err());
+        assert!(parse_check(&args("k.cl --local_size=1024 --num_groups=4194304")).is_ok());
     }
 
     #[test]

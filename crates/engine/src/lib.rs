@@ -14,6 +14,7 @@
 pub mod annotations;
 pub mod confirm;
 pub mod config;
+pub mod limits;
 pub mod locate;
 pub mod program;
 pub mod prove;
@@ -28,6 +29,9 @@ use lockstep_kir::{FuncId, Module};
 
 /// Checks one kernel as `config` asks.
 pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> KernelReport {
+    if let Some(why) = limits::unsupported_launch(config) {
+        return KernelReport::unknown(module.functions[kernel].name.clone(), why, None);
+    }
     // Scalar arguments the user fixed are assumed by every engine.
     let fixed = annotations::with_fixed_scalars(module, kernel, &config.scalar_args);
     let module = fixed.as_ref().unwrap_or(module);
@@ -131,6 +135,9 @@ pub fn uncalled_functions(module: &Module) -> Vec<FuncId> {
 /// since there is no launch to search; its alarms are possible errors.
 pub fn check_uncalled_function(module: &Module, func: FuncId, config: &CheckConfig) -> KernelReport {
     let name = &module.functions[func].name;
+    if let Some(why) = limits::unsupported_launch(config) {
+        return KernelReport { uncalled_function: true, ..KernelReport::unknown(name.clone(), why, None) };
+    }
     let mut report = KernelReport { uncalled_function: true, ..KernelReport::new(name.clone()) };
     match prove::prove_uncalled(module, func, config) {
         prove::Proof::Verified { proved, mut assumptions } => {

@@ -47,7 +47,8 @@ fn concrete_launch(config: &CheckConfig) -> Launch {
 }
 
 fn total_threads(launch: &Launch) -> u64 {
-    launch.group_size.iter().chain(&launch.num_groups).map(|&d| d as u64).product()
+    // Six 32-bit sizes can multiply past 64 bits: saturate.
+    launch.group_size.iter().chain(&launch.num_groups).fold(1u64, |n, &d| n.saturating_mul(d as u64))
 }
 
 pub fn search(module: &Module, kernel: FuncId, config: &CheckConfig) -> SearchOutcome {
@@ -249,9 +250,7 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
     for &(g, offset, byte) in &inputs.globals {
         if module.globals.get(g).is_some_and(|o| o.space != MemSpace::Shared) {
             let id = memory.instantiate_global(module, g, 0, 0);
-            if let Some(b) = memory.object_mut(id).bytes.get_mut(offset as usize) {
-                *b = byte;
-            }
+            memory.write(id, offset, &[byte]);
         }
     }
     let options = ReplayOptions {

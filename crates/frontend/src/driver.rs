@@ -436,16 +436,46 @@ fn add_missing_library_notes(errors: &mut Vec<Diagnostic>) {
     errors.extend(notes);
 }
 
+/// The largest source file lockstep reads: 16 MiB (the largest single
+/// CUDA files of real projects, generated ones included, are a few MiB).
+pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
+
 /// Rejects missing, empty and binary files before clang sees them, with a
 /// message that names the problem rather than clang's confusion about it.
-fn check_readable_source(file: &Path) -> Result<(), CompileError> {
+/// Only regular files of at most `MAX_SOURCE_BYTES` are read: a device such
+/// as `/dev/zero` never ends and a FIFO may never deliver, and neither must
+/// make the verifier grow or wait forever (the file's kind is checked
+/// before it is opened, since opening a FIFO blocks).
+pub fn check_readable_source(file: &Path) -> Result<(), CompileError> {
+    use std::io::Read;
     let span = Some(Span { file: file.display().to_string(), line: 0, column: 0 });
     let reject = |msg: String| Err(CompileError::Rejected(vec![Diagnostic::error(msg, span.clone())]));
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
+    let limit = MAX_SOURCE_BYTES;
+    let too_large = |size: u64| format!("the file has {size} bytes, more than the {} MiB lockstep reads", limit >> 20);
+    let meta = match std::fs::metadata(file) {
+        Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return reject("no such file".into()),
         Err(e) => return reject(format!("cannot read the file: {e}")),
     };
+    if meta.is_dir() {
+        return reject("is a directory, not a source file".into());
+    }
+    if !meta.is_file() {
+        return reject("not a regular file (a device, FIFO or socket): lockstep reads only regular files".into());
+    }
+    if meta.len() > limit {
+        return reject(too_large(meta.len()));
+    }
+    // The file may grow between the two looks: read one byte past the
+    // limit at most.
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(file).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes));
+    if let Err(e) = read {
+        return reject(format!("cannot read the file: {e}"));
+    }
+    if bytes.len() as u64 > limit {
+        return reject(too_large(bytes.len() as u64));
+    }
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return reject("the file is empty: there is no kernel to check".into());
     }

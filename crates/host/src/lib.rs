@@ -241,6 +241,9 @@ struct HostEnv<'m> {
 
 const CUDA_SUCCESS: u32 = 0;
 const CUDA_ERROR_INVALID_VALUE: u32 = 1;
+const CUDA_ERROR_MEMORY_ALLOCATION: u32 = 2;
+/// The most bytes of parameters a kernel takes (CUDA 12.1 and later).
+const MAX_ARGUMENT_BYTES: u64 = 32 << 10;
 const CUDA_ERROR_INVALID_CONFIGURATION: u32 = 9;
 const CUDA_ERROR_INVALID_DEVICE_POINTER: u32 = 17;
 const CUDA_ERROR_INVALID_MEMCPY_DIRECTION: u32 = 21;
@@ -306,8 +309,8 @@ impl<'m> HostEnv<'m> {
             self.finding(HostFindingKind::ApiMisuse, loc, format!("{what} points to `{}`, which was freed", obj.name));
             return None;
         }
-        let end = p.offset.checked_add(len as i64);
-        if p.offset < 0 || end.map_or(true, |e| e as u64 > size) {
+        let end = u64::try_from(p.offset).ok().and_then(|off| off.checked_add(len));
+        if end.is_none_or(|e| e > size) {
             self.finding(
                 HostFindingKind::OutOfBounds,
                 loc,
@@ -339,6 +342,27 @@ impl<'m> HostEnv<'m> {
         let bytes = value.as_ptr().encode().to_le_bytes();
         memory.write(id, off, &bytes);
         true
+    }
+
+    /// An allocation of `size` bytes, or `None` when the model cannot
+    /// back it (see `MAX_ALLOCATION_BYTES`): the call then fails as it
+    /// would on a machine without the memory. A request of 2^47 bytes or
+    /// more (a negative size converted to `size_t`, say) fails on every
+    /// machine, since no process has that much address space; a smaller
+    /// one might succeed elsewhere, so its failure is one behaviour of
+    /// several and is recorded as such.
+    fn try_allocate(&mut self, memory: &mut Memory, kind: AllocKind, size: u64, name: String, call: &str, loc: Loc) -> Option<Val> {
+        if size <= lockstep_replay::memory::MAX_ALLOCATION_BYTES {
+            return Some(self.allocate(memory, kind, size, name));
+        }
+        if size < 1 << 47 {
+            let limit = lockstep_replay::memory::MAX_ALLOCATION_BYTES >> 30;
+            self.nondeterministic(
+                format!("`{call}` of {size} bytes fails in this run (the model backs at most {limit} GiB per allocation); a machine with more memory may succeed"),
+                loc,
+            );
+        }
+        None
     }
 
     fn allocate(&mut self, memory: &mut Memory, kind: AllocKind, size: u64, name: String) -> Val {
@@ -513,9 +537,15 @@ impl<'m> HostEnv<'m> {
             read_undefined: false,
             undefined_all_ones: false,
         };
-        let threads: u64 = grid.iter().chain(&block).map(|&d| d as u64).product();
-        let per_block: u64 = block.iter().map(|&d| d as u64).product();
-        if grid.contains(&0) || block.contains(&0) || per_block > 1024 {
+        // In 128 bits, so that no grid of 32-bit sizes can wrap the count.
+        let threads: u128 = grid.iter().chain(&block).map(|&d| d as u128).product();
+        let per_block: u128 = block.iter().map(|&d| d as u128).product();
+        // CUDA's limits (every device since compute capability 2.0): at
+        // most 1024 threads per block, 1024 in x and y and 64 in z; grids
+        // below 2^31 in x and 65536 in y and z.
+        let block_ok = per_block <= 1024 && block[0] <= 1024 && block[1] <= 1024 && block[2] <= 64;
+        let grid_ok = grid[0] < 1 << 31 && grid[1] < 1 << 16 && grid[2] < 1 << 16;
+        if grid.contains(&0) || block.contains(&0) || !block_ok || !grid_ok {
             // CUDA refuses the launch: the kernel does not run.
             self.last_error = CUDA_ERROR_INVALID_CONFIGURATION;
             record.outcome = Err(format!(
@@ -526,7 +556,7 @@ impl<'m> HostEnv<'m> {
         }
         let not_run = if self.launch_steps_left == 0 {
             Some("the interpreter's budget for the program's launches is spent".to_string())
-        } else if threads > MAX_LAUNCH_THREADS {
+        } else if threads > MAX_LAUNCH_THREADS as u128 {
             Some(format!("the launch has {threads} threads, more than the interpreter runs ({MAX_LAUNCH_THREADS})"))
         } else {
             None
@@ -665,15 +695,22 @@ impl HavocOracle for HostEnv<'_> {
         match name {
             "malloc" => {
                 let size = int(&a[0]);
-                let p = self.allocate(memory, AllocKind::Host, size, format!("malloc'd buffer {}", memory.len()));
-                Some(ExternalOutcome::Return(Some(p)))
+                let name = format!("malloc'd buffer {}", memory.len());
+                let p = self.try_allocate(memory, AllocKind::Host, size, name, "malloc", loc);
+                Some(ExternalOutcome::Return(Some(p.unwrap_or(Val::Ptr(Pointer::NULL)))))
             }
             "calloc" => {
-                let size = int(&a[0]).saturating_mul(int(&a[1]));
-                let p = self.allocate(memory, AllocKind::Host, size, format!("calloc'd buffer {}", memory.len()));
+                // A product that overflows is a request calloc refuses.
+                let size = int(&a[0]).checked_mul(int(&a[1])).unwrap_or(u64::MAX);
+                let name = format!("calloc'd buffer {}", memory.len());
+                let Some(p) = self.try_allocate(memory, AllocKind::Host, size, name, "calloc", loc) else {
+                    return Some(ExternalOutcome::Return(Some(Val::Ptr(Pointer::NULL))));
+                };
                 // calloc's zeros are defined, whatever never-written bytes
                 // read as in this run.
-                memory.fill(p.as_ptr().obj.expect("allocated"), 0, size, 0);
+                if let Some(id) = p.as_ptr().obj {
+                    memory.fill(id, 0, size, 0);
+                }
                 Some(ExternalOutcome::Return(Some(p)))
             }
             "free" => {
@@ -698,7 +735,10 @@ impl HavocOracle for HostEnv<'_> {
                     Some(id) if target.offset == 0 && memory.object(id).size() == 8 => memory.object(id).name.clone(),
                     _ => format!("{label} {}", memory.len()),
                 };
-                let p = self.allocate(memory, kind, size, name);
+                let Some(p) = self.try_allocate(memory, kind, size, name, call.name, loc) else {
+                    // As CUDA does, the pointer is left as it was.
+                    return ret_err(CUDA_ERROR_MEMORY_ALLOCATION);
+                };
                 if !self.store_pointer(memory, ptr(&a[0]), p, &format!("the first argument of {}", call.name), loc) {
                     return ret_err(CUDA_ERROR_INVALID_VALUE);
                 }
@@ -745,11 +785,14 @@ impl HavocOracle for HostEnv<'_> {
             "cudaSetupArgument" => {
                 let (p, size, offset) = (ptr(&a[0]), int(&a[1]), int(&a[2]));
                 match self.check_range(memory, p, size, "an argument of a launch", loc) {
-                    Some((id, off)) => {
-                        let bytes = memory.object(id).bytes[off as usize..(off + size) as usize].to_vec();
+                    // A kernel's parameters take at most 32 KiB (CUDA 12.1;
+                    // 4 KiB before); a larger argument is no argument.
+                    Some((id, off)) if size <= MAX_ARGUMENT_BYTES => {
+                        let bytes = memory.object(id).bytes.read(off, size).unwrap_or_default();
                         self.pending_args.push((offset, bytes));
                         ret(0)
                     }
+                    Some(_) => ret_err(CUDA_ERROR_INVALID_VALUE),
                     None => ret_err(CUDA_ERROR_INVALID_VALUE),
                 }
             }

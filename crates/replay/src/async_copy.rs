@@ -149,8 +149,7 @@ impl Ctx<'_> {
         }
         for (at, write) in [(src, false), (dst, true)] {
             let p = Pointer::decode(at);
-            let Some(obj) = p.obj else { continue };
-            let size = self.memory.object(obj).size();
+            let Some((obj, size)) = p.obj.and_then(|obj| Some((obj, self.memory.get(obj)?.size()))) else { continue };
             if p.offset < 0 || (p.offset as u64).checked_add(len).is_none_or(|end| end > size) {
                 continue;
             }

@@ -461,6 +461,15 @@ impl<'a> Ctx<'a> {
             self.aborted = true;
             return Flow::Yield;
         }
+        if self.memory.exhausted() {
+            // Lazily backed memory costs what the program writes; past the
+            // model's limit the run stops, incomplete, rather than taking
+            // the verifier's machine down.
+            let limit = crate::memory::MAX_RESIDENT_BYTES >> 20;
+            self.stop(th, IncompleteReason::Unsupported(format!("the program writes more than {limit} MiB of memory, the model's limit")));
+            self.aborted = true;
+            return Flow::Yield;
+        }
         let module = self.module;
         let cur = th.frames.len() - 1;
         let (fid, bid, pos) = {
@@ -769,8 +778,8 @@ impl<'a> Ctx<'a> {
                     // left as they are.
                     AnnotKind::WritesTo | AnnotKind::ReadsFrom => {
                         let p = args.first().map_or(Pointer::NULL, |v| val!(v).as_ptr());
-                        if let (true, Some(obj)) = (self.infos[fid.index()].unconstrained_spec, p.obj) {
-                            let size = self.memory.object(obj).size();
+                        let object = p.obj.and_then(|obj| Some((obj, self.memory.get(obj)?.size())));
+                        if let (true, Some((obj, size))) = (self.infos[fid.index()].unconstrained_spec, object) {
                             if p.offset >= 0 && (p.offset as u64) < size {
                                 let width = (size - p.offset as u64).min(SPEC_ACCESS_BYTES);
                                 let write = *kind == AnnotKind::WritesTo;
@@ -883,9 +892,7 @@ impl<'a> Ctx<'a> {
                 let ret = value.map(|v| th.frames[cur].vals[v.index()]);
                 let frame = th.frames.pop().expect("a returning thread has a frame");
                 for id in frame.locals {
-                    let obj = self.memory.object_mut(id);
-                    obj.live = false;
-                    obj.bytes = Vec::new();
+                    self.memory.release(id);
                 }
                 match th.frames.last_mut() {
                     None => {
@@ -1011,7 +1018,20 @@ impl<'a> Ctx<'a> {
             );
             return None;
         };
-        let object = self.memory.object(obj);
+        let Some(object) = self.memory.get(obj) else {
+            // A pointer made from an integer (`(int *)-1`) may carry the id
+            // of no object: it points nowhere, like any other integer that
+            // is no object's address.
+            let message = format!(
+                "{} through pointer 0x{:x}, which points to no object, by {}",
+                if write { "write" } else { "read" },
+                p.encode(),
+                th.id
+            );
+            let kind = ViolationKind::NullDereference { offset: p.encode() as i64, write };
+            self.violation(th, loc, kind, 20, message);
+            return None;
+        };
         if self.opts.host_code && matches!(object.space, MemSpace::Global | MemSpace::Constant | MemSpace::Shared) {
             let message = format!(
                 "the host {} device memory `{}` directly",
@@ -1160,7 +1180,7 @@ impl<'a> Ctx<'a> {
         for byte in offset..offset + width {
             races.clear();
             if write && !atomic && tolerate_benign {
-                access.value = Some(self.memory.bytes(obj)[byte as usize]);
+                access.value = self.memory.byte(obj, byte);
             }
             if !write && by_thread {
                 access.own = self.own_writes.get(index, obj, byte);
@@ -1307,8 +1327,8 @@ impl<'a> Ctx<'a> {
     /// its predicate may also be false after an access; answering `true`
     /// then only makes `!__read(p)` fail where GPUVerify's can too.
     fn accessed_since_barrier(&self, th: &Thread, p: Pointer, write: bool) -> bool {
-        let Some(obj) = p.obj else { return false };
-        let per_group = match self.memory.object(obj).space {
+        let Some((obj, object)) = p.obj.and_then(|obj| Some((obj, self.memory.get(obj)?))) else { return false };
+        let per_group = match object.space {
             MemSpace::Shared => true,
             MemSpace::Global | MemSpace::Generic => false,
             MemSpace::Private | MemSpace::Constant => return false,
@@ -1332,9 +1352,10 @@ impl<'a> Ctx<'a> {
             self.log_access(th, loc, obj, off, width, atomic, atomic);
         }
         self.memory.note_read(obj, off, width);
-        let bytes = &self.memory.bytes(obj)[off as usize..(off + width) as usize];
         let mut buf = [0u8; 16];
-        buf[..bytes.len()].copy_from_slice(bytes);
+        // `check_access` found the bytes inside the object; a type wider
+        // than 16 bytes is read as its first 16.
+        self.memory.read_at(obj, off, &mut buf[..width.min(16) as usize]);
         let bits = u128::from_le_bytes(buf) & mask(ty.bits());
         convert(Val::Bits(bits), ty)
     }

@@ -53,6 +53,7 @@
 
 mod async_copy;
 mod exec;
+pub mod pages;
 pub mod math;
 pub mod memory;
 pub mod options;

@@ -10,6 +10,7 @@
 
 use lockstep_kir::{FuncId, GlobalId, LocalId, MemSpace, Module};
 
+use crate::pages::{Pages, PAGE_BYTES};
 use crate::value::{ObjId, Pointer, Val};
 
 /// Who created an object and what it stands for.
@@ -36,21 +37,38 @@ pub struct Object {
     pub name: String,
     pub space: MemSpace,
     pub origin: ObjOrigin,
-    pub bytes: Vec<u8>,
+    /// The contents, backed lazily (see `pages`): an object costs only the
+    /// pages that were written. Changed only through `Memory`, which keeps
+    /// the count of backed pages.
+    pub bytes: Pages<u8>,
     /// False once the frame that owned a private object has returned; any
     /// later access is reported.
     pub live: bool,
     /// Which bytes hold no defined value yet (`None`: all are defined).
     /// Only objects created with `alloc_undefined` (a host program's
     /// `malloc` and `cudaMalloc`) track this; see `Memory::undefined_reads`.
-    pub undefined: Option<Vec<bool>>,
+    pub undefined: Option<Pages<bool>>,
 }
 
 impl Object {
     pub fn size(&self) -> u64 {
-        self.bytes.len() as u64
+        self.bytes.len()
     }
 }
+
+/// The largest allocation the model backs: 64 GiB. A host program's
+/// `malloc` or `cudaMalloc` of more fails as it would on a machine without
+/// that much memory (NULL, `cudaErrorMemoryAllocation`); the pointer
+/// encoding (`Pointer::encode`) also needs offsets well below 2^39.
+pub const MAX_ALLOCATION_BYTES: u64 = 1 << 36;
+
+/// The most memory all objects of a replay together may have written
+/// (backed pages): 1 GiB. A replay that writes more stops, incomplete
+/// (`Memory::exhausted`), rather than exhausting the verifier's machine.
+pub const MAX_RESIDENT_BYTES: u64 = 1 << 30;
+
+/// Chunk size of copies between objects.
+const COPY_CHUNK: u64 = PAGE_BYTES;
 
 /// All memory objects of a replay, indexed by `ObjId`.
 #[derive(Clone, Debug, Default)]
@@ -60,6 +78,9 @@ pub struct Memory {
     /// tracks definedness). A program that reads undefined memory may behave
     /// differently on each run, so one replay of it is not every run.
     pub undefined_reads: u64,
+    /// Pages backed by real memory, over all objects (contents and
+    /// definedness flags).
+    resident_pages: i64,
 }
 
 impl Memory {
@@ -112,86 +133,157 @@ impl Memory {
         size: u64,
         contents: Option<&[u8]>,
     ) -> ObjId {
-        let mut bytes = vec![0u8; size as usize];
-        if let Some(c) = contents {
-            let n = c.len().min(bytes.len());
-            bytes[..n].copy_from_slice(&c[..n]);
+        self.alloc_filled(name, space, origin, size, 0, contents)
+    }
+
+    /// Allocates an object of `size` bytes reading as `fill`, with `init`
+    /// (truncated to `size`) written at its start. Nothing is allocated
+    /// for the bytes until they are written, so `size` may be anything.
+    pub(crate) fn alloc_filled(
+        &mut self,
+        name: String,
+        space: MemSpace,
+        origin: ObjOrigin,
+        size: u64,
+        fill: u8,
+        init: Option<&[u8]>,
+    ) -> ObjId {
+        let mut bytes = Pages::new(size, fill);
+        if let Some(c) = init {
+            let n = (c.len() as u64).min(size) as usize;
+            self.resident_pages += bytes.write(0, &c[..n]).unwrap_or(0);
         }
+        self.push(Object { name, space, origin, bytes, live: true, undefined: None })
+    }
+
+    /// Adds an object with the contents of `bytes` (a copy of another's).
+    pub(crate) fn alloc_copy(&mut self, name: String, space: MemSpace, origin: ObjOrigin, bytes: Pages<u8>) -> ObjId {
+        self.resident_pages += bytes.resident_pages() as i64;
+        self.push(Object { name, space, origin, bytes, live: true, undefined: None })
+    }
+
+    fn push(&mut self, object: Object) -> ObjId {
         let id = ObjId(self.objects.len() as u32);
-        self.objects.push(Object {
-            name,
-            space,
-            origin,
-            bytes,
-            live: true,
-            undefined: None,
-        });
+        self.objects.push(object);
         id
     }
 
     /// Allocates a buffer of `size` bytes whose contents are undefined
     /// until written (as `malloc`'s are). The bytes read as `fill`.
     pub fn alloc_undefined(&mut self, name: &str, space: MemSpace, size: u64, fill: u8) -> Val {
-        let id = self.alloc_object(name.to_string(), space, ObjOrigin::Buffer, size, None);
-        let obj = &mut self.objects[id.0 as usize];
-        obj.bytes.fill(fill);
-        obj.undefined = Some(vec![true; size as usize]);
+        let id = self.alloc_filled(name.to_string(), space, ObjOrigin::Buffer, size, fill, None);
+        self.objects[id.0 as usize].undefined = Some(Pages::new(size, true));
         Val::Ptr(Pointer::new(id, 0))
+    }
+
+    /// True when the objects together have written more than
+    /// `MAX_RESIDENT_BYTES`: the replay must stop.
+    pub fn exhausted(&self) -> bool {
+        self.resident_pages as u64 * PAGE_BYTES > MAX_RESIDENT_BYTES
     }
 
     /// Records a read of `len` bytes at `offset` of `id` (counted in
     /// `undefined_reads` when one of them is undefined).
     pub fn note_read(&mut self, id: ObjId, offset: u64, len: u64) {
-        if let Some(undef) = &self.objects[id.0 as usize].undefined {
-            let (start, end) = (offset as usize, (offset + len) as usize);
-            if undef.get(start..end).is_some_and(|r| r.iter().any(|&u| u)) {
-                self.undefined_reads += 1;
-            }
+        let undefined = self.get(id).and_then(|o| o.undefined.as_ref()).is_some_and(|u| u.any(offset, len, true));
+        if undefined {
+            self.undefined_reads += 1;
         }
     }
 
     /// Marks `len` bytes at `offset` of `id` defined (they were written).
     pub fn note_write(&mut self, id: ObjId, offset: u64, len: u64) {
-        if let Some(undef) = &mut self.objects[id.0 as usize].undefined {
-            let (start, end) = (offset as usize, (offset + len) as usize);
-            if let Some(r) = undef.get_mut(start..end) {
-                r.fill(false);
-            }
+        if let Some(undef) = self.objects.get_mut(id.0 as usize).and_then(|o| o.undefined.as_mut()) {
+            self.resident_pages += undef.fill(offset, len, false).unwrap_or(0);
         }
     }
 
-    /// Writes `bytes` at `offset` of `id` (in bounds) and marks them defined.
-    pub fn write(&mut self, id: ObjId, offset: u64, bytes: &[u8]) {
-        let at = offset as usize;
-        self.objects[id.0 as usize].bytes[at..at + bytes.len()].copy_from_slice(bytes);
+    /// Writes `bytes` at `offset` of `id` and marks them defined; false
+    /// (nothing written) when the range is not inside the object.
+    pub fn write(&mut self, id: ObjId, offset: u64, bytes: &[u8]) -> bool {
+        let Some(obj) = self.objects.get_mut(id.0 as usize) else {
+            return false;
+        };
+        let Some(delta) = obj.bytes.write(offset, bytes) else {
+            return false;
+        };
+        self.resident_pages += delta;
         self.note_write(id, offset, bytes.len() as u64);
+        true
     }
 
-    /// Sets `len` bytes at `offset` of `id` (in bounds) to `byte` and marks
-    /// them defined.
-    pub fn fill(&mut self, id: ObjId, offset: u64, len: u64, byte: u8) {
-        let at = offset as usize;
-        self.objects[id.0 as usize].bytes[at..at + len as usize].fill(byte);
+    /// Sets `len` bytes at `offset` of `id` to `byte` and marks them
+    /// defined; false (nothing written) when the range is not inside the
+    /// object.
+    pub fn fill(&mut self, id: ObjId, offset: u64, len: u64, byte: u8) -> bool {
+        let Some(obj) = self.objects.get_mut(id.0 as usize) else {
+            return false;
+        };
+        let Some(delta) = obj.bytes.fill(offset, len, byte) else {
+            return false;
+        };
+        self.resident_pages += delta;
         self.note_write(id, offset, len);
+        true
     }
 
-    /// Copies `len` bytes from `src` to `dst` (both in bounds), with their
-    /// definedness: a copy is not a use, so it reads nothing undefined.
-    pub fn copy_bytes(&mut self, dst: ObjId, dst_off: u64, src: ObjId, src_off: u64, len: u64) {
-        let (s, d, n) = (src_off as usize, dst_off as usize, len as usize);
-        let data = self.objects[src.0 as usize].bytes[s..s + n].to_vec();
-        let undef: Option<Vec<bool>> = self.objects[src.0 as usize].undefined.as_ref().map(|u| u[s..s + n].to_vec());
-        let target = &mut self.objects[dst.0 as usize];
-        target.bytes[d..d + n].copy_from_slice(&data);
-        match (undef, &mut target.undefined) {
-            (Some(from), Some(to)) => to[d..d + n].copy_from_slice(&from),
-            (Some(from), None) if from.iter().any(|&u| u) => {
-                let mut all = vec![false; target.bytes.len()];
-                all[d..d + n].copy_from_slice(&from);
-                target.undefined = Some(all);
+    /// Copies `len` bytes from `src` to `dst`, with their definedness: a
+    /// copy is not a use, so it reads nothing undefined. Overlapping ranges
+    /// copy as `memmove` does. False (nothing copied) when a range is not
+    /// inside its object.
+    pub fn copy_bytes(&mut self, dst: ObjId, dst_off: u64, src: ObjId, src_off: u64, len: u64) -> bool {
+        let (Some(s), Some(d)) = (self.get(src), self.get(dst)) else {
+            return false;
+        };
+        let fits = |size: u64, off: u64| off.checked_add(len).is_some_and(|end| end <= size);
+        if !fits(s.size(), src_off) || !fits(d.size(), dst_off) {
+            return false;
+        }
+        // Definedness is tracked in the target as soon as an undefined byte
+        // arrives there.
+        let src_tracks = s.undefined.as_ref().is_some_and(|u| u.any(src_off, len, true));
+        if src_tracks && d.undefined.is_none() {
+            let size = d.size();
+            self.objects[dst.0 as usize].undefined = Some(Pages::new(size, false));
+        }
+        // Chunks run backwards when the target lies after the source in the
+        // same object, so that no chunk overwrites bytes still to be read.
+        let chunks = len.div_ceil(COPY_CHUNK);
+        let backwards = src == dst && dst_off > src_off;
+        let mut data = vec![0u8; len.min(COPY_CHUNK) as usize];
+        let mut flags = vec![false; data.len()];
+        for k in 0..chunks {
+            let k = if backwards { chunks - 1 - k } else { k };
+            let at = k * COPY_CHUNK;
+            let n = (len - at).min(COPY_CHUNK) as usize;
+            let source = &self.objects[src.0 as usize];
+            source.bytes.read_into(src_off + at, &mut data[..n]);
+            let undefined = match &source.undefined {
+                Some(u) => u.read_into(src_off + at, &mut flags[..n]),
+                None => false,
+            };
+            if !undefined {
+                flags[..n].fill(false);
             }
-            (None, Some(to)) => to[d..d + n].fill(false),
-            _ => {}
+            let target = &mut self.objects[dst.0 as usize];
+            let mut delta = target.bytes.write(dst_off + at, &data[..n]).unwrap_or(0);
+            if let Some(u) = &mut target.undefined {
+                delta += u.write(dst_off + at, &flags[..n]).unwrap_or(0);
+            }
+            self.resident_pages += delta;
+        }
+        true
+    }
+
+    /// Drops the contents of an object whose frame returned.
+    pub(crate) fn release(&mut self, id: ObjId) {
+        if let Some(obj) = self.objects.get_mut(id.0 as usize) {
+            obj.live = false;
+            let mut delta = obj.bytes.clear();
+            if let Some(u) = &mut obj.undefined {
+                delta += u.clear();
+            }
+            self.resident_pages += delta;
         }
     }
 
@@ -210,28 +302,27 @@ impl Memory {
         }
         let obj = &module.globals[global];
         let size = obj.size.unwrap_or(unsized_size);
-        let mut bytes = vec![fill; size as usize];
-        if let Some(init) = &obj.init {
-            let n = init.len().min(bytes.len());
-            bytes[..n].copy_from_slice(&init[..n]);
-        }
-        self.alloc_object(
-            obj.name.clone(),
-            obj.space,
-            ObjOrigin::Global(global),
-            size,
-            Some(&bytes),
-        )
+        self.alloc_filled(obj.name.clone(), obj.space, ObjOrigin::Global(global), size, fill, obj.init.as_deref())
     }
 
     pub fn objects(&self) -> &[Object] {
         &self.objects
     }
 
+    /// The object `id` (an id this memory handed out; see `get` for ids a
+    /// program computed).
     pub fn object(&self, id: ObjId) -> &Object {
         &self.objects[id.0 as usize]
     }
 
+    /// The object `id`, if there is one: a pointer made from an integer
+    /// may carry any id.
+    pub fn get(&self, id: ObjId) -> Option<&Object> {
+        self.objects.get(id.0 as usize)
+    }
+
+    /// The object `id`, for changes that leave its contents alone (its
+    /// contents change through `write`, `fill` and `copy_bytes`).
     pub fn object_mut(&mut self, id: ObjId) -> &mut Object {
         &mut self.objects[id.0 as usize]
     }
@@ -244,9 +335,21 @@ impl Memory {
         self.objects.is_empty()
     }
 
-    /// The contents of an object.
-    pub fn bytes(&self, id: ObjId) -> &[u8] {
-        &self.objects[id.0 as usize].bytes
+    /// The whole contents of an object, as a real allocation: for objects
+    /// known to be small (test buffers, outputs compared byte for byte).
+    pub fn contents(&self, id: ObjId) -> Vec<u8> {
+        self.get(id).map(|o| o.bytes.to_vec()).unwrap_or_default()
+    }
+
+    /// The byte at `offset` of `id`, if it exists.
+    pub fn byte(&self, id: ObjId, offset: u64) -> Option<u8> {
+        self.get(id)?.bytes.get(offset)
+    }
+
+    /// Fills `out` with the bytes at `offset` of `id`; false when they are
+    /// not inside the object.
+    pub fn read_at(&self, id: ObjId, offset: u64, out: &mut [u8]) -> bool {
+        self.get(id).is_some_and(|o| o.bytes.read_into(offset, out))
     }
 
     /// The object a pointer value points into, if any.
@@ -257,18 +360,16 @@ impl Memory {
             .filter(|id| (id.0 as usize) < self.objects.len())
     }
 
-    /// `len` bytes at `pointer`, if they lie inside a live object.
-    pub fn read(&self, pointer: Val, len: u64) -> Option<&[u8]> {
+    /// `len` bytes at `pointer`, if they lie inside an object.
+    pub fn read(&self, pointer: Val, len: u64) -> Option<Vec<u8>> {
         let p = pointer.as_ptr();
-        let obj = self.objects.get(p.obj?.0 as usize)?;
-        let start = usize::try_from(p.offset).ok()?;
-        let end = start.checked_add(len as usize)?;
-        obj.bytes.get(start..end)
+        let obj = self.get(p.obj?)?;
+        obj.bytes.read(u64::try_from(p.offset).ok()?, len)
     }
 
     /// The object's contents as little-endian `i32`s.
     pub fn read_i32s(&self, id: ObjId) -> Vec<i32> {
-        self.bytes(id)
+        self.contents(id)
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect()
@@ -276,7 +377,7 @@ impl Memory {
 
     /// The object's contents as little-endian `f32`s.
     pub fn read_f32s(&self, id: ObjId) -> Vec<f32> {
-        self.bytes(id)
+        self.contents(id)
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect()

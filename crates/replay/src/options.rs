@@ -29,12 +29,15 @@ impl Launch {
         }
     }
 
+    /// Threads per group; saturates at `u64::MAX` (three 32-bit sizes can
+    /// multiply past 64 bits), which no launch the replay accepts reaches.
     pub fn threads_per_group(&self) -> u64 {
-        self.group_size.iter().map(|&d| d as u64).product()
+        self.group_size.iter().fold(1u64, |n, &d| n.saturating_mul(d as u64))
     }
 
+    /// Groups in the grid; saturates like `threads_per_group`.
     pub fn groups(&self) -> u64 {
-        self.num_groups.iter().map(|&d| d as u64).product()
+        self.num_groups.iter().fold(1u64, |n, &d| n.saturating_mul(d as u64))
     }
 
     /// The id of the thread with global linear index `index` (groups in

@@ -200,7 +200,14 @@ struct ObjectLog {
     /// older group epoch are stale.
     per_group: bool,
     pages: Vec<Option<Box<[ByteLog]>>>,
+    /// The pages of an object too large for a slot per page
+    /// (`DENSE_LOG_BYTES`): a 4 GB `__shared__` array is cheap to
+    /// allocate lazily, and its log must be too.
+    sparse: HashMap<u64, Box<[ByteLog]>, BuildHasherDefault<ByteHasher>>,
 }
+
+/// The largest object whose log keeps a slot for each of its pages.
+const DENSE_LOG_BYTES: u64 = 1 << 24;
 
 /// The access log of every logged object.
 #[derive(Default)]
@@ -240,16 +247,22 @@ impl RaceLog {
         }
         let log = &mut self.objects[index];
         log.per_group = per_group;
-        let page = (byte as usize) / PAGE;
-        if log.pages.is_empty() {
-            log.pages
-                .resize_with((size as usize).div_ceil(PAGE).max(1), || None);
-        }
-        let Some(slot) = log.pages.get_mut(page) else {
+        if byte >= size {
             return;
+        }
+        let page = byte / PAGE as u64;
+        let fresh = || vec![ByteLog::default(); PAGE].into_boxed_slice();
+        let page_log = if size > DENSE_LOG_BYTES {
+            log.sparse.entry(page).or_insert_with(fresh)
+        } else {
+            if log.pages.is_empty() {
+                log.pages.resize_with((size as usize).div_ceil(PAGE).max(1), || None);
+            }
+            let Some(slot) = log.pages.get_mut(page as usize) else {
+                return;
+            };
+            slot.get_or_insert_with(fresh)
         };
-        let page_log =
-            slot.get_or_insert_with(|| vec![ByteLog::default(); PAGE].into_boxed_slice());
         let entry = &mut page_log[(byte as usize) % PAGE];
 
         if entry.stamp != epochs.version {

@@ -45,6 +45,9 @@ use crate::value::{mask, ObjId, Val};
 /// Replays `kernel` of `module` for every thread of `launch` with the given
 /// arguments (one per kernel parameter) and memory, drawing `havoc` values
 /// from the default seeded generator.
+/// The most groups a replay launches (see `replay_with_oracle`).
+pub const MAX_GROUPS: u64 = 1 << 24;
+
 pub fn replay(
     module: &Module,
     kernel: FuncId,
@@ -91,6 +94,11 @@ pub fn replay_with_oracle(
     {
         return Err(ReplayError::BadLaunch("more than 2^32 threads".into()));
     }
+    // The replay keeps a few words per group (barrier epochs, instances of
+    // `__shared__` variables), even for groups that do not run.
+    if groups > MAX_GROUPS {
+        return Err(ReplayError::BadLaunch(format!("more than {MAX_GROUPS} groups")));
+    }
     if options.warp_size == Some(0) || options.warp_lanes == 0 {
         return Err(ReplayError::BadLaunch("a warp of zero lanes".into()));
     }
@@ -100,11 +108,6 @@ pub fn replay_with_oracle(
     for (g, obj) in module.globals.iter() {
         if obj.space == MemSpace::Shared {
             let size = obj.size.unwrap_or(options.dynamic_shared_size);
-            let mut init = vec![options.global_fill; size as usize];
-            if let Some(bytes) = &obj.init {
-                let n = bytes.len().min(init.len());
-                init[..n].copy_from_slice(&bytes[..n]);
-            }
             // Groups that will not run share one placeholder instance.
             let mut placeholder: Option<ObjId> = None;
             let instances = (0..groups as u32)
@@ -115,12 +118,13 @@ pub fn replay_with_oracle(
                             return p;
                         }
                     }
-                    let id = memory.alloc_object(
+                    let id = memory.alloc_filled(
                         obj.name.clone(),
                         MemSpace::Shared,
                         ObjOrigin::Shared { global: g, group },
                         size,
-                        Some(&init),
+                        options.global_fill,
+                        obj.init.as_deref(),
                     );
                     if !runs {
                         placeholder = Some(id);
@@ -203,10 +207,9 @@ fn per_group_args(
             continue;
         };
         let p = args[i].as_ptr();
-        let Some(obj) = p.obj.filter(|o| (o.0 as usize) < memory.len()) else {
+        let Some(object) = p.obj.and_then(|obj| memory.get(obj)) else {
             continue;
         };
-        let object = memory.object(obj);
         if object.space != MemSpace::Shared || object.origin != ObjOrigin::Buffer {
             continue;
         }
@@ -219,13 +222,7 @@ fn per_group_args(
             if only_groups.is_some_and(|only| !only.contains(&(g as u32))) {
                 continue;
             }
-            let copy = memory.alloc_object(
-                format!("{name}[group {g}]"),
-                MemSpace::Shared,
-                ObjOrigin::Buffer,
-                bytes.len() as u64,
-                Some(&bytes),
-            );
+            let copy = memory.alloc_copy(format!("{name}[group {g}]"), MemSpace::Shared, ObjOrigin::Buffer, bytes.clone());
             list[i] = Val::Ptr(crate::value::Pointer {
                 obj: Some(copy),
                 offset: p.offset,
