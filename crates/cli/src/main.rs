@@ -292,6 +292,16 @@ fn check(options: &CheckOptions) -> Report {
     }
     report.timings.push(("lower".into(), loaded.lower_time.as_secs_f64() * 1000.0));
     report.notes.extend(loaded.warnings.iter().filter(|d| d.span.as_ref().is_some_and(|s| s.file == report.file)).cloned());
+    // Kernels that reach a construct the lowering does not support are
+    // `unknown`, each with the construct and where it is; the file's other
+    // kernels are checked.
+    let left_out: Vec<String> = loaded.unsupported_kernels.iter().map(|k| k.name.clone()).collect();
+    for k in &loaded.unsupported_kernels {
+        if options.kernels.is_empty() || options.kernels.iter().any(|w| *w == k.name) {
+            let span = k.why.loc.clone().map(|(file, line, column)| Span { file, line, column });
+            report.kernels.push(KernelReport::unknown(&k.name, format!("unsupported: {}", k.why.what), span));
+        }
+    }
     let mut module = loaded.module;
     lockstep_engine::annotations::apply(
         &mut module,
@@ -309,7 +319,7 @@ fn check(options: &CheckOptions) -> Report {
     let mut selected: Vec<_> = module.kernels().collect();
     if !options.kernels.is_empty() {
         for wanted in &options.kernels {
-            if !selected.iter().any(|(_, k)| &k.name == wanted || &k.link_name == wanted) {
+            if !selected.iter().any(|(_, k)| &k.name == wanted || &k.link_name == wanted) && !left_out.contains(wanted) {
                 let names: Vec<&str> = module.kernels().map(|(_, k)| k.name.as_str()).collect();
                 report.errors.push(Diagnostic::error(
                     format!("no kernel named `{wanted}` (the file has: {})", if names.is_empty() { "none".into() } else { names.join(", ") }),
@@ -352,7 +362,9 @@ fn check(options: &CheckOptions) -> Report {
     }
     report.notes.extend(beyond_devices.into_iter().map(|(message, span)| Diagnostic { span, ..Diagnostic::note(message) }));
     if selected.is_empty() {
-        report.kernels.push(KernelReport::unknown("*", "the file defines no kernel (__global__ or __kernel function)", None));
+        if left_out.is_empty() {
+            report.kernels.push(KernelReport::unknown("*", "the file defines no kernel (__global__ or __kernel function)", None));
+        }
         return report;
     }
     // A CUDA file with a host `main` is a whole program: its kernels are

@@ -160,3 +160,23 @@ fn smt_log_keeps_the_second_prover_session() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// With no sizing flags, a kernel that reads only the x dimension of its ids
+/// is checked for every 1-D launch: a race that shows in 1-D launches is
+/// still found (its witness is a solver model, so only the verdict is
+/// checked here), and a kernel reading `threadIdx.y` is still checked for
+/// 2-D launches.
+#[test]
+fn the_default_1d_launch_still_finds_races() {
+    let racy = scratch(
+        "default_1d_race.cu",
+        b"__global__ void scale(float *v, float s, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) v[i] = s * v[i];\n  if (n % 2 == 1) v[0] = s;\n}\n",
+    );
+    let o = lockstep(&["check", racy.to_str().unwrap(), "--format=json"]);
+    let report = json(&o);
+    assert_eq!(report["verdict"], "errors", "{report}");
+    assert_eq!(o.status.code(), Some(1));
+    let rows = scratch("default_2d_race.cu", b"__global__ void rows(int *out) {\n  out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.y;\n}\n");
+    let o = lockstep(&["check", rows.to_str().unwrap(), "--format=json"]);
+    assert_eq!(json(&o)["verdict"], "errors", "{}", json(&o));
+}

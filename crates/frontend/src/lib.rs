@@ -31,7 +31,7 @@ use lockstep_diag::Diagnostic;
 use lockstep_kir::{Language, Module};
 
 pub use driver::{language_of, CompileOptions, CudaHeaders, HeadersUsed, Side};
-pub use lower::Unsupported;
+pub use lower::{Unsupported, UnsupportedKernel};
 
 /// Why the front-end produced no KIR.
 #[derive(Debug)]
@@ -52,6 +52,9 @@ pub struct Loaded {
     pub lower_time: Duration,
     /// The headers clang compiled the file against.
     pub headers: driver::HeadersUsed,
+    /// Kernels left out of `module` because they reach a construct the
+    /// lowering does not support (device side only).
+    pub unsupported_kernels: Vec<lower::UnsupportedKernel>,
 }
 
 /// The LLVM pass pipeline run before lowering.
@@ -77,35 +80,38 @@ pub fn lower_compiled(
         driver::CompileError::Environment(m) => FrontError::Environment(m),
     })?;
     let start = Instant::now();
-    let module = match side {
-        Side::Device => lower_bitcode(&compiled.bitcode, compiled.language)?,
-        Side::Host => lower_host_bitcode(&compiled.bitcode)?,
+    let language = compiled.language;
+    let (module, unsupported_kernels) = match side {
+        Side::Device => lower_with(&compiled.bitcode, |llvm| unsafe { lower::lower_module_keeping_supported(llvm, language) })?,
+        Side::Host => (lower_host_bitcode(&compiled.bitcode)?, Vec::new()),
     };
-    Ok(Loaded { module, warnings: compiled.warnings, clang_time, lower_time: start.elapsed(), headers: compiled.headers })
+    Ok(Loaded { module, warnings: compiled.warnings, clang_time, lower_time: start.elapsed(), headers: compiled.headers, unsupported_kernels })
 }
 
 /// Parses bitcode, runs the pass pipeline and lowers to verified KIR.
 pub fn lower_bitcode(bitcode: &[u8], language: Language) -> Result<Module, FrontError> {
-    lower_with(bitcode, |llvm| unsafe { lower::lower_module(llvm, language) })
+    lower_with(bitcode, |llvm| unsafe { lower::lower_module(llvm, language).map(|m| (m, ())) }).map(|(m, ())| m)
 }
 
 /// Like `lower_bitcode`, for the host compilation of a CUDA program: lowers
 /// `main` and what it calls (see `lower::lower_host_module`).
 pub fn lower_host_bitcode(bitcode: &[u8]) -> Result<Module, FrontError> {
-    lower_with(bitcode, |llvm| unsafe { lower::lower_host_module(llvm) })
+    lower_with(bitcode, |llvm| unsafe { lower::lower_host_module(llvm).map(|m| (m, ())) }).map(|(m, ())| m)
 }
 
-fn lower_with(
+/// Parses `bitcode`, runs the passes, lowers with `lower` (which returns the
+/// module and what else it found) and verifies the module.
+fn lower_with<T>(
     bitcode: &[u8],
-    lower: impl FnOnce(llvm_sys::prelude::LLVMModuleRef) -> Result<Module, Unsupported>,
-) -> Result<Module, FrontError> {
+    lower: impl FnOnce(llvm_sys::prelude::LLVMModuleRef) -> Result<(Module, T), Unsupported>,
+) -> Result<(Module, T), FrontError> {
     let context = Context::create();
     let buffer = MemoryBuffer::create_from_memory_range_copy(bitcode, "kernel");
     let llvm = LlvmModule::parse_bitcode_from_buffer(&buffer, &context)
         .map_err(|e| FrontError::Environment(format!("cannot read clang's bitcode: {e}")))?;
     mark_for_inlining(&llvm);
     run_passes(&llvm)?;
-    let module = lower(llvm.as_mut_ptr()).map_err(FrontError::Unsupported)?;
+    let (module, found) = lower(llvm.as_mut_ptr()).map_err(FrontError::Unsupported)?;
     if let Err(errors) = lockstep_kir::verify_module(&module) {
         let first: Vec<String> = errors.iter().take(5).map(|e| e.to_string()).collect();
         return Err(FrontError::Environment(format!(
@@ -114,7 +120,7 @@ fn lower_with(
             first.join("; ")
         )));
     }
-    Ok(module)
+    Ok((module, found))
 }
 
 /// Marks for the always-inline pass the functions whose calls KIR cannot

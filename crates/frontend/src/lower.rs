@@ -215,7 +215,140 @@ unsafe fn call_passes(call: LLVMValueRef, f: LLVMValueRef) -> bool {
 /// # Safety
 /// `module` must be a valid LLVM module that outlives the call.
 pub unsafe fn lower_module(module: LLVMModuleRef, language: Language) -> Result<Module> {
-    lower_module_from(module, language, None)
+    let (out, failures) = lower_module_from(module, language, None, false)?;
+    match failures.into_iter().next() {
+        Some((_, why)) => Err(why),
+        None => Ok(out),
+    }
+}
+
+/// A kernel left out of a module because it reaches a construct the lowering
+/// does not support.
+#[derive(Debug)]
+pub struct UnsupportedKernel {
+    /// The kernel's source name.
+    pub name: String,
+    pub why: Unsupported,
+}
+
+/// Like `lower_module`, but a construct the lowering does not support makes
+/// only the kernels that can reach it unsupported: the function holding it,
+/// and every function that calls or takes the address of such a function,
+/// are left out, and the other kernels are lowered as usual. When a left-out
+/// function's address is taken, so that an indirect call might reach it,
+/// every function making an indirect call is left out too.
+///
+/// # Safety
+/// `module` must be a valid LLVM module that outlives the call.
+pub unsafe fn lower_module_keeping_supported(module: LLVMModuleRef, language: Language) -> Result<(Module, Vec<UnsupportedKernel>)> {
+    let (out, failures) = lower_module_from(module, language, None, false)?;
+    if failures.is_empty() {
+        return Ok((out, Vec::new()));
+    }
+    // Who references whom, among defined functions.
+    let mut referrers: HashMap<LLVMValueRef, Vec<LLVMValueRef>> = HashMap::new();
+    let mut indirect_callers = Vec::new();
+    let mut address_taken = HashSet::new();
+    let mut defined = Vec::new();
+    let mut f = LLVMGetFirstFunction(module);
+    while !f.is_null() {
+        if LLVMIsDeclaration(f) == 0 {
+            defined.push(f);
+            let mut bb = LLVMGetFirstBasicBlock(f);
+            while !bb.is_null() {
+                let mut inst = LLVMGetFirstInstruction(bb);
+                while !inst.is_null() {
+                    let is_call = !LLVMIsACallInst(inst).is_null();
+                    if is_call {
+                        let callee = LLVMGetCalledValue(inst);
+                        if LLVMIsAFunction(callee).is_null() && LLVMIsAInlineAsm(callee).is_null() {
+                            indirect_callers.push(f);
+                        }
+                    }
+                    for i in 0..LLVMGetNumOperands(inst) {
+                        let op = LLVMGetOperand(inst, i as u32);
+                        if !op.is_null() && !LLVMIsAFunction(op).is_null() {
+                            referrers.entry(op).or_default().push(f);
+                            if !(is_call && LLVMGetCalledValue(inst) == op) {
+                                address_taken.insert(op);
+                            }
+                        }
+                    }
+                    inst = LLVMGetNextInstruction(inst);
+                }
+                bb = LLVMGetNextBasicBlock(bb);
+            }
+        }
+        f = LLVMGetNextFunction(f);
+    }
+    // Functions referenced from global initialisers (tables of function
+    // pointers) have their address taken too.
+    let mut g = LLVMGetFirstGlobal(module);
+    while !g.is_null() {
+        if LLVMIsDeclaration(g) == 0 {
+            collect_functions(LLVMGetInitializer(g), &mut address_taken);
+        }
+        g = LLVMGetNextGlobal(g);
+    }
+    // The reason each left-out function inherits: the first failure it reaches.
+    let mut reason: HashMap<LLVMValueRef, Unsupported> = HashMap::new();
+    let mut work: Vec<LLVMValueRef> = Vec::new();
+    for (f, why) in failures {
+        work.push(f);
+        reason.insert(f, why);
+    }
+    let mut indirect_tainted = false;
+    while let Some(f) = work.pop() {
+        let why = reason[&f].clone();
+        if address_taken.contains(&f) && !indirect_tainted {
+            indirect_tainted = true;
+            for &caller in &indirect_callers {
+                if !reason.contains_key(&caller) {
+                    reason.insert(caller, why.clone());
+                    work.push(caller);
+                }
+            }
+        }
+        for &caller in referrers.get(&f).map(Vec::as_slice).unwrap_or(&[]) {
+            if !reason.contains_key(&caller) {
+                reason.insert(caller, why.clone());
+                work.push(caller);
+            }
+        }
+    }
+    let kernels = kernel_functions(module);
+    let mut left_out: Vec<UnsupportedKernel> = defined
+        .iter()
+        .filter(|f| kernels.contains(f))
+        .filter_map(|f| reason.get(f).map(|why| UnsupportedKernel { name: base_identifier(&value_name(*f)), why: why.clone() }))
+        .collect();
+    left_out.sort_by(|a, b| a.name.cmp(&b.name));
+    let keep: HashSet<LLVMValueRef> = defined.into_iter().filter(|f| !reason.contains_key(f)).collect();
+    let (out, failures) = lower_module_from(module, language, Some(keep), false)?;
+    // Lowering a function does not depend on which others are lowered, so
+    // nothing kept can fail now; should it, the whole module is unsupported.
+    if let Some((_, why)) = failures.into_iter().next() {
+        return Err(why);
+    }
+    Ok((out, left_out))
+}
+
+/// The functions a constant refers to, through any nesting of aggregates
+/// and constant expressions.
+unsafe fn collect_functions(c: LLVMValueRef, out: &mut HashSet<LLVMValueRef>) {
+    if c.is_null() {
+        return;
+    }
+    if !LLVMIsAFunction(c).is_null() {
+        out.insert(c);
+        return;
+    }
+    if LLVMIsAConstant(c).is_null() || !LLVMIsAGlobalValue(c).is_null() {
+        return;
+    }
+    for i in 0..LLVMGetNumOperands(c).max(0) {
+        collect_functions(LLVMGetOperand(c, i as u32), out);
+    }
 }
 
 /// The prefix of the external calls that stand for kernel launches in a
@@ -278,15 +411,23 @@ pub unsafe fn lower_host_module(module: LLVMModuleRef) -> Result<Module> {
             bb = LLVMGetNextBasicBlock(bb);
         }
     }
-    lower_module_from(module, Language::Cuda, Some(reachable))
+    let (out, failures) = lower_module_from(module, Language::Cuda, Some(reachable), true)?;
+    match failures.into_iter().next() {
+        Some((_, why)) => Err(why),
+        None => Ok(out),
+    }
 }
 
-/// Lowers the functions of `only` (every defined function when `None`).
+/// Lowers the functions of `only` (every defined function when `None`) of
+/// a device module, or of a host module when `host`. A function whose body
+/// cannot be lowered is listed with the reason, and the module returned
+/// beside the list is then incomplete.
 unsafe fn lower_module_from(
     module: LLVMModuleRef,
     language: Language,
     only: Option<HashSet<LLVMValueRef>>,
-) -> Result<Module> {
+    host: bool,
+) -> Result<(Module, Vec<(LLVMValueRef, Unsupported)>)> {
     let mut out = Module::new(language);
     let mut cx = ModuleCx {
         td: LLVMGetModuleDataLayout(module),
@@ -297,7 +438,7 @@ unsafe fn lower_module_from(
         kernels: kernel_functions(module),
         files: HashMap::new(),
         byval_kind: LLVMGetEnumAttributeKindForName(c"byval".as_ptr(), 5),
-        host: only.is_some(),
+        host,
     };
 
     // Create every defined function first, so calls can name their callee.
@@ -355,11 +496,14 @@ unsafe fn lower_module_from(
         g = LLVMGetNextGlobal(g);
     }
 
+    let mut failures = Vec::new();
     for (f, id) in defined {
-        let func = FnLower::lower(&mut cx, &mut out, f, id)?;
-        out.functions[id] = func;
+        match FnLower::lower(&mut cx, &mut out, f, id) {
+            Ok(func) => out.functions[id] = func,
+            Err(why) => failures.push((f, why)),
+        }
     }
-    Ok(out)
+    Ok((out, failures))
 }
 
 /// Whether `f` returns a struct, vector or array by value.
