@@ -86,6 +86,11 @@ pub(crate) unsafe fn lower_inline_asm<L: CallLowering>(l: &mut L, call: LLVMValu
             return lane_mask(l, call, which, &template);
         }
         [one] if one.starts_with("shfl.sync.") && one.contains(".b32") => return shuffle(l, call, one, args),
+        [shfl, step, result] if shfl.starts_with("shfl.sync.") && shfl.contains(" r0|p,") => {
+            if let Some(done) = shuffle_step(l, call, shfl, step, result, args)? {
+                return Ok(done);
+            }
+        }
         _ => {}
     }
     if ARBITRARY_REGISTERS.iter().any(|r| template.contains(r)) && insts.iter().all(|i| opcode(i).is_some_and(|o| o == "mov" || o == "cvt")) {
@@ -174,6 +179,85 @@ unsafe fn shuffle<L: CallLowering>(l: &mut L, call: LLVMValueRef, inst: &str, ar
     let shifted = l.emit_inst(InstKind::Binary { op: BinOp::LShr, lhs: clamp, rhs: eight }, Some(Type::I32)).expect("result");
     let width = l.emit_inst(InstKind::Binary { op: BinOp::Sub, lhs: thirty_two, rhs: shifted }, Some(Type::I32)).expect("result");
     define_warp(l, call, op, vec![mask, value, lane, width])
+}
+
+/// CUB's warp-reduction step: `shfl.sync.MODE.b32 r0|p, $v, $l, $c, $m;
+/// @p add.T r0, r0, $x; mov.T $0, r0;`: the shuffled value, plus `$x` when
+/// the source lane was in the segment (`p`). The source lane is in range
+/// when, within the segment of `width` lanes, `lane + delta < width` (down),
+/// `lane >= delta` (up) or `lane ^ mask < width` (butterfly); an indexed
+/// shuffle always reads a lane of its segment. `Ok(None)` when the template
+/// is not of this form.
+unsafe fn shuffle_step<L: CallLowering>(
+    l: &mut L,
+    call: LLVMValueRef,
+    shfl: &str,
+    step: &str,
+    result: &str,
+    args: &[LLVMValueRef],
+) -> Result<Option<()>> {
+    let mode = shfl.trim_start_matches("shfl.sync.").split('.').next().unwrap_or("");
+    let op = match mode {
+        "idx" => WarpOp::Shfl,
+        "up" => WarpOp::ShflUp,
+        "down" => WarpOp::ShflDown,
+        "bfly" => WarpOp::ShflXor,
+        _ => return Ok(None),
+    };
+    let operands: Vec<&str> = shfl.split_once(' ').map(|(_, rest)| rest.split(',').map(str::trim).collect()).unwrap_or_default();
+    let input = |name: &str| -> Option<usize> { name.strip_prefix('$')?.parse::<usize>().ok()?.checked_sub(1) };
+    let [_, value, lane, clamp, mask] = operands.as_slice() else { return Ok(None) };
+    let (Some(value), Some(lane), Some(clamp), Some(mask)) = (input(value), input(lane), input(clamp), input(mask)) else { return Ok(None) };
+    // `@p add.T r0, r0, $x`
+    let Some(step) = step.strip_prefix("@p add.") else { return Ok(None) };
+    let Some((ty, rest)) = step.split_once(' ') else { return Ok(None) };
+    let step_operands: Vec<&str> = rest.split(',').map(str::trim).collect();
+    let ["r0", "r0", addend] = step_operands.as_slice() else { return Ok(None) };
+    let Some(addend) = input(addend) else { return Ok(None) };
+    if !result.starts_with("mov.") || !result.ends_with("$0, r0") || !matches!(ty, "f32" | "u32" | "s32") {
+        return Ok(None);
+    }
+    if [value, lane, clamp, mask, addend].iter().any(|&i| i >= args.len()) {
+        return Ok(None);
+    }
+    let value = l.arg_scalar(args[value])?;
+    let delta = l.arg_scalar(args[lane])?;
+    let clamp = l.arg_scalar(args[clamp])?;
+    let mask = l.arg_scalar(args[mask])?;
+    let addend = l.arg_scalar(args[addend])?;
+    let i32 = Type::I32;
+    let bin = |l: &mut L, op: BinOp, lhs: ValueId, rhs: ValueId| l.emit_inst(InstKind::Binary { op, lhs, rhs }, Some(i32)).expect("result");
+    let eight = l.int_const(i32, 8);
+    let thirty_two = l.int_const(i32, 32);
+    let shifted = bin(l, BinOp::LShr, clamp, eight);
+    let width = bin(l, BinOp::Sub, thirty_two, shifted);
+    let value_ty = l.type_of(value);
+    let shuffled = l.emit_inst(InstKind::Warp { op, args: vec![mask, value, delta, width] }, Some(value_ty)).expect("result");
+    // The lane within its segment (widths are powers of two).
+    let lane_id = l.emit_inst(InstKind::Warp { op: WarpOp::LaneId, args: Vec::new() }, Some(i32)).expect("result");
+    let one = l.int_const(i32, 1);
+    let width_mask = bin(l, BinOp::Sub, width, one);
+    let in_segment = bin(l, BinOp::And, lane_id, width_mask);
+    let in_range = match op {
+        WarpOp::ShflDown => {
+            let source = bin(l, BinOp::Add, in_segment, delta);
+            l.emit_inst(InstKind::Icmp { cc: IntCC::Ult, lhs: source, rhs: width }, Some(Type::BOOL)).expect("result")
+        }
+        WarpOp::ShflUp => l.emit_inst(InstKind::Icmp { cc: IntCC::Uge, lhs: in_segment, rhs: delta }, Some(Type::BOOL)).expect("result"),
+        WarpOp::ShflXor => {
+            let source = bin(l, BinOp::Xor, in_segment, delta);
+            l.emit_inst(InstKind::Icmp { cc: IntCC::Ult, lhs: source, rhs: width }, Some(Type::BOOL)).expect("result")
+        }
+        _ => l.int_const(Type::BOOL, 1),
+    };
+    let sum = if ty == "f32" {
+        l.emit_inst(InstKind::Float { op: FloatOp::Add, args: vec![shuffled, addend] }, Some(value_ty)).expect("result")
+    } else {
+        l.emit_inst(InstKind::Binary { op: BinOp::Add, lhs: shuffled, rhs: addend }, Some(value_ty)).expect("result")
+    };
+    let out = l.emit_inst(InstKind::Select { cond: in_range, then_value: sum, else_value: shuffled }, Some(value_ty)).expect("result");
+    l.define(call, out);
+    Ok(Some(()))
 }
 
 /// Fresh, arbitrary values for every output.
