@@ -1,4 +1,37 @@
-//! Which accesses count, and how, for race checking.
+//! Which accesses count, and how, for race checking, and the benign-race
+//! rule the three engines share.
+//!
+//! # Benign races
+//!
+//! Two accesses of the same bytes by different threads, at least one a
+//! write, not both atomic and not ordered by a barrier, race, except in
+//! three cases, in each of which every read returns the same value in
+//! every interleaving and the final contents do not depend on the order:
+//!
+//! 1. two plain writes of the same value to the same bytes, by
+//!    *value-tracked* stores;
+//! 2. a plain read and another thread's plain value-tracked write of the
+//!    value that the reader's own latest write of those bytes since its
+//!    last barrier (any barrier) left there, that write being a
+//!    value-tracked store too (GPUVerify's `WRITE_READ_BENIGN_FLAG`);
+//! 3. under the equality abstraction only, a plain read and another
+//!    thread's plain write that leaves the bytes as they were: the writer
+//!    writes back the value it finds there (`v = A[0]; A[0] = v`).
+//!
+//! Value-tracked stores are those of memory-independent values
+//! (`input_independent_stores`), and under `--equality-abstraction` every
+//! plain store (there the threads of a group read one value from bytes
+//! nobody wrote, so values derived from memory are equal by construction).
+//! Any write that would make a read return something else races with that
+//! read, with the reader's own write, or with the read a write-back copied,
+//! and is reported: a benign race never hides a first real race.
+//!
+//! The interpreter applies the rule byte by byte on concrete values
+//! (`lockstep_replay`'s `races`); the finder and the prover compare whole
+//! accesses (same offset and width) on symbolic values, the prover taking
+//! "the value it finds there" from the equality abstraction's contents of
+//! the object (`lockstep_prove`'s `benign`), which relate the two threads
+//! of one group only.
 //!
 //! Specification-only loads: memory reads that exist only to state an
 //! annotation, such as the reads of `A[__other_int(tid)]` inside a barrier

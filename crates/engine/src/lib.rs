@@ -171,6 +171,7 @@ fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, confi
         group_size: config.group_size,
         num_groups: config.num_groups,
         global_offset: config.global_offset,
+        equality_abstraction: config.equality_abstraction,
         loop_unwind: config.loop_unwind.unwrap_or(4),
         solver: if config.use_cvc5 { lockstep_find::SolverKind::Cvc5 } else { lockstep_find::SolverKind::Z3 },
         query_timeout: config.query_timeout.min(std::time::Duration::from_secs(10)),

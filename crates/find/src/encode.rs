@@ -89,6 +89,10 @@ pub struct Access {
     /// the same bits at the same place by the other thread is a benign
     /// write-read race (see `lockstep_replay`'s `races`).
     pub own: Option<(TermId, TermId)>,
+    /// For a store under the equality abstraction: the condition that it
+    /// leaves its bytes as the thread found them (it writes back what it
+    /// read there), so that it races with no read.
+    pub silent: Option<TermId>,
     /// For an atomic read-modify-write that changes the value it reads
     /// (add, sub, increment, decrement, exchange), the value it returned and
     /// the condition under which it changes it.
@@ -191,6 +195,8 @@ pub struct Setup<'a> {
     pub launch: &'a Launch,
     pub check_overflow: bool,
     pub warp_size: u32,
+    /// See `FindConfig::equality_abstraction`.
+    pub equality_abstraction: bool,
 }
 
 pub struct Exec<'a, 'b> {
@@ -574,10 +580,18 @@ impl<'a, 'b> Exec<'a, 'b> {
                 let bits = self.bits(v);
                 let bits = self.t.resize(bits, (len * 8) as u32);
                 let bits = self.t.name(bits);
-                let benign = !self.s.rel.is_from_memory(*value);
+                let benign = self.s.equality_abstraction || !self.s.rel.is_from_memory(*value);
+                // What the thread finds at those bytes before the write.
+                let silent = if self.s.equality_abstraction && self.s.rel.memory {
+                    let found = self.read(st, &cands, off, len);
+                    Some(self.t.st.eq(found, bits))
+                } else {
+                    None
+                };
                 if benign {
                     if let Some(a) = self.trace.accesses.get_mut(before) {
                         a.value = Some(bits);
+                        a.silent = silent;
                     }
                 }
                 let l = self.t.bv(64, len as u128);
@@ -1146,6 +1160,7 @@ impl<'a, 'b> Exec<'a, 'b> {
                 global_count: st.global_count,
                 value: None,
                 own: None,
+                silent: None,
                 atomic_old: None,
             });
         }

@@ -217,6 +217,7 @@ impl<'a> Search<'a> {
             launch: &launch,
             check_overflow: config.check_overflow,
             warp_size: config.warp_size.unwrap_or(32),
+            equality_abstraction: config.equality_abstraction,
         };
         let t1 = Exec::new(&setup, &mut terms, ids[0], "t1", true).run();
         let t2 = Exec::new(&setup, &mut terms, ids[1], "t2", false).run();
@@ -681,6 +682,11 @@ impl<'a> Search<'a> {
             _ => None,
         };
         if let Some((r, w)) = pair {
+            // Or, under the equality abstraction, the write leaves its bytes
+            // as they were (the rule of `lockstep_analysis::ghost`).
+            if let (Some(silent), false, false) = (w.silent, r.atomic, w.atomic) {
+                parts.push(t.st.not(silent));
+            }
             if let (Some((own_ok, own_bits)), Some(v), false, false) = (r.own, w.value, r.atomic, w.atomic) {
                 if t.width(own_bits) == t.width(v) {
                     let same_off = t.st.eq(r.off, w.off);

@@ -43,7 +43,7 @@ pub struct EncodeError {
     pub at: Option<SrcLoc>,
 }
 
-type Res<T> = Result<T, EncodeError>;
+pub(crate) type Res<T> = Result<T, EncodeError>;
 
 /// The symbolic value of a KIR value in one thread.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -243,7 +243,7 @@ pub(crate) struct Enc<'a> {
     /// `--equality-abstraction` (see `equal_load`): a new symbol after
     /// every write of either thread to it, every barrier, and around loops
     /// that may write.
-    mem_version: Vec<TermId>,
+    pub(crate) mem_version: Vec<TermId>,
     /// Ghost slot of (loop, header parameter index).
     pub ghost_slot: HashMap<(usize, usize), usize>,
     pub sites: Vec<Site>,
@@ -1248,6 +1248,7 @@ impl<'a> Enc<'a> {
                     site: enc.st.bv_const(32, 0),
                     val: enc.st.bv_const(VAL_BITS, 0),
                     own: enc.st.false_(),
+                    silent: enc.st.false_(),
                     ghosts: Vec::new(),
                 }));
                 for t in 0..2 {
@@ -3126,6 +3127,12 @@ impl<'a> Enc<'a> {
             if self.st.as_bool(is1) == Some(false) {
                 continue;
             }
+            // Whether each thread's write leaves its bytes as they were
+            // (`benign`), for a store whose value may be benign.
+            let silent = match (kind, value) {
+                (AccessKind::Write, Some(_)) => self.silent_write(i, oi, m, [o1, o2])?,
+                _ => [self.st.false_(), self.st.false_()],
+            };
             // Thread 1 logs (a nondeterministic choice among its accesses).
             let choice = self.st.fresh_const("log", Sort::Bool);
             let c1 = self.st.and(&[p[0], is1, choice]);
@@ -3170,6 +3177,12 @@ impl<'a> Enc<'a> {
             } else {
                 (val, old.own)
             };
+            let silent1 = if kind == AccessKind::Write {
+                let s = self.st.ite(c1, silent[0], old.silent);
+                self.name(s)
+            } else {
+                old.silent
+            };
             let new = Log {
                 has: self.name(has),
                 off: self.name(off),
@@ -3177,6 +3190,7 @@ impl<'a> Enc<'a> {
                 site: self.name(st),
                 val,
                 own,
+                silent: silent1,
                 ghosts,
             };
             self.logs.objs[m][kind.index()] = new;
@@ -3192,7 +3206,7 @@ impl<'a> Enc<'a> {
 
             // Thread 2 checks against thread 1's logs.
             if !self.config.only_divergence && self.config.races_checked_on(&obj.name) {
-                self.check_access(oi, m, i, p, is2, o2, width[1], site, kind, value)?;
+                self.check_access(oi, m, i, p, is2, o2, width[1], site, kind, value, silent[1])?;
             }
 
             if kind != AccessKind::Read {
@@ -3232,8 +3246,9 @@ impl<'a> Enc<'a> {
 
     /// Thread 2's access of kind `kind` at `i` (site `site`, offset `o2`,
     /// width `w2`, on object `oi` when `is2`; `value`: both threads' written
-    /// values for a store that may be benign) checked against thread 1's
-    /// logs of tracked object `m`.
+    /// values for a store that may be benign; `silent2`: thread 2's write
+    /// leaves its bytes as they were, see `benign`) checked against thread
+    /// 1's logs of tracked object `m`.
     #[allow(clippy::too_many_arguments)]
     fn check_access(
         &mut self,
@@ -3247,6 +3262,7 @@ impl<'a> Enc<'a> {
         site: TermId,
         kind: AccessKind,
         value: Option<[TermId; 2]>,
+        silent2: TermId,
     ) -> Res<()> {
         let obj = self.objects[oi].clone();
         let mut guard = vec![p[1], is2];
@@ -3294,8 +3310,11 @@ impl<'a> Enc<'a> {
                     let own_off = self.st.eq(mine.off, o2);
                     let own_width = self.st.eq(mine.width, w2);
                     let same_val = self.st.eq(mine.val, log.val);
-                    let benign =
+                    let own_value =
                         self.st.and(&[from_benign, same_off, same_width, mine.has, own_off, own_width, same_val]);
+                    // Or the logged write left its bytes as they were.
+                    let silent = self.st.and(&[from_benign, log.silent]);
+                    let benign = self.st.or(&[own_value, silent]);
                     all.push(self.st.not(benign));
                 }
                 (AccessKind::Read, AccessKind::Write, Some(v)) => {
@@ -3303,7 +3322,9 @@ impl<'a> Enc<'a> {
                     // logged read came after its own write of exactly those
                     // bytes, of the value thread 2 writes.
                     let same_val = self.st.eq(log.val, v[1]);
-                    let benign = self.st.and(&[log.own, same_off, same_width, same_val]);
+                    let own_value = self.st.and(&[log.own, same_off, same_width, same_val]);
+                    // Or thread 2's write leaves its bytes as they were.
+                    let benign = self.st.or(&[own_value, silent2]);
                     all.push(self.st.not(benign));
                 }
                 _ => {}
@@ -3770,7 +3791,7 @@ pub fn space_compatible(ptr: MemSpace, obj: MemSpace) -> bool {
 
 /// The sort of a loaded scalar (`None` for a pointer, whose value is not
 /// one term).
-fn scalar_sort(ty: Type) -> Option<Sort> {
+pub(crate) fn scalar_sort(ty: Type) -> Option<Sort> {
     match ty {
         Type::Ptr(_) => None,
         Type::Int(1) => Some(Sort::Bool),

@@ -93,6 +93,7 @@
 
 pub(crate) mod async_copy;
 mod ackermann;
+mod benign;
 pub mod barrier_inv;
 pub mod candidates;
 pub mod cfg;

@@ -20,7 +20,9 @@
 //! Each thread's latest write of each tracked object since its last
 //! barrier is kept in an [`Own`] slot; a read log records whether thread
 //! 1's slot covered the logged read (and the value it held), so that a
-//! later write by thread 2 can be checked against it.
+//! later write by thread 2 can be checked against it. Under the equality
+//! abstraction a write that leaves its bytes as they were races with no
+//! read either (`benign`); a write log records whether it was one.
 
 use lockstep_smt::{Sort, TermId, TermStore};
 
@@ -84,6 +86,10 @@ pub struct Log {
     /// bytes since its last barrier, by a store that may take part in a
     /// benign race, leaving `val` (see [`Own`]).
     pub own: TermId,
+    /// Bool, write logs only: the logged write left its bytes as they were
+    /// (under the equality abstraction, it wrote back the contents it found
+    /// there; see `benign`), so it races with no read.
+    pub silent: TermId,
     /// Ghost copies of the loop-header parameters at the logged access, one
     /// per ghost slot (see the module docs).
     pub ghosts: Vec<TermId>,
@@ -101,7 +107,7 @@ impl LogState {
         let mut out = Vec::new();
         for logs in &self.objs {
             for log in logs {
-                out.extend([log.has, log.off, log.width, log.site, log.val, log.own]);
+                out.extend([log.has, log.off, log.width, log.site, log.val, log.own, log.silent]);
                 out.extend(log.ghosts.iter().copied());
             }
         }
@@ -133,6 +139,11 @@ impl LogState {
                         st.fresh_const(&format!("{prefix}_own_{m}_{k}"), Sort::Bool)
                     } else {
                         log.own
+                    },
+                    silent: if values_change && k == AccessKind::Write.index() {
+                        st.fresh_const(&format!("{prefix}_silent_{m}_{k}"), Sort::Bool)
+                    } else {
+                        log.silent
                     },
                     ghosts: log
                         .ghosts

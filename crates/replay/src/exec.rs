@@ -236,6 +236,9 @@ pub(crate) struct Ctx<'a> {
     pub threads_exited: u64,
     /// See `ReplayResult::unspecified_uses`.
     pub unspecified_uses: u64,
+    /// The bytes a plain store is about to overwrite, with their offset,
+    /// while the store is logged (see `races::Access::silent`).
+    silent_prior: Option<(u64, Vec<u8>)>,
     pub first_unspecified_use: Option<Loc>,
     race_scratch: Vec<Access>,
     arg_scratch: Vec<Val>,
@@ -310,6 +313,7 @@ impl<'a> Ctx<'a> {
             threads_exited: 0,
             unspecified_uses: 0,
             first_unspecified_use: None,
+            silent_prior: None,
             race_scratch: Vec::new(),
             arg_scratch: Vec::new(),
             touched: uses_access_predicates(module).then(HashMap::new),
@@ -1160,6 +1164,7 @@ impl<'a> Ctx<'a> {
             atomic,
             value: None,
             own: None,
+            silent: false,
             grid_epoch: self.grid_epoch,
             group_epoch: self.group_epoch(group, per_group),
             warp_epoch,
@@ -1180,7 +1185,18 @@ impl<'a> Ctx<'a> {
         for byte in offset..offset + width {
             races.clear();
             if write && !atomic && tolerate_benign {
-                access.value = self.memory.byte(obj, byte);
+                let value = self.memory.byte(obj, byte);
+                access.value = value;
+                // The byte the store found there (`silent_prior`): under the
+                // equality abstraction a write that left it unchanged is
+                // invisible to reads.
+                access.silent = self.opts.benign_writes_from_memory
+                    && by_thread
+                    && self
+                        .silent_prior
+                        .as_ref()
+                        .and_then(|(start, bytes)| bytes.get(byte.checked_sub(*start)? as usize))
+                        .is_some_and(|&prior| Some(prior) == value);
             }
             if !write && by_thread {
                 access.own = self.own_writes.get(index, obj, byte);
@@ -1367,10 +1383,18 @@ impl<'a> Ctx<'a> {
         };
         let bits = v.bits() & mask(ty.bits());
         let bytes = bits.to_le_bytes();
+        // What the store overwrites, for the silent-write rule (see
+        // `races::Access::silent`); only plain stores under the equality
+        // abstraction need it.
+        if self.opts.check_races && self.opts.benign_writes_from_memory && !atomic {
+            let mut prior = vec![0u8; width as usize];
+            self.silent_prior = self.memory.read_at(obj, off, &mut prior).then_some((off, prior));
+        }
         self.memory.write(obj, off, &bytes[..width as usize]);
         // Logged after the write, so that the log can see the value written
         // (two writes of one value are a benign race).
         self.log_access(th, loc, obj, off, width, true, atomic);
+        self.silent_prior = None;
     }
 
     fn memcopy(&mut self, th: &Thread, loc: Loc, dst: Pointer, src: Pointer, len: u64) {

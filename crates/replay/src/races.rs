@@ -26,18 +26,23 @@
 //! - different groups (global memory only): they race, since groups
 //!   synchronise only through grid barriers.
 //!
-//! A read does not race with another thread's write when it is a *benign*
-//! write-read race (GPUVerify's `WRITE_READ_BENIGN_FLAG`): the reading
-//! thread itself wrote every byte of the read since the last barrier it
-//! reached (any barrier: group, grid or warp), with a plain write whose
-//! value may be part of a benign race, and the other thread's write is
-//! such a write too and wrote, on that byte, the value the reader's own
-//! latest write left there. The read then returns the same value in every
-//! interleaving: any other concurrent write of a different value to that
-//! byte races with this read (or with the reader's own write), and is
-//! reported. The rule is the same whichever access the replay meets first,
-//! because the read carries what its thread had written (`Access::own`,
-//! from `OwnWrites`).
+//! Benign races follow the rule `lockstep_analysis::ghost` states for the
+//! three engines, byte by byte: two plain writes of the same value by
+//! value-tracked stores do not race; a read does not race with another
+//! thread's such write when the reading thread itself wrote every byte of
+//! the read since the last barrier it reached (any barrier: group, grid or
+//! warp), with such a write, and the other write wrote, on that byte, the
+//! value the reader's own latest write left there (GPUVerify's
+//! `WRITE_READ_BENIGN_FLAG`); and, under the equality abstraction, a read
+//! does not race with another thread's write that left the byte as it was
+//! (`Access::silent`: it wrote back the value the byte held). The read
+//! then returns the same value in every interleaving: any other concurrent
+//! write of a different value to that byte races with this read (or with
+//! the reader's own write, or with the read that a write-back copied), and
+//! is reported. The rule is the same whichever access the replay meets
+//! first, because the read carries what its thread had written
+//! (`Access::own`, from `OwnWrites`) and the write whether it changed the
+//! byte.
 //!
 //! Entries that can no longer race with any future access (an older grid
 //! epoch, or for `__shared__` memory an older group epoch, unless their
@@ -101,6 +106,11 @@ pub(crate) struct Access {
     /// may be part of a benign race (see `OwnWrites`). A write of the same
     /// byte by another thread does not race with the read.
     pub own: Option<u8>,
+    /// For a plain write whose value is tracked, under the equality
+    /// abstraction (`ReplayOptions::benign_writes_from_memory`): the write
+    /// left the byte as it was (it wrote back the value the byte held, as
+    /// `v = A[0]; A[0] = v` does), so no read can tell whether it happened.
+    pub silent: bool,
     pub grid_epoch: u32,
     pub group_epoch: u32,
     pub warp_epoch: u32,
@@ -119,6 +129,7 @@ impl Access {
             // own write) can race where the first did not.
             && self.value == other.value
             && self.own == other.own
+            && self.silent == other.silent
     }
 }
 
@@ -152,10 +163,11 @@ impl Geometry {
             return false;
         }
         // A benign write-read race (module documentation): the reader wrote
-        // the byte itself, and the other write left the same value.
+        // the byte itself and the other write left the same value, or the
+        // write left the byte as it was.
         if a.write != b.write {
             let (read, write) = if a.write { (b, a) } else { (a, b) };
-            if !read.atomic && !write.atomic && read.own.is_some() && read.own == write.value {
+            if !read.atomic && !write.atomic && ((read.own.is_some() && read.own == write.value) || write.silent) {
                 return false;
             }
         }
