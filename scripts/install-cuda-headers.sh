@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs lockstep's default CUDA toolkit: the headers of NVIDIA's CUDA 12.4
-# runtime, compiler (include/crt), CCCL 12.9 (CUB, Thrust, libcu++, nv/target)
-# and cuRAND, taken from NVIDIA's wheels on PyPI and laid out as one toolkit
+# runtime, compiler (include/crt), CCCL 12.9 (CUB, Thrust, libcu++, nv/target),
+# cuRAND and the profiler API, taken from NVIDIA's wheels on PyPI and laid out as one toolkit
 # folder that clang accepts with --cuda-path. lockstep looks for it at
 #     ${XDG_CACHE_HOME:-$HOME/.cache}/lockstep/cuda-12.4
 # when no --cuda-path, CUDA_PATH, CUDA_HOME or /usr/local/cuda names another.
@@ -13,7 +13,7 @@
 set -euo pipefail
 
 dest=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/lockstep/cuda-12.4}
-stamp="$dest/.lockstep-toolkit-v1"
+stamp="$dest/.lockstep-toolkit-v2"
 if [ -f "$stamp" ]; then
   exit 0
 fi
@@ -31,6 +31,7 @@ nvidia-cuda-runtime-cu12==12.4.127 --hash=sha256:64403288fa2136ee8e467cdc9c9427e
 nvidia-cuda-nvcc-cu12==12.4.131 --hash=sha256:e4c9a35435c3b0e36c6397c5696334c9ea6650e524736cbd1c5d345ea099bb04
 nvidia-cuda-cccl-cu12==12.9.27 --hash=sha256:37869e17ce2e1ecec6eddf1927cca0f8c34e64fd848d40453df559091e2d7117
 nvidia-curand-cu12==10.3.5.147 --hash=sha256:a88f583d4e0bb643c49743469964103aa59f7f708d862c3ddb0fc07f851e3b8b
+nvidia-cuda-profiler-api-cu12==12.4.127 --hash=sha256:7d80d1d8cfedc4b31b3df260f75e339a51322b25ff41f2a47edb5b2139b8a58f
 REQ
 echo "install-cuda-headers: downloading NVIDIA's CUDA 12.4 header wheels from PyPI"
 # The wheels are x86_64 builds; their headers are the same on every machine.
@@ -60,7 +61,7 @@ PY
 # clang's toolkit detection wants a bin/ folder beside include/.
 mkdir -p "$staging/bin"
 echo "CUDA Version 12.4.131 (headers only, installed by lockstep)" > "$staging/version.txt"
-touch "$staging/.lockstep-toolkit-v1"
+touch "$staging/.lockstep-toolkit-v2"
 
 mkdir -p "$(dirname "$dest")"
 rm -rf "$dest.tmp.$$"

@@ -111,7 +111,6 @@ pub fn library_of_header(header: &str) -> Option<&'static str> {
         ("npp", "NPP (pip package nvidia-npp-cu12)"),
         ("nvjpeg", "nvJPEG (pip package nvidia-nvjpeg-cu12)"),
         ("nvml", "NVML (pip package nvidia-ml-py, or the driver's development files)"),
-        ("cuda_profiler_api", "the CUDA profiler API (a full CUDA toolkit)"),
         ("nccl", "NCCL (pip package nvidia-nccl-cu12)"),
         ("cupti", "CUPTI (pip package nvidia-cuda-cupti-cu12)"),
         ("nvtx", "NVTX (pip package nvidia-nvtx-cu12)"),
