@@ -289,30 +289,51 @@ fn compile_with(
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let out = ScratchFile(std::env::temp_dir().join(format!("lockstep-{}-{n}.bc", std::process::id())));
 
-    let mut cmd = Command::new(clang);
-    cmd.args(language_args(language, options.side, toolkit));
     // The user's include directories come before lockstep's own headers, so
     // that a header the user passes (a project's own `helper_cuda.h`, say)
     // is never shadowed by the prelude's header of the same name.
+    let mut search: Vec<std::ffi::OsString> = Vec::new();
     if let Some(parent) = file.parent() {
         if !parent.as_os_str().is_empty() {
-            cmd.arg("-I").arg(parent);
+            search.extend(["-I".into(), parent.as_os_str().to_owned()]);
         }
     }
     for dir in &options.include_dirs {
-        cmd.arg("-I").arg(dir);
+        search.extend(["-I".into(), dir.as_os_str().to_owned()]);
     }
-    if toolkit.is_some() {
-        cmd.arg("-idirafter").arg(prelude);
-    } else {
-        cmd.arg("-I").arg(prelude);
-    }
+    search.extend([if toolkit.is_some() { "-idirafter" } else { "-I" }.into(), prelude.as_os_str().to_owned()]);
     for def in &options.defines {
-        cmd.arg(format!("-D{def}"));
+        search.push(format!("-D{def}").into());
     }
-    cmd.arg(file).arg("-o").arg(&out.0);
-    let output = run_with_deadline(&mut cmd, CLANG_DEADLINE)
-        .map_err(|e| CompileError::Environment(format!("cannot run {}: {e}", clang.display())))?;
+    let args = language_args(language, options.side, toolkit);
+    // Against a toolkit, its headers come precompiled (see `pch`).
+    let pch = toolkit.and_then(|t| {
+        let without_include: Vec<String> = args.iter().filter(|a| *a != "-include" && *a != "lockstep_toolkit.h" && *a != "-emit-llvm" && *a != "-c").cloned().collect();
+        crate::pch::precompiled_header(clang, t, options.side, prelude, &without_include, &search)
+    });
+    let run = |args: &[String]| {
+        let mut cmd = Command::new(clang);
+        cmd.args(args).args(&search).arg(file).arg("-o").arg(&out.0);
+        run_with_deadline(&mut cmd, CLANG_DEADLINE).map_err(|e| CompileError::Environment(format!("cannot run {}: {e}", clang.display())))
+    };
+    let mut output = None;
+    if let Some(pch) = &pch {
+        let with_pch: Vec<String> = args
+            .iter()
+            .map(|a| if a == "lockstep_toolkit.h" { pch.display().to_string() } else { a.clone() })
+            .map(|a| if a == "-include" { "-include-pch".to_string() } else { a })
+            .collect();
+        match run(&with_pch)? {
+            Some(o) if !o.status.success() && crate::pch::refused(&String::from_utf8_lossy(&o.stderr)) => {
+                let _ = std::fs::remove_file(pch);
+            }
+            other => output = Some(other),
+        }
+    }
+    let output = match output {
+        Some(o) => o,
+        None => run(&args)?,
+    };
     let Some(output) = output else {
         return Err(CompileError::Environment(format!(
             "clang did not finish compiling {} within {} s (it was stopped)",

@@ -13,6 +13,7 @@ pub mod builtins;
 pub mod driver;
 mod fnptr;
 pub mod lower;
+mod pch;
 mod ptx;
 pub mod toolkit;
 
