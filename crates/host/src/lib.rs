@@ -155,6 +155,9 @@ pub struct ProgramRun {
     /// Whether the run consumed a value `choice` steers (input, the clock,
     /// never-written memory): only then can another choice change it.
     pub choice_matters: bool,
+    /// The bits the host's uninitialised variables held (see
+    /// `run_program_with`).
+    pub undefined_value: u128,
 }
 
 impl ProgramRun {
@@ -176,6 +179,13 @@ pub enum HostError {
 /// input is `choice`, the clock reads a time `choice` seconds later, and
 /// memory never written reads as 0x00, 0x01 or 0xA5 bytes.
 pub fn run_program(module: &Module, main: FuncId, choice: u32) -> Result<ProgramRun, HostError> {
+    run_program_with(module, main, choice, 0)
+}
+
+/// `run_program` with the host's uninitialised variables holding
+/// `undefined_value` (its low bits, as wide as each variable) instead of 0:
+/// one of the values an indeterminate variable may hold.
+pub fn run_program_with(module: &Module, main: FuncId, choice: u32, undefined_value: u128) -> Result<ProgramRun, HostError> {
     let func = module.functions.get(main).ok_or(HostError::NoMain)?;
     let mut env = HostEnv::new(module);
     env.choice = choice;
@@ -200,6 +210,7 @@ pub fn run_program(module: &Module, main: FuncId, choice: u32) -> Result<Program
         step_budget_per_thread: HOST_STEP_BUDGET,
         step_budget_total: HOST_STEP_BUDGET,
         host_code: true,
+        undefined_value,
         ..ReplayOptions::default()
     };
     let host = replay_with_oracle(module, main, &Launch::linear(1, 1), &args, memory, &options, &mut env)
@@ -218,7 +229,7 @@ pub fn run_program(module: &Module, main: FuncId, choice: u32) -> Result<Program
         })));
     }
     let choice_matters = env.choice_used || host.memory.undefined_reads > 0;
-    Ok(ProgramRun { host, launches: env.launches, findings: env.findings, notes: env.notes, nondeterminism, main, choice_matters })
+    Ok(ProgramRun { host, launches: env.launches, findings: env.findings, notes: env.notes, nondeterminism, main, choice_matters, undefined_value })
 }
 
 /// The interpreter's environment while `main` runs.
