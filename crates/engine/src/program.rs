@@ -91,6 +91,18 @@ pub fn check_program(device: &Module, host: &Module, config: &CheckConfig) -> Pr
             }
         }
     }
+    // A host program that uses an uninitialised variable ran with 0 in it.
+    // The variable's value is indeterminate: any bits are possible, and
+    // with all of them set (-1) an assertion that held for 0 may fail. Such
+    // a run is one of the program's behaviours, so what goes wrong in it
+    // is a confirmed error, with the value in the witness.
+    if !went_wrong(&run) && run.nondeterminism.iter().any(|(why, _)| why.contains("uninitialised variable")) {
+        if let Ok(other) = lockstep_host::run_program_with(&linked, main, 0, u128::MAX) {
+            if went_wrong(&other) {
+                run = other;
+            }
+        }
+    }
     let mut kernels = vec![host_report(&linked, &run)];
     let mut notes: Vec<Diagnostic> = run
         .notes
@@ -136,6 +148,9 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
     };
     for (why, _) in &run.nondeterminism {
         evidence.memory.push(("choice".into(), why.clone()));
+    }
+    if run.undefined_value != 0 {
+        evidence.memory.push(("value".into(), "the uninitialised variable holds all-ones bits (-1 as a signed integer)".into()));
     }
     for v in &run.host.violations {
         if let Some(mut converted) = crate::search::convert(module, &run.host, v, &all_buffers, &evidence) {

@@ -61,6 +61,26 @@ const CURAND_STATUS_ALLOCATION_FAILED: u64 = 102;
 /// Interpreter steps all the launches of one run may take together.
 pub const LAUNCH_STEP_BUDGET: u64 = 60_000_000;
 
+/// Interpreter steps `main` itself may take (its host code; launches count
+/// against `LAUNCH_STEP_BUDGET`). A host loop is run, not summarised, so a
+/// program whose deterministic loops take more steps stops `unknown`.
+/// Measured on the release build: about 50 million steps a second (a loop
+/// of 8 million iterations of `s += i ^ (i >> 3)` a second), with memory
+/// flat (113 MB at 10 and at 50 million iterations: a step allocates
+/// nothing that outlives it). 200 million steps are therefore about 4
+/// seconds, which a program that never leaves a loop (a validation loop
+/// waiting for other input) spends once per run; the ten-fold raise from
+/// 20 million lets host loops of some 25 million iterations finish.
+pub const HOST_STEP_BUDGET: u64 = 200_000_000;
+
+/// Calls of input functions (`scanf`, `getchar`...) one run may make. Every
+/// read of a run gives the same value, so a loop that waits for other input
+/// (`do scanf(...); while (c != 7);`) never ends; an input call costs far
+/// more than a step, and such a loop would spend the whole step budget
+/// (some 40 seconds over a program's three runs). The run stops here
+/// instead, incomplete: the program's other runs read other values.
+pub const MAX_INPUT_READS: u64 = 100_000;
+
 /// What kind of memory an allocation is.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum AllocKind {
@@ -135,6 +155,9 @@ pub struct ProgramRun {
     /// Whether the run consumed a value `choice` steers (input, the clock,
     /// never-written memory): only then can another choice change it.
     pub choice_matters: bool,
+    /// The bits the host's uninitialised variables held (see
+    /// `run_program_with`).
+    pub undefined_value: u128,
 }
 
 impl ProgramRun {
@@ -157,6 +180,13 @@ pub enum HostError {
 /// memory never written reads as 0x00, 0x01 or 0xA5 bytes, and
 /// uninitialised values (`undef`) are 0, all ones or 0xA5 bytes.
 pub fn run_program(module: &Module, main: FuncId, choice: u32) -> Result<ProgramRun, HostError> {
+    run_program_with(module, main, choice, 0)
+}
+
+/// `run_program` with the host's uninitialised variables holding
+/// `undefined_value` (its low bits, as wide as each variable) instead of 0:
+/// one of the values an indeterminate variable may hold.
+pub fn run_program_with(module: &Module, main: FuncId, choice: u32, undefined_value: u128) -> Result<ProgramRun, HostError> {
     let func = module.functions.get(main).ok_or(HostError::NoMain)?;
     let mut env = HostEnv::new(module);
     env.choice = choice;
@@ -178,9 +208,10 @@ pub fn run_program(module: &Module, main: FuncId, choice: u32) -> Result<Program
     }
     let options = ReplayOptions {
         check_races: false,
-        step_budget_per_thread: 20_000_000,
+        step_budget_per_thread: HOST_STEP_BUDGET,
+        step_budget_total: HOST_STEP_BUDGET,
         host_code: true,
-        undefined_value: undefined_value(choice),
+        undefined_value,
         ..ReplayOptions::default()
     };
     let host = replay_with_oracle(module, main, &Launch::linear(1, 1), &args, memory, &options, &mut env)
@@ -200,7 +231,7 @@ pub fn run_program(module: &Module, main: FuncId, choice: u32) -> Result<Program
         })));
     }
     let choice_matters = env.choice_used || host.memory.undefined_reads > 0 || host.unspecified_uses > 0;
-    Ok(ProgramRun { host, launches: env.launches, findings: env.findings, notes: env.notes, nondeterminism, main, choice_matters })
+    Ok(ProgramRun { host, launches: env.launches, findings: env.findings, notes: env.notes, nondeterminism, main, choice_matters, undefined_value })
 }
 
 /// The interpreter's environment while `main` runs.
@@ -237,6 +268,8 @@ struct HostEnv<'m> {
     launch_steps_left: u64,
     /// Set when a value `choice` steers was read.
     choice_used: bool,
+    /// Calls of input functions so far (see `MAX_INPUT_READS`).
+    input_reads: u64,
 }
 
 const CUDA_SUCCESS: u32 = 0;
@@ -270,6 +303,7 @@ impl<'m> HostEnv<'m> {
             choice: 0,
             launch_steps_left: LAUNCH_STEP_BUDGET,
             choice_used: false,
+            input_reads: 0,
         }
     }
 
@@ -863,7 +897,17 @@ impl HavocOracle for HostEnv<'_> {
             }
             // Formatted input: every value read is 0 in this run (a string
             // is empty), and the run is one of many.
+            "scanf" | "__isoc99_scanf" | "fscanf" | "__isoc99_fscanf" | "sscanf" | "__isoc99_sscanf" | "getchar" | "getc" | "fgetc" | "getch"
+                if self.input_reads >= MAX_INPUT_READS =>
+            {
+                Some(ExternalOutcome::Unsupported(format!(
+                    "the program called `{}` {MAX_INPUT_READS} times, always reading {}: this run's input does not let it go on",
+                    name.trim_start_matches("__isoc99_"),
+                    self.choice
+                )))
+            }
             "scanf" | "__isoc99_scanf" | "fscanf" | "__isoc99_fscanf" | "sscanf" | "__isoc99_sscanf" => {
+                self.input_reads += 1;
                 let first_target = if name.contains("scanf") && !name.ends_with("_scanf") && name != "scanf" { 2 } else { 1 };
                 let format = libc::read_c_string(memory, ptr(&a[first_target - 1])).unwrap_or_default();
                 let widths = scanf_widths(&format);
@@ -886,6 +930,7 @@ impl HavocOracle for HostEnv<'_> {
             }
             // Input: its value is unknown; it matters only when used.
             "getchar" | "getc" | "fgetc" | "getch" | "system" | "rand_r" => {
+                self.input_reads += u64::from(!matches!(name, "system" | "rand_r"));
                 let used = loc.inst.is_some_and(|i| self.used_results.contains(&(loc.func, i)));
                 if used {
                     self.choice_used = true;
