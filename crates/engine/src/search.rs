@@ -391,8 +391,10 @@ fn describe(t: &ThreadId) -> String {
     format!("thread {} of block {}", dims(x, y, z), dims(gx, gy, gz))
 }
 
+/// The name of `obj`; a pointer made from an integer may name an object
+/// that does not exist, and is then described by its id.
 fn object_name(result: &ReplayResult, obj: ObjId) -> String {
-    result.memory.object(obj).name.clone()
+    result.memory.get(obj).map_or_else(|| format!("no object (id {})", obj.0), |o| o.name.clone())
 }
 
 fn span(module: &Module, loc: &Loc) -> Option<lockstep_diag::Span> {
@@ -488,6 +490,7 @@ pub(crate) fn convert(
             let what = match target.obj {
                 None if target.offset == 0 => "a null function pointer".to_string(),
                 None => format!("address {:#x}, which is no function's address,", target.offset as u64),
+                Some(o) if result.memory.get(o).is_none() => format!("address {:#x}, which is no function's address,", target.encode()),
                 Some(o) => format!("a pointer into `{}`, which is no function's address,", object_name(result, o)),
             };
             (Kind::NullPointer, format!("call through {what} by {}", describe(&v.thread)), span(module, &v.loc))

@@ -82,35 +82,53 @@ pub fn lower_compiled(
     })?;
     let start = Instant::now();
     let language = compiled.language;
+    let library_dirs = library_dirs(&compiled.headers);
     let (module, unsupported_kernels) = match side {
-        Side::Device => lower_with(&compiled.bitcode, |llvm| unsafe { lower::lower_module_keeping_supported(llvm, language) })?,
-        Side::Host => (lower_host_bitcode(&compiled.bitcode)?, Vec::new()),
+        Side::Device => lower_with(&compiled.bitcode, &library_dirs, |llvm| unsafe { lower::lower_module_keeping_supported(llvm, language) })?,
+        Side::Host => lower_with(&compiled.bitcode, &library_dirs, |llvm| unsafe { lower::lower_host_module(llvm).map(|m| (m, Vec::new())) })?,
     };
     Ok(Loaded { module, warnings: compiled.warnings, clang_time, lower_time: start.elapsed(), headers: compiled.headers, unsupported_kernels })
 }
 
+/// The folders whose functions are library code to inline (see
+/// `mark_for_inlining`): a toolkit's, and clang's own CUDA headers, when the
+/// file was compiled against a toolkit.
+fn library_dirs(headers: &driver::HeadersUsed) -> Vec<String> {
+    match headers {
+        driver::HeadersUsed::Toolkit(t) => {
+            let mut dirs = vec![format!("{}/", t.root.display())];
+            if let Some(canonical) = t.root.canonicalize().ok().filter(|c| *c != t.root) {
+                dirs.push(format!("{}/", canonical.display()));
+            }
+            dirs
+        }
+        driver::HeadersUsed::Prelude => Vec::new(),
+    }
+}
+
 /// Parses bitcode, runs the pass pipeline and lowers to verified KIR.
 pub fn lower_bitcode(bitcode: &[u8], language: Language) -> Result<Module, FrontError> {
-    lower_with(bitcode, |llvm| unsafe { lower::lower_module(llvm, language).map(|m| (m, ())) }).map(|(m, ())| m)
+    lower_with(bitcode, &[], |llvm| unsafe { lower::lower_module(llvm, language).map(|m| (m, ())) }).map(|(m, ())| m)
 }
 
 /// Like `lower_bitcode`, for the host compilation of a CUDA program: lowers
 /// `main` and what it calls (see `lower::lower_host_module`).
 pub fn lower_host_bitcode(bitcode: &[u8]) -> Result<Module, FrontError> {
-    lower_with(bitcode, |llvm| unsafe { lower::lower_host_module(llvm).map(|m| (m, ())) }).map(|(m, ())| m)
+    lower_with(bitcode, &[], |llvm| unsafe { lower::lower_host_module(llvm).map(|m| (m, ())) }).map(|(m, ())| m)
 }
 
 /// Parses `bitcode`, runs the passes, lowers with `lower` (which returns the
 /// module and what else it found) and verifies the module.
 fn lower_with<T>(
     bitcode: &[u8],
+    library_dirs: &[String],
     lower: impl FnOnce(llvm_sys::prelude::LLVMModuleRef) -> Result<(Module, T), Unsupported>,
 ) -> Result<(Module, T), FrontError> {
     let context = Context::create();
     let buffer = MemoryBuffer::create_from_memory_range_copy(bitcode, "kernel");
     let llvm = LlvmModule::parse_bitcode_from_buffer(&buffer, &context)
         .map_err(|e| FrontError::Environment(format!("cannot read clang's bitcode: {e}")))?;
-    mark_for_inlining(&llvm);
+    mark_for_inlining(&llvm, library_dirs);
     run_passes(&llvm)?;
     let (module, found) = lower(llvm.as_mut_ptr()).map_err(FrontError::Unsupported)?;
     if let Err(errors) = lockstep_kir::verify_module(&module) {
@@ -131,7 +149,7 @@ fn lower_with<T>(
 /// cooperative groups among them). Inlined, they are reads of the special
 /// registers; called, they would take the address of a variable that has
 /// none. Second, functions that return an aggregate by value.
-fn mark_for_inlining(llvm: &LlvmModule) {
+fn mark_for_inlining(llvm: &LlvmModule, library_dirs: &[String]) {
     use inkwell::attributes::{Attribute, AttributeLoc};
     let context = llvm.get_context();
     let always = Attribute::get_named_enum_kind_id("alwaysinline");
@@ -150,7 +168,19 @@ fn mark_for_inlining(llvm: &LlvmModule) {
             let kind = LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(function.as_value_ref())));
             matches!(kind, LLVMStructTypeKind | LLVMVectorTypeKind | LLVMArrayTypeKind)
         };
-        if (named_builtin || returns_aggregate) && function.count_basic_blocks() > 0 {
+        // Third, library code: the functions of a CUDA toolkit's headers and
+        // of clang's CUDA wrappers (cooperative groups' methods, `dim3`'s
+        // constructor, CUB's building blocks), inlined into the user's code as
+        // the prelude's wrappers are. The engines then see the thread ids and
+        // sizes they compute as values, not through the memory of a call's
+        // out-parameters, and reports point at the user's lines (the lowering
+        // gives inlined code its outermost call site's location).
+        let library = !library_dirs.is_empty()
+            && unsafe { lower::defining_file(function.as_value_ref()) }.is_some_and(|file| {
+                let clang_wrapper = file.contains("/lib/clang/") && file.rsplit('/').next().is_some_and(|name| name.starts_with("__clang_cuda"));
+                clang_wrapper || library_dirs.iter().any(|d| file.starts_with(d.as_str()))
+            });
+        if (named_builtin || returns_aggregate || library) && function.count_basic_blocks() > 0 {
             function.remove_enum_attribute(AttributeLoc::Function, never);
             function.add_attribute(AttributeLoc::Function, context.create_enum_attribute(always, 0));
         }

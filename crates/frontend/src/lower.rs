@@ -646,6 +646,26 @@ unsafe fn file_of_scope(cx: &mut ModuleCx, out: &mut Module, scope: LLVMMetadata
     Some(id)
 }
 
+/// The path of the file that defines `f`, from its debug information.
+///
+/// # Safety
+/// `f` must be a function of a valid LLVM module.
+pub unsafe fn defining_file(f: LLVMValueRef) -> Option<String> {
+    let sp = LLVMGetSubprogram(f);
+    if sp.is_null() {
+        return None;
+    }
+    let file = LLVMDIScopeGetFile(sp);
+    if file.is_null() {
+        return None;
+    }
+    let mut len = 0u32;
+    let name = cstr(LLVMDIFileGetFilename(file, &mut len), len as usize);
+    let mut dlen = 0u32;
+    let dir = cstr(LLVMDIFileGetDirectory(file, &mut dlen), dlen as usize);
+    Some(if name.starts_with('/') || dir.is_empty() { name } else { format!("{dir}/{name}") })
+}
+
 unsafe fn subprogram_loc(cx: &mut ModuleCx, out: &mut Module, f: LLVMValueRef) -> Option<SrcLoc> {
     let sp = LLVMGetSubprogram(f);
     if sp.is_null() {

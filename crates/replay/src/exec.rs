@@ -842,11 +842,11 @@ impl<'a> Ctx<'a> {
                 let what = match target.obj {
                     None if target.offset == 0 => "a null function pointer".to_string(),
                     None => format!("address {:#x}, which is no function's address,", target.offset as u64),
-                    Some(o) => format!(
-                        "a pointer into `{}` (offset {}), which is no function's address,",
-                        self.memory.object(o).name,
-                        target.offset
-                    ),
+                    // A pointer made from an integer may name no object.
+                    Some(o) => match self.memory.get(o) {
+                        Some(object) => format!("a pointer into `{}` (offset {}), which is no function's address,", object.name, target.offset),
+                        None => format!("address {:#x}, which is no function's address,", target.encode()),
+                    },
                 };
                 let message = format!("call through {what} by {}", th.id);
                 self.violation(th, loc, ViolationKind::InvalidCall { target }, 14, message);
