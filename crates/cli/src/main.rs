@@ -105,7 +105,7 @@ fn run(args: &[String]) -> i32 {
         }
         Some("check") => run_check(&args[1..]),
         Some("equiv") => run_equiv(&args[1..]),
-        Some(other) if other.ends_with(".cu") || other.ends_with(".cl") => run_check(&args),
+        Some(other) if other.ends_with(".cu") || other.ends_with(".cl") => run_check(args),
         Some(other) => {
             let message = format!("unknown command `{other}` (expected `check` or `equiv`; see `lockstep --help`)");
             let format = requested_format(args);
