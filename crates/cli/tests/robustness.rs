@@ -189,6 +189,12 @@ fn json_is_printed_on_every_exit() {
     assert_eq!(report["verdict"], "rejected");
     assert!(report["error"].as_str().unwrap().contains("unknown command `frob`"));
 
+    for flag in ["--help", "--version"] {
+        let out = lockstep(&[flag, "--format=json"]);
+        assert_eq!(out.status.code(), Some(0));
+        json(&out);
+    }
+
     let file = scratch("dump.cu", "__global__ void k(int *a) { a[threadIdx.x] = 1; }\n");
     let out = lockstep(&["check", file.to_str().unwrap(), "--dump-kir", "--format=json"]);
     assert_eq!(out.status.code(), Some(0));
