@@ -102,18 +102,27 @@ fn report_panic(args: &[String]) -> i32 {
 }
 
 fn run(args: &[String]) -> i32 {
+    // Help and version in JSON too, when asked for: a script that always
+    // passes `--format=json` always gets one JSON document.
+    let json = requested_format(args) == Format::Json;
     match args.first().map(String::as_str) {
         None | Some("--help") | Some("-h") | Some("help") => {
-            print!("{USAGE}");
+            match json {
+                true => println!("{}", serde_json::json!({ "usage": USAGE, "error": null })),
+                false => print!("{USAGE}"),
+            }
             0
         }
         Some("--version") | Some("-V") => {
-            println!("lockstep {}", env!("CARGO_PKG_VERSION"));
+            match json {
+                true => println!("{}", serde_json::json!({ "version": env!("CARGO_PKG_VERSION"), "error": null })),
+                false => println!("lockstep {}", env!("CARGO_PKG_VERSION")),
+            }
             0
         }
         Some("check") => run_check(&args[1..]),
         Some("equiv") => run_equiv(&args[1..]),
-        Some(other) if other.ends_with(".cu") || other.ends_with(".cl") => run_check(&args),
+        Some(other) if other.ends_with(".cu") || other.ends_with(".cl") => run_check(args),
         Some(other) => {
             let message = format!("unknown command `{other}` (expected `check` or `equiv`; see `lockstep --help`)");
             let format = requested_format(args);

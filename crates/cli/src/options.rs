@@ -428,7 +428,12 @@ const CUDA_MAX_GRID: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
 /// and lockstep holds each dimension in 32 bits, as every device does.
 fn check_launch_limits(o: &mut CheckOptions, language: Option<Language>) -> Result<(), UsageError> {
     let cuda = language == Some(Language::Cuda);
-    let (block_flag, grid_flag) = if cuda { ("--blockDim", "--gridDim") } else { ("--local_size", "--num_groups") };
+    let (block_flag, grid_flag) = match (cuda, o.launch.global_size.is_some()) {
+        (true, _) => ("--blockDim", "--gridDim"),
+        // The number of groups was derived from the global size.
+        (false, true) => ("--local_size", "--global_size (its number of groups)"),
+        (false, false) => ("--local_size", "--num_groups"),
+    };
     let sizes = |d: &Option<Dims>| d.as_ref().map_or([None; 3], Dims::three);
     let (block, grid) = (sizes(&o.launch.group_size), sizes(&o.launch.num_groups));
     let axis = ["x", "y", "z"];
@@ -587,7 +592,8 @@ mod tests {
         assert!(o.flag_notes.iter().any(|n| n.contains("no CUDA device")), "{:?}", o.flag_notes);
         // OpenCL: 64-bit totals, 32-bit dimensions.
         assert!(parse_check(&args("k.cl --local_size=[65536,65536,65536] --num_groups=[65536,65536,65536]")).is_err());
-        assert!(parse_check(&args("k.cl --local_size=8 --global_size=68719476736")).is_err());
+        let e = parse_check(&args("k.cl --local_size=8 --global_size=68719476736")).unwrap_err().0;
+        assert!(e.starts_with("--global_size"), "{e}");
         assert!(parse_check(&args("k.cl --local_size=1024 --num_groups=4194304")).is_ok());
     }
 

@@ -25,12 +25,15 @@ pub const DEVICE_SHARED_BYTES: u64 = 228 << 10;
 /// instance exists per group, so larger ones are refused.
 pub const MAX_SHARED_BYTES: u64 = 1 << 30;
 
+/// A message and where it applies.
+pub type Located = (String, Option<Span>);
+
 /// Declared objects larger than lockstep models, to be rejected, and
 /// `__shared__` variables larger than a device holds, to be noted: each
 /// with a message and where it is used. `__shared__` variables are
 /// refused beyond `MAX_SHARED_BYTES`, every other object (globals, private
 /// arrays) beyond the largest allocation the interpreter backs.
-pub fn oversized_objects(module: &Module) -> (Vec<(String, Option<Span>)>, Vec<(String, Option<Span>)>) {
+pub fn oversized_objects(module: &Module) -> (Vec<Located>, Vec<Located>) {
     let cap = lockstep_replay::memory::MAX_ALLOCATION_BYTES;
     let (mut errors, mut notes) = (Vec::new(), Vec::new());
     let globals = module.globals.iter().map(|(g, obj)| (obj, obj.loc.or_else(|| first_use(module, g))));

@@ -734,8 +734,9 @@ impl HavocOracle for HostEnv<'_> {
                 Some(ExternalOutcome::Return(Some(p.unwrap_or(Val::Ptr(Pointer::NULL)))))
             }
             "calloc" => {
-                // A product that overflows is a request calloc refuses.
-                let size = int(&a[0]).checked_mul(int(&a[1])).unwrap_or(u64::MAX);
+                // A product that overflows is a request calloc refuses
+                // (saturated to a size no machine grants).
+                let size = int(&a[0]).saturating_mul(int(&a[1]));
                 let name = format!("calloc'd buffer {}", memory.len());
                 let Some(p) = self.try_allocate(memory, AllocKind::Host, size, name, "calloc", loc) else {
                     return Some(ExternalOutcome::Return(Some(Val::Ptr(Pointer::NULL))));

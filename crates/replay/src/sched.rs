@@ -31,7 +31,7 @@
 //! take no part in divergence checks, so that one violation does not cascade
 //! into reports of divergence.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use lockstep_kir::*;
 
@@ -42,12 +42,14 @@ use crate::races::Geometry;
 use crate::result::*;
 use crate::value::{mask, ObjId, Val};
 
+/// The most groups a replay launches: it keeps a few words per group
+/// (barrier epochs, scheduling state, instances of `__shared__` variables),
+/// even for groups that do not run, about 150 MB at this bound.
+pub const MAX_GROUPS: u64 = 1 << 22;
+
 /// Replays `kernel` of `module` for every thread of `launch` with the given
 /// arguments (one per kernel parameter) and memory, drawing `havoc` values
 /// from the default seeded generator.
-/// The most groups a replay launches (see `replay_with_oracle`).
-pub const MAX_GROUPS: u64 = 1 << 24;
-
 pub fn replay(
     module: &Module,
     kernel: FuncId,
@@ -165,6 +167,7 @@ pub fn replay_with_oracle(
     );
     let mut sched = Scheduler {
         kernel,
+        args: args.to_vec(),
         group_args,
         groups: (0..groups).map(|_| GroupState::NotStarted).collect(),
     };
@@ -190,8 +193,10 @@ pub fn replay_with_oracle(
 /// must get its own instance. For every parameter of a shared-space pointer
 /// type whose argument points into a caller's buffer of shared space, group
 /// 0 uses the buffer itself and every other group a copy, named after it
-/// with the group's index. Returns the arguments of each group (a single
-/// list when no parameter needs this).
+/// with the group's index. Returns the arguments of each group that has
+/// its own, by group; the others take `args`. (Only the groups that run
+/// get a list, so a launch of millions of groups of which two run costs
+/// two lists.)
 fn per_group_args(
     module: &Module,
     kernel: FuncId,
@@ -199,9 +204,13 @@ fn per_group_args(
     memory: &mut Memory,
     groups: u32,
     only_groups: Option<&Vec<u32>>,
-) -> Vec<Vec<Val>> {
+) -> BTreeMap<u32, Vec<Val>> {
     let func = &module.functions[kernel];
-    let mut lists = vec![args.to_vec()];
+    let mut lists: BTreeMap<u32, Vec<Val>> = BTreeMap::new();
+    let running: Vec<u32> = match only_groups {
+        Some(only) => only.iter().copied().filter(|&g| g > 0 && g < groups).collect(),
+        None => (1..groups).collect(),
+    };
     for (i, param) in func.params.iter().enumerate() {
         let Type::Ptr(MemSpace::Shared) = param.ty else {
             continue;
@@ -214,14 +223,9 @@ fn per_group_args(
             continue;
         }
         let (name, bytes) = (object.name.clone(), object.bytes.clone());
-        if lists.len() == 1 {
-            lists = vec![args.to_vec(); groups as usize];
-        }
-        for (g, list) in lists.iter_mut().enumerate().skip(1) {
-            // Groups that will not run need no buffer of their own.
-            if only_groups.is_some_and(|only| !only.contains(&(g as u32))) {
-                continue;
-            }
+        // Groups that will not run need no buffer of their own.
+        for &g in &running {
+            let list = lists.entry(g).or_insert_with(|| args.to_vec());
             let copy = memory.alloc_copy(format!("{name}[group {g}]"), MemSpace::Shared, ObjOrigin::Buffer, bytes.clone());
             list[i] = Val::Ptr(crate::value::Pointer {
                 obj: Some(copy),
@@ -246,9 +250,12 @@ enum GroupState {
 
 struct Scheduler {
     kernel: FuncId,
-    /// The kernel's arguments for each group (they differ only in
-    /// per-group buffers), or one list for all groups.
-    group_args: Vec<Vec<Val>>,
+    /// The kernel's arguments.
+    args: Vec<Val>,
+    /// The arguments of the groups that have their own (see
+    /// `per_group_args`: they differ only in per-group buffers); the others
+    /// take `args`.
+    group_args: BTreeMap<u32, Vec<Val>>,
     groups: Vec<GroupState>,
 }
 
@@ -274,7 +281,7 @@ impl Scheduler {
                 let mut threads =
                     match std::mem::replace(&mut self.groups[g], GroupState::NotStarted) {
                         GroupState::NotStarted => {
-                            let args = &self.group_args[g.min(self.group_args.len() - 1)];
+                            let args = self.group_args.get(&(g as u32)).unwrap_or(&self.args);
                             (0..per_group)
                                 .map(|i| {
                                     ctx.new_thread(g as u32 * per_group + i, self.kernel, args)
