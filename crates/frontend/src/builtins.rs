@@ -167,20 +167,7 @@ pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
 /// same meaning.
 unsafe fn lower_nvvm_warp<L: CallLowering>(l: &mut L, call: LLVMValueRef, name: &str, args: &[LLVMValueRef]) -> Result<()> {
     if let Some(which) = name.strip_prefix("nvvm.read.ptx.sreg.lanemask.") {
-        let lane = l.emit_inst(InstKind::Warp { op: WarpOp::LaneId, args: vec![] }, Some(Type::I32)).expect("result");
-        let one = l.int_const(Type::I32, 1);
-        let ones = l.int_const(Type::I32, 0xffff_ffff);
-        let bit = l.emit_inst(InstKind::Binary { op: BinOp::Shl, lhs: one, rhs: lane }, Some(Type::I32)).expect("result");
-        let below = l.emit_inst(InstKind::Binary { op: BinOp::Sub, lhs: bit, rhs: one }, Some(Type::I32)).expect("result");
-        let at_or_below = l.emit_inst(InstKind::Binary { op: BinOp::Or, lhs: below, rhs: bit }, Some(Type::I32)).expect("result");
-        let v = match which {
-            "eq" => bit,
-            "lt" => below,
-            "le" => at_or_below,
-            "ge" => l.emit_inst(InstKind::Binary { op: BinOp::Xor, lhs: below, rhs: ones }, Some(Type::I32)).expect("result"),
-            "gt" => l.emit_inst(InstKind::Binary { op: BinOp::Xor, lhs: at_or_below, rhs: ones }, Some(Type::I32)).expect("result"),
-            other => return l.fail(format!("the special register `lanemask.{other}`")),
-        };
+        let Some(v) = lane_mask(l, which) else { return l.fail(format!("the special register `lanemask.{which}`")) };
         l.define(call, v);
         return Ok(());
     }
@@ -202,10 +189,7 @@ unsafe fn lower_nvvm_warp<L: CallLowering>(l: &mut L, call: LLVMValueRef, name: 
         let value = l.arg_scalar(args[1])?;
         let lane = l.arg_scalar(args[2])?;
         let clamp = l.arg_scalar(args[3])?;
-        let eight = l.int_const(Type::I32, 8);
-        let thirty_two = l.int_const(Type::I32, 32);
-        let shifted = l.emit_inst(InstKind::Binary { op: BinOp::LShr, lhs: clamp, rhs: eight }, Some(Type::I32)).expect("result");
-        let width = l.emit_inst(InstKind::Binary { op: BinOp::Sub, lhs: thirty_two, rhs: shifted }, Some(Type::I32)).expect("result");
+        let width = shuffle_width(l, clamp);
         let ty = l.result_type(call)?;
         if let Some(v) = l.emit_inst(InstKind::Warp { op, args: vec![mask, value, lane, width] }, ty) {
             l.define(call, v);
@@ -232,6 +216,35 @@ unsafe fn lower_nvvm_warp<L: CallLowering>(l: &mut L, call: LLVMValueRef, name: 
     };
     l.define(call, v);
     Ok(())
+}
+
+/// The lane mask PTX names `%lanemask_WHICH` (`eq`, `le`, `lt`, `ge`,
+/// `gt`): the lanes at, at or below, below, at or above, or above this one.
+pub(crate) fn lane_mask<L: CallLowering>(l: &mut L, which: &str) -> Option<ValueId> {
+    let i32 = Type::I32;
+    let lane = l.emit_inst(InstKind::Warp { op: WarpOp::LaneId, args: vec![] }, Some(i32)).expect("result");
+    let one = l.int_const(i32, 1);
+    let ones = l.int_const(i32, 0xffff_ffff);
+    let bit = l.emit_inst(InstKind::Binary { op: BinOp::Shl, lhs: one, rhs: lane }, Some(i32)).expect("result");
+    let below = l.emit_inst(InstKind::Binary { op: BinOp::Sub, lhs: bit, rhs: one }, Some(i32)).expect("result");
+    let at_or_below = l.emit_inst(InstKind::Binary { op: BinOp::Or, lhs: below, rhs: bit }, Some(i32)).expect("result");
+    Some(match which {
+        "eq" => bit,
+        "lt" => below,
+        "le" => at_or_below,
+        "ge" => l.emit_inst(InstKind::Binary { op: BinOp::Xor, lhs: below, rhs: ones }, Some(i32)).expect("result"),
+        "gt" => l.emit_inst(InstKind::Binary { op: BinOp::Xor, lhs: at_or_below, rhs: ones }, Some(i32)).expect("result"),
+        _ => return None,
+    })
+}
+
+/// The width of a shuffle's segment from PTX's clamp operand, which packs
+/// `(32 - width) << 8` above the lane bound: `32 - (clamp >> 8)`.
+pub(crate) fn shuffle_width<L: CallLowering>(l: &mut L, clamp: ValueId) -> ValueId {
+    let eight = l.int_const(Type::I32, 8);
+    let thirty_two = l.int_const(Type::I32, 32);
+    let shifted = l.emit_inst(InstKind::Binary { op: BinOp::LShr, lhs: clamp, rhs: eight }, Some(Type::I32)).expect("result");
+    l.emit_inst(InstKind::Binary { op: BinOp::Sub, lhs: thirty_two, rhs: shifted }, Some(Type::I32)).expect("result")
 }
 
 unsafe fn lower_sreg<L: CallLowering>(l: &mut L, call: LLVMValueRef, sreg: &str) -> Result<()> {

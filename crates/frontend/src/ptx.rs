@@ -127,21 +127,7 @@ unsafe fn define_warp<L: CallLowering>(l: &mut L, call: LLVMValueRef, op: WarpOp
 
 /// `%lanemask_{eq,le,lt,ge,gt}`: the lanes below, at or above this one.
 unsafe fn lane_mask<L: CallLowering>(l: &mut L, call: LLVMValueRef, which: &str, template: &str) -> Result<()> {
-    let lane = l.emit_inst(InstKind::Warp { op: WarpOp::LaneId, args: Vec::new() }, Some(Type::I32)).expect("result");
-    let one = l.int_const(Type::I32, 1);
-    let bit = l.emit_inst(InstKind::Binary { op: BinOp::Shl, lhs: one, rhs: lane }, Some(Type::I32)).expect("result");
-    let below = l.emit_inst(InstKind::Binary { op: BinOp::Sub, lhs: bit, rhs: one }, Some(Type::I32)).expect("result");
-    let ones = l.int_const(Type::I32, 0xffff_ffff);
-    let at_or_below = l.emit_inst(InstKind::Binary { op: BinOp::Or, lhs: below, rhs: bit }, Some(Type::I32)).expect("result");
-    let not = |l: &mut L, v: ValueId| l.emit_inst(InstKind::Binary { op: BinOp::Xor, lhs: v, rhs: ones }, Some(Type::I32)).expect("result");
-    let v = match which {
-        "eq" => bit,
-        "lt" => below,
-        "le" => at_or_below,
-        "ge" => not(l, below),
-        "gt" => not(l, at_or_below),
-        _ => return l.fail(format!("inline assembly `{}`", template.trim())),
-    };
+    let Some(v) = crate::builtins::lane_mask(l, which) else { return l.fail(format!("inline assembly `{}`", template.trim())) };
     l.define(call, v);
     Ok(())
 }
@@ -174,10 +160,7 @@ unsafe fn shuffle<L: CallLowering>(l: &mut L, call: LLVMValueRef, inst: &str, ar
     let lane = l.arg_scalar(args[lane])?;
     let clamp = l.arg_scalar(args[clamp])?;
     let mask = l.arg_scalar(args[mask])?;
-    let eight = l.int_const(Type::I32, 8);
-    let thirty_two = l.int_const(Type::I32, 32);
-    let shifted = l.emit_inst(InstKind::Binary { op: BinOp::LShr, lhs: clamp, rhs: eight }, Some(Type::I32)).expect("result");
-    let width = l.emit_inst(InstKind::Binary { op: BinOp::Sub, lhs: thirty_two, rhs: shifted }, Some(Type::I32)).expect("result");
+    let width = crate::builtins::shuffle_width(l, clamp);
     define_warp(l, call, op, vec![mask, value, lane, width])
 }
 
@@ -227,10 +210,7 @@ unsafe fn shuffle_step<L: CallLowering>(
     let addend = l.arg_scalar(args[addend])?;
     let i32 = Type::I32;
     let bin = |l: &mut L, op: BinOp, lhs: ValueId, rhs: ValueId| l.emit_inst(InstKind::Binary { op, lhs, rhs }, Some(i32)).expect("result");
-    let eight = l.int_const(i32, 8);
-    let thirty_two = l.int_const(i32, 32);
-    let shifted = bin(l, BinOp::LShr, clamp, eight);
-    let width = bin(l, BinOp::Sub, thirty_two, shifted);
+    let width = crate::builtins::shuffle_width(l, clamp);
     let value_ty = l.type_of(value);
     let shuffled = l.emit_inst(InstKind::Warp { op, args: vec![mask, value, delta, width] }, Some(value_ty)).expect("result");
     // The lane within its segment (widths are powers of two).
