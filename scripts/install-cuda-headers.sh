@@ -12,7 +12,15 @@
 # headers.
 set -euo pipefail
 
-dest=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/lockstep/cuda-12.4}
+# The same cache folder as lockstep's `toolkit::cache_dir`.
+if [ -n "${XDG_CACHE_HOME:-}" ]; then
+  cache="$XDG_CACHE_HOME"
+elif [ -n "${HOME:-}" ]; then
+  cache="$HOME/.cache"
+else
+  cache="${TMPDIR:-/tmp}"
+fi
+dest=${1:-$cache/lockstep/cuda-12.4}
 stamp="$dest/.lockstep-toolkit-v2"
 if [ -f "$stamp" ]; then
   exit 0
