@@ -207,6 +207,9 @@ fn start_watchdog(options: &CheckOptions, limit: Duration) {
     let format = options.format;
     std::thread::spawn(move || {
         std::thread::sleep(limit);
+        // Nothing this run started outlives it.
+        lockstep_frontend::driver::kill_running_compilers();
+        lockstep_smt::solver::kill_running_solvers();
         let mut report = Report::new(file);
         report.kernels.push(KernelReport::unknown("*", format!("timed out after {} s (--timeout)", limit.as_secs()), None));
         report.elapsed_ms = limit.as_millis() as u64;

@@ -247,3 +247,28 @@ fn a_racy_kernel_gets_the_same_report_twice() {
         assert_eq!(first, second, "{}: the reports differ", file.display());
     }
 }
+
+/// A clang that never returns is stopped at `--timeout`, with everything it
+/// started (it runs in a process group of its own): lockstep answers
+/// `unknown` and leaves no process behind.
+#[cfg(unix)]
+#[test]
+fn a_hung_clang_is_stopped_at_the_timeout_with_its_children() {
+    use std::os::unix::fs::PermissionsExt;
+    let marker = format!("{}", 900_000 + std::process::id() % 90_000);
+    let fake = scratch("hung-clang.sh", &format!("#!/bin/sh\nsleep {marker} &\nsleep {marker}\n"));
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let kernel = scratch("hung.cu", "__global__ void k(int *a) { a[threadIdx.x] = 1; }\n");
+    let started = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(["check", kernel.to_str().unwrap(), "--format=json", "--timeout=2", "--blockDim=32", "--gridDim=1"])
+        .env("LOCKSTEP_CLANG", &fake)
+        .output()
+        .expect("lockstep runs");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "lockstep waited for the hung clang");
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(json(&out)["verdict"], "unknown");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let left = Command::new("pgrep").args(["-f", &format!("sleep {marker}")]).output().expect("pgrep runs");
+    assert!(left.stdout.is_empty(), "processes left behind: {}", String::from_utf8_lossy(&left.stdout));
+}

@@ -405,41 +405,67 @@ pub fn run_with_deadline(cmd: &mut Command, deadline: std::time::Duration) -> st
         }
         buf
     });
-    let started = std::time::Instant::now();
-    let mut pause = std::time::Duration::from_millis(1);
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break Some(status);
+    // A thread waits for the child and says when it has exited, so that a
+    // finished clang is noticed at once (no polling interval added to every
+    // compilation); at the deadline the group is killed by its id.
+    let pid = child.id();
+    if let Ok(mut running) = RUNNING.lock() {
+        running.push(pid);
+    }
+    let (done, exited) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        let status = child.wait();
+        if let Ok(mut running) = RUNNING.lock() {
+            running.retain(|&p| p != pid);
         }
-        if started.elapsed() >= deadline {
-            kill_group(&mut child);
-            let _ = child.wait();
-            break None;
+        let _ = done.send(());
+        status
+    });
+    let status = match exited.recv_timeout(deadline) {
+        Ok(()) => Some(waiter.join().map_err(|_| std::io::Error::other("the wait for clang failed"))??),
+        Err(_) => {
+            kill_group(pid);
+            let _ = waiter.join();
+            None
         }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(std::time::Duration::from_millis(20));
     };
     let stdout = out_reader.join().unwrap_or_default();
     let stderr = err_reader.join().unwrap_or_default();
     Ok(status.map(|status| std::process::Output { status, stdout, stderr }))
 }
 
-/// Kills `child`'s process group (it leads one: see `run_with_deadline`).
-fn kill_group(child: &mut std::process::Child) {
+/// The process groups of the compilers this program has running (see
+/// `kill_running_compilers`).
+static RUNNING: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+/// Kills every compiler this program has running, with its children. For a
+/// process about to exit (the CLI's `--timeout`): a compiler runs in a
+/// process group of its own, so nothing else would stop it.
+pub fn kill_running_compilers() {
+    let pids = RUNNING.lock().map(|r| r.clone()).unwrap_or_default();
+    for pid in pids {
+        kill_group(pid);
+    }
+}
+
+/// Kills the process group that `pid` leads (see `run_with_deadline`), and
+/// `pid` itself.
+fn kill_group(pid: u32) {
     #[cfg(unix)]
     {
-        // SAFETY: kill(2) with a negative pid signals the group; the group
-        // id is the child's pid, which we have not yet reaped.
         extern "C" {
             fn kill(pid: i32, sig: i32) -> i32;
         }
-        if let Ok(pid) = i32::try_from(child.id()) {
+        if let Ok(pid) = i32::try_from(pid) {
+            // SAFETY: kill(2) has no memory effects; a negative pid signals
+            // the group, whose leader is a child not yet reaped (the waiting
+            // thread reaps it only after it dies).
             unsafe {
                 kill(-pid, 9);
+                kill(pid, 9);
             }
         }
     }
-    let _ = child.kill();
 }
 
 /// After clang's "'X' file not found" for a header of an NVIDIA library that

@@ -197,6 +197,32 @@ struct Process {
 /// How much standard error is kept for error messages.
 const STDERR_LIMIT: usize = 1 << 16;
 
+/// The ids of the solver processes this program has running, so that a
+/// run stopped from outside the solver layer (the CLI's `--timeout`) kills
+/// them before it exits instead of leaving them to finish their query.
+static RUNNING: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+/// Kills every solver process this program has running. For a process about
+/// to exit: the solvers' owners are not told.
+pub fn kill_running_solvers() {
+    let pids = RUNNING.lock().map(|mut r| std::mem::take(&mut *r)).unwrap_or_default();
+    for pid in pids {
+        #[cfg(unix)]
+        {
+            extern "C" {
+                fn kill(pid: i32, sig: i32) -> i32;
+            }
+            if let Ok(pid) = i32::try_from(pid) {
+                // SAFETY: kill(2) has no memory effects; the pid is a child
+                // not yet reaped (it leaves the list before it is waited for).
+                unsafe {
+                    kill(pid, 9);
+                }
+            }
+        }
+    }
+}
+
 impl Process {
     fn start(config: &SolverConfig) -> Result<Process> {
         let program = config.program();
@@ -210,6 +236,9 @@ impl Process {
                 program: program.display().to_string(),
                 source,
             })?;
+        if let Ok(mut running) = RUNNING.lock() {
+            running.push(child.id());
+        }
         let stdin = child.stdin.take().expect("stdin is piped");
         let mut stdout = child.stdout.take().expect("stdout is piped");
         let mut stderr = child.stderr.take().expect("stderr is piped");
@@ -293,6 +322,9 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
+        if let Ok(mut running) = RUNNING.lock() {
+            running.retain(|&pid| pid != self.child.id());
+        }
         // Never leave a solver running: kill is harmless if it already exited.
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -684,9 +716,9 @@ impl Solver {
 
     /// Kills the process, if any, noting `why` in the log.
     fn kill(&mut self, why: &str) {
-        if let Some(mut process) = self.process.take() {
-            let _ = process.child.kill();
-            let _ = process.child.wait();
+        if let Some(process) = self.process.take() {
+            // Dropping the process kills it, waits for it and unregisters it.
+            drop(process);
             // The log is best effort here: the kill itself must happen
             // whatever the log does, and callers report the cause.
             let _ = self.log_line(&format!("; solver killed: {why}"));
