@@ -89,6 +89,34 @@ pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
         }
         _ => {}
     }
+    if let Some(space) = name.strip_prefix("nvvm.isspacep.") {
+        // Which memory a generic pointer points into. The lowering knows
+        // when the pointer's type names its space; otherwise the answer is
+        // open, except for `local`: the libraries ask it only to take a
+        // faster path for a thread's own memory that means the same as the
+        // general one, so "not local" loses no behaviour.
+        let p = l.arg_scalar(args[0])?;
+        let known = match l.type_of(p) {
+            Type::Ptr(MemSpace::Generic) => None,
+            Type::Ptr(s) => Some(s),
+            _ => None,
+        };
+        let answer = match (space, known) {
+            ("local", None) => Some(false),
+            (_, None) => None,
+            ("global", Some(s)) => Some(s == MemSpace::Global),
+            ("shared", Some(s)) => Some(s == MemSpace::Shared),
+            ("const", Some(s)) => Some(s == MemSpace::Constant),
+            ("local", Some(s)) => Some(s == MemSpace::Private),
+            _ => None,
+        };
+        let v = match answer {
+            Some(b) => l.int_const(Type::BOOL, b as u128),
+            None => l.emit_inst(InstKind::Havoc, Some(Type::BOOL)).expect("result"),
+        };
+        l.define(call, v);
+        return Ok(());
+    }
     if name.starts_with("nvvm.shfl.sync.") || name.starts_with("nvvm.vote.") || name.starts_with("nvvm.read.ptx.sreg.lanemask") {
         return lower_nvvm_warp(l, call, name, args);
     }

@@ -17,9 +17,11 @@
 //!   template: equal inputs give equal outputs, and nothing else is assumed;
 //! - registers that only time or the environment decide (`%clock`,
 //!   `%globaltimer`, `%envreg*`) are arbitrary values;
-//! - `trap` fails like `__trap()`, and `nanosleep` does nothing.
+//! - `trap` fails like `__trap()`, and `nanosleep` does nothing;
+//! - fences are fences, and the memory model's atomics, atomic loads and
+//!   atomic stores (libcu++) are KIR atomics (`memory_order_op`).
 //!
-//! Any other template (loads, stores, atomics, asynchronous copies) is
+//! Any other template (plain loads and stores, asynchronous copies) is
 //! unsupported, with its location: the caller makes only the kernels that
 //! reach it `unknown`.
 
@@ -86,6 +88,15 @@ pub(crate) unsafe fn lower_inline_asm<L: CallLowering>(l: &mut L, call: LLVMValu
             return lane_mask(l, call, which, &template);
         }
         [one] if one.starts_with("shfl.sync.") && one.contains(".b32") => return shuffle(l, call, one, args),
+        [one] if one.starts_with("fence.") || one.starts_with("membar.") => {
+            l.emit_inst(InstKind::Fence { fence: FenceFlags { shared: true, global: true } }, None);
+            return Ok(());
+        }
+        [one] if ["atom.", "red.", "ld.relaxed.", "ld.acquire.", "st.relaxed.", "st.release."].iter().any(|p| one.starts_with(p)) => {
+            if memory_order_op(l, call, one, args)? {
+                return Ok(());
+            }
+        }
         [shfl, step, result] if shfl.starts_with("shfl.sync.") && shfl.contains(" r0|p,") => {
             if let Some(done) = shuffle_step(l, call, shfl, step, result, args)? {
                 return Ok(done);
@@ -238,6 +249,102 @@ unsafe fn shuffle_step<L: CallLowering>(
     let out = l.emit_inst(InstKind::Select { cond: in_range, then_value: sum, else_value: shuffled }, Some(value_ty)).expect("result");
     l.define(call, out);
     Ok(Some(()))
+}
+
+/// The atomics of the PTX memory model, as libcu++ (`cuda::atomic_ref`,
+/// `cuda::atomic`) and cooperative groups write them:
+/// `atom.OP[.SEM][.SCOPE][.SPACE].TYPE $0,[$1],$2;` (and `atom.cas` with a
+/// fourth operand), `red.OP...TYPE [$0],$1;`, and the atomic loads and
+/// stores `ld.{relaxed,acquire}...TYPE $0,[$1];` and
+/// `st.{relaxed,release}...TYPE [$0],$1;`. Each is the KIR atomic it is (a
+/// load as an atomic `or` with 0, a store as an exchange whose result is
+/// unused): atomics do not race with atomics, and race with plain accesses
+/// as the memory model says. The orderings and scopes are not modelled
+/// beyond that (a release/acquire pair does not order plain accesses here,
+/// so a race through them is reported: sound, possibly a false alarm).
+/// `Ok(false)` for a form this does not cover (vector forms, say).
+unsafe fn memory_order_op<L: CallLowering>(l: &mut L, call: LLVMValueRef, inst: &str, args: &[LLVMValueRef]) -> Result<bool> {
+    let Some((opcode, operands)) = inst.split_once(' ') else { return Ok(false) };
+    let parts: Vec<&str> = opcode.split('.').collect();
+    if parts.iter().any(|p| p.starts_with('v') && p[1..].parse::<u32>().is_ok()) {
+        return Ok(false);
+    }
+    let ty = parts.last().copied().unwrap_or("");
+    let float = ty.starts_with('f');
+    let signed = ty.starts_with('s');
+    let operands: Vec<String> = operands.split(',').map(|o| o.trim().trim_start_matches('[').trim_end_matches(']').trim().to_string()).collect();
+    // `$k` names the k-th output, then the inputs: with one output `$1` is
+    // the first argument.
+    let outputs = usize::from(l.result_type(call)?.is_some());
+    let arg = |l: &mut L, name: &str| -> Result<Option<ValueId>> {
+        let Some(k) = name.strip_prefix('$').and_then(|k| k.parse::<usize>().ok()) else { return Ok(None) };
+        match k.checked_sub(outputs).and_then(|i| args.get(i)) {
+            Some(&a) => Ok(Some(l.arg_scalar(a)?)),
+            None => Ok(None),
+        }
+    };
+    let kind = parts[0];
+    let define = |l: &mut L, v: ValueId| {
+        if outputs == 1 {
+            l.define(call, v);
+        }
+    };
+    match kind {
+        "atom" | "red" => {
+            let op_name = parts.get(1).copied().unwrap_or("");
+            let (ptr_at, value_at) = if kind == "atom" { (1, 2) } else { (0, 1) };
+            let (Some(ptr_name), Some(value_name)) = (operands.get(ptr_at), operands.get(value_at)) else { return Ok(false) };
+            let (Some(ptr), Some(value)) = (arg(l, ptr_name)?, arg(l, value_name)?) else { return Ok(false) };
+            let value_ty = l.type_of(value);
+            if op_name == "cas" {
+                let Some(new) = operands.get(3).map(String::as_str) else { return Ok(false) };
+                let Some(new) = arg(l, new)? else { return Ok(false) };
+                let v = l.emit_inst(InstKind::CmpXchg { ptr, expected: value, new }, Some(value_ty)).expect("result");
+                define(l, v);
+                return Ok(true);
+            }
+            let op = match op_name {
+                "add" if float => AtomicOp::FAdd,
+                "add" => AtomicOp::Add,
+                "and" => AtomicOp::And,
+                "or" => AtomicOp::Or,
+                "xor" => AtomicOp::Xor,
+                "exch" => AtomicOp::Xchg,
+                "min" if signed => AtomicOp::Min,
+                "max" if signed => AtomicOp::Max,
+                "min" if !float => AtomicOp::UMin,
+                "max" if !float => AtomicOp::UMax,
+                "inc" => AtomicOp::UIncWrap,
+                "dec" => AtomicOp::UDecWrap,
+                _ => return Ok(false),
+            };
+            let v = l.emit_inst(InstKind::Atomic { op, ptr, value }, Some(value_ty)).expect("result");
+            define(l, v);
+            Ok(true)
+        }
+        "ld" => {
+            let (Some(ty), Some(ptr_name)) = (l.result_type(call)?, operands.get(1)) else { return Ok(false) };
+            let Some(ptr) = arg(l, ptr_name)? else { return Ok(false) };
+            if !ty.is_int() {
+                return Ok(false);
+            }
+            let zero = l.int_const(ty, 0);
+            let v = l.emit_inst(InstKind::Atomic { op: AtomicOp::Or, ptr, value: zero }, Some(ty)).expect("result");
+            define(l, v);
+            Ok(true)
+        }
+        "st" => {
+            let (Some(ptr_name), Some(value_name)) = (operands.first(), operands.get(1)) else { return Ok(false) };
+            let (Some(ptr), Some(value)) = (arg(l, ptr_name)?, arg(l, value_name)?) else { return Ok(false) };
+            let value_ty = l.type_of(value);
+            if !value_ty.is_int() {
+                return Ok(false);
+            }
+            l.emit_inst(InstKind::Atomic { op: AtomicOp::Xchg, ptr, value }, Some(value_ty));
+            Ok(true)
+        }
+        _ => Ok(false),
+    }
 }
 
 /// Fresh, arbitrary values for every output.
