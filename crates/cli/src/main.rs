@@ -423,16 +423,21 @@ fn check(options: &CheckOptions) -> Report {
     let sized = options.launch.group_size.is_some() || options.launch.num_groups.is_some() || options.launch.global_size.is_some();
     for (id, kernel) in selected {
         let mut config = engine_config(options, Some(kernel));
-        // With no sizes given, a kernel written for 1-D launches (it reads
-        // only the x dimension of its ids and sizes) is checked for every
-        // 1-D launch, not for 3-D ones no user makes: there, threads that
-        // differ only in y or z would do the same work and "race".
-        if !sized && lockstep_analysis::dimensions::reads_only_dimension_x(module, id) {
-            config.group_size = [None, Some(1), Some(1)];
-            config.num_groups = [None, Some(1), Some(1)];
-            config.work_dim = 1;
+        // With no sizes given, a kernel written for 1-D (or 2-D) launches,
+        // reading only the x (and y) dimension of its ids and sizes, is
+        // checked for every such launch, not for 3-D ones no user makes:
+        // there, threads that differ only in a dimension the kernel ignores
+        // would do the same work and "race".
+        let dims = lockstep_analysis::dimensions::dimensions_read(module, id);
+        if !sized && dims < 3 {
+            for d in usize::from(dims)..3 {
+                config.group_size[d] = Some(1);
+                config.num_groups[d] = Some(1);
+            }
+            config.work_dim = dims;
+            let (read, launches) = if dims == 1 { ("only the x dimension", "1-D") } else { ("only the x and y dimensions", "1-D and 2-D") };
             report.notes.push(Diagnostic::note(format!(
-                "`{}` reads only the x dimension of its thread and block ids: it is checked for every 1-D launch (give --blockDim and --gridDim to check others)",
+                "`{}` reads {read} of its thread and block ids: it is checked for every {launches} launch (give --blockDim and --gridDim to check others)",
                 kernel.name
             )));
         }
