@@ -1311,6 +1311,10 @@ impl<'a> Enc<'a> {
     }
 
     fn setup_threads(&mut self) {
+        /// The most threads per block in each dimension a CUDA launch may
+        /// have, and the most blocks.
+        const CUDA_MAX_BLOCK: [u64; 3] = [1024, 1024, 64];
+        const CUDA_MAX_GRID: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
         let c = self.config;
         let dims = c.dims.clamp(1, 3) as usize;
         let mut symbolic = false;
@@ -1327,6 +1331,15 @@ impl<'a> Enc<'a> {
                             let z = self.st.bv_const(32, 0);
                             let pos = self.st.bvugt(t, z);
                             self.assume(pos);
+                            // No CUDA device launches more (the runtime
+                            // refuses the launch); OpenCL's limits are the
+                            // device's own.
+                            if self.module.language == lockstep_kir::Language::Cuda {
+                                let limit = if out == 0 { CUDA_MAX_BLOCK[d] } else { CUDA_MAX_GRID[d] };
+                                let max = self.st.bv_const(32, limit as u128);
+                                let within = self.st.bvule(t, max);
+                                self.assume(within);
+                            }
                             t
                         }
                     }
@@ -1379,6 +1392,9 @@ impl<'a> Enc<'a> {
             // that proofs need are assumed: each size and global id is below
             // 2^32 (true of 32-bit values) and the global-id lemma below.
             self.assumptions.push("symbolic launch sizes are positive and the thread counts fit in 32 bits".into());
+            if self.module.language == lockstep_kir::Language::Cuda {
+                self.assumptions.push("symbolic launch sizes are within CUDA's limits (blockDim.x and .y at most 1024, .z at most 64; gridDim.x below 2^31, .y and .z below 65536)".into());
+            }
         }
         for t in 0..2 {
             for d in 0..3 {
