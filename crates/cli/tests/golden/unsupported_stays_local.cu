@@ -1,16 +1,16 @@
 // expect: unknown
 // flags: --blockDim=128 --gridDim=8
-// One kernel reaches inline PTX that lockstep does not model (a store with
-// release semantics); only that kernel is unknown, and the other kernel of
-// the file is still checked.
-__device__ void release_store(unsigned *flag, unsigned v) {
-  asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(flag), "r"(v) : "memory");
+// One kernel reaches inline PTX that lockstep does not model (a plain
+// write-through store); only that kernel is unknown, and the other kernel
+// of the file is still checked.
+__device__ void write_through(unsigned *flag, unsigned v) {
+  asm volatile("st.global.wt.u32 [%0], %1;" ::"l"(flag), "r"(v) : "memory");
 }
 
 __global__ void publish(unsigned *flag, float *data) {
   data[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;
   if (threadIdx.x == 0) {
-    release_store(&flag[blockIdx.x], 1u);
+    write_through(&flag[blockIdx.x], 1u);
   }
 }
 
