@@ -191,6 +191,17 @@ fn run_check(args: &[String]) -> i32 {
     }
     let mut report = check(&options);
     report.elapsed_ms = start.elapsed().as_millis() as u64;
+    // One report per run: once the watchdog has fired (it may have stopped
+    // the compiler or solver this run was waiting for, and so ended the check
+    // early), its report is the run's, and this thread waits for its exit.
+    let mut emitted = EMITTED.lock().unwrap_or_else(|e| e.into_inner());
+    if *emitted || TIMED_OUT.load(std::sync::atomic::Ordering::SeqCst) {
+        drop(emitted);
+        loop {
+            std::thread::park();
+        }
+    }
+    *emitted = true;
     if options.format == Format::Human && !report.errors.is_empty() {
         // Compiler-style errors go to stderr as well, where users look.
         for d in &report.errors {
@@ -200,6 +211,13 @@ fn run_check(args: &[String]) -> i32 {
     emit(&report, options.format)
 }
 
+/// Whether the run's report has been printed (by the check or by the
+/// watchdog, whichever comes first), held while it is printed.
+static EMITTED: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
+
+/// Set when the `--timeout` watchdog fires.
+static TIMED_OUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Never hang: after the user's time limit, report `unknown` and exit, even
 /// if a solver or clang is still running.
 fn start_watchdog(options: &CheckOptions, limit: Duration) {
@@ -207,9 +225,16 @@ fn start_watchdog(options: &CheckOptions, limit: Duration) {
     let format = options.format;
     std::thread::spawn(move || {
         std::thread::sleep(limit);
+        TIMED_OUT.store(true, std::sync::atomic::Ordering::SeqCst);
         // Nothing this run started outlives it.
         lockstep_frontend::driver::kill_running_compilers();
         lockstep_smt::solver::kill_running_solvers();
+        let mut emitted = EMITTED.lock().unwrap_or_else(|e| e.into_inner());
+        if *emitted {
+            // The check printed its report just in time and is exiting.
+            return;
+        }
+        *emitted = true;
         let mut report = Report::new(file);
         report.kernels.push(KernelReport::unknown("*", format!("timed out after {} s (--timeout)", limit.as_secs()), None));
         report.elapsed_ms = limit.as_millis() as u64;
