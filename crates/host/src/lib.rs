@@ -752,6 +752,30 @@ impl HavocOracle for HostEnv<'_> {
                 self.free(memory, ptr(&a[0]), false, "free", loc);
                 Some(ExternalOutcome::Return(None))
             }
+            // C++ `new` and `new[]` (`operator new(size_t)`, `operator
+            // new[](size_t)`) never return null: a request they cannot meet
+            // throws `std::bad_alloc`, which this model does not follow, so
+            // the run stops there. The `nothrow` forms return null instead,
+            // as `malloc` does.
+            "_Znwm" | "_Znam" | "_ZnwmSt11align_val_t" | "_ZnamSt11align_val_t" => {
+                let size = int(&a[0]);
+                let name = format!("new'd buffer {}", memory.len());
+                match self.try_allocate(memory, AllocKind::Host, size, name, "operator new", loc) {
+                    Some(p) => Some(ExternalOutcome::Return(Some(p))),
+                    None => Some(ExternalOutcome::Unsupported(format!("`operator new` of {size} bytes throws std::bad_alloc here, and exceptions are not modelled"))),
+                }
+            }
+            "_ZnwmRKSt9nothrow_t" | "_ZnamRKSt9nothrow_t" => {
+                let size = int(&a[0]);
+                let name = format!("new'd buffer {}", memory.len());
+                let p = self.try_allocate(memory, AllocKind::Host, size, name, "operator new", loc);
+                Some(ExternalOutcome::Return(Some(p.unwrap_or(Val::Ptr(Pointer::NULL)))))
+            }
+            // `delete` and `delete[]` of null do nothing, as `free` does.
+            "_ZdlPv" | "_ZdaPv" | "_ZdlPvm" | "_ZdaPvm" | "_ZdlPvSt11align_val_t" | "_ZdaPvSt11align_val_t" => {
+                self.free(memory, ptr(&a[0]), false, "operator delete", loc);
+                Some(ExternalOutcome::Return(None))
+            }
             "cudaMalloc" | "cudaMallocManaged" | "cudaMallocHost" | "cudaHostAlloc" => {
                 let kind = match name {
                     "cudaMalloc" => AllocKind::Device,
