@@ -76,9 +76,22 @@ __LS_HOST_MINMAX(int)
 __LS_HOST_MINMAX(unsigned int)
 __LS_HOST_MINMAX(long long)
 __LS_HOST_MINMAX(unsigned long long)
+__LS_HOST_MINMAX(long)
+__LS_HOST_MINMAX(unsigned long)
 __LS_HOST_MINMAX(float)
 __LS_HOST_MINMAX(double)
 #undef __LS_HOST_MINMAX
+/* Mixed operands, as nvcc's overloads take them: the unsigned or wider type. */
+#define __LS_HOST_MINMAX_MIXED(R, A, B)                                          \
+  static inline __host__ R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; } \
+  static inline __host__ R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; } \
+  static inline __host__ R min(B a, A b) { return (R)a < (R)b ? (R)a : (R)b; } \
+  static inline __host__ R max(B a, A b) { return (R)a > (R)b ? (R)a : (R)b; }
+__LS_HOST_MINMAX_MIXED(unsigned int, int, unsigned int)
+__LS_HOST_MINMAX_MIXED(unsigned long, long, unsigned long)
+__LS_HOST_MINMAX_MIXED(unsigned long long, long long, unsigned long long)
+__LS_HOST_MINMAX_MIXED(double, float, double)
+#undef __LS_HOST_MINMAX_MIXED
 
 #include "lockstep_annotations.h"
 
