@@ -25,6 +25,16 @@
  * the same algorithm, on an object the verifier can see. */
 #define _CG_USER_PROVIDED_SHARED_MEMORY 1
 
+/* CCCL 12.9 indexes type packs with C++26 pack indexing when the compiler
+ * announces it and is newer than clang 19; its version test reads clang
+ * 19.1 as newer, and clang 19's pack indexing fails inside SFINAE (thrust's
+ * zip_iterator does not compile). Without the feature macro CCCL uses its
+ * portable implementation. */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wbuiltin-macro-redefined"
+#undef __cpp_pack_indexing
+#pragma clang diagnostic pop
+
 #include <cuda_runtime.h>
 
 #if !defined(__CUDA_ARCH__)
