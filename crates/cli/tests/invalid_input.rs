@@ -2,27 +2,14 @@
 //! (DESIGN.md, "Command line"). Each test writes its input to a fresh
 //! temporary directory.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn lockstep(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lockstep")).args(args).output().expect("lockstep runs")
-}
+use std::path::PathBuf;
+
+use common::{json, lockstep, stderr};
 
 fn scratch(name: &str, contents: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("lockstep-invalid-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
+    common::scratch_in("invalid", name, contents)
 }
 
 #[test]

@@ -5,29 +5,15 @@
 //! and `--format=json` prints one JSON document on every exit, a panic
 //! included. Each test writes its input to a fresh temporary directory.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn lockstep(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lockstep")).args(args).output().expect("lockstep runs")
-}
+use std::path::PathBuf;
+use std::process::Command;
+
+use common::{json, lockstep, stderr};
 
 fn scratch(name: &str, contents: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("lockstep-robust-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
-        panic!("stdout is not one JSON document ({e}): {}\nstderr: {}", String::from_utf8_lossy(&o.stdout), stderr(o))
-    })
+    common::scratch_in("robust", name, contents)
 }
 
 /// Checks `file` with `flags` in JSON; returns the exit status and report.

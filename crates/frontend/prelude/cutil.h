@@ -193,50 +193,34 @@ __LS_CUTIL CUTBoolean cutCompareL2fe(const float *reference, const float *data, 
     exit(EXIT_FAILURE);                                                                                   \
   }
 
+/* One step of the SDK's error checks: a CUDA error from `check` prints the
+ * SDK's message and exits. */
+#define __LS_CUT_EXIT_ON_ERROR(check, errorMessage)                                                       \
+  {                                                                                                       \
+    cudaError_t __lockstep_err = (check);                                                                 \
+    if (cudaSuccess != __lockstep_err) {                                                                  \
+      fprintf(stderr, "Cuda error: %s in file '%s' in line %i : %s.\n", errorMessage, __FILE__, __LINE__, \
+              cudaGetErrorString(__lockstep_err));                                                        \
+      exit(EXIT_FAILURE);                                                                                 \
+    }                                                                                                     \
+  }
+
 /* Debug builds also wait for the device and check its error. */
 #ifdef _DEBUG
 #define CUT_CHECK_ERROR(errorMessage)                                                                     \
   {                                                                                                       \
-    cudaError_t __lockstep_err = cudaGetLastError();                                                      \
-    if (cudaSuccess != __lockstep_err) {                                                                  \
-      fprintf(stderr, "Cuda error: %s in file '%s' in line %i : %s.\n", errorMessage, __FILE__, __LINE__, \
-              cudaGetErrorString(__lockstep_err));                                                        \
-      exit(EXIT_FAILURE);                                                                                 \
-    }                                                                                                     \
-    __lockstep_err = CUT_DEVICE_SYNCHRONIZE();                                                            \
-    if (cudaSuccess != __lockstep_err) {                                                                  \
-      fprintf(stderr, "Cuda error: %s in file '%s' in line %i : %s.\n", errorMessage, __FILE__, __LINE__, \
-              cudaGetErrorString(__lockstep_err));                                                        \
-      exit(EXIT_FAILURE);                                                                                 \
-    }                                                                                                     \
+    __LS_CUT_EXIT_ON_ERROR(cudaGetLastError(), errorMessage)                                              \
+    __LS_CUT_EXIT_ON_ERROR(CUT_DEVICE_SYNCHRONIZE(), errorMessage)                                        \
   }
 #else
-#define CUT_CHECK_ERROR(errorMessage)                                                                     \
-  {                                                                                                       \
-    cudaError_t __lockstep_err = cudaGetLastError();                                                      \
-    if (cudaSuccess != __lockstep_err) {                                                                  \
-      fprintf(stderr, "Cuda error: %s in file '%s' in line %i : %s.\n", errorMessage, __FILE__, __LINE__, \
-              cudaGetErrorString(__lockstep_err));                                                        \
-      exit(EXIT_FAILURE);                                                                                 \
-    }                                                                                                     \
-  }
+#define CUT_CHECK_ERROR(errorMessage) __LS_CUT_EXIT_ON_ERROR(cudaGetLastError(), errorMessage)
 #endif
 #define CUT_CHECK_ERROR_GL()
 
 #define CUDA_CHECK_CTX_LOST(errorMessage)                                                                 \
   {                                                                                                       \
-    cudaError_t __lockstep_err = cudaGetLastError();                                                      \
-    if (cudaSuccess != __lockstep_err) {                                                                  \
-      fprintf(stderr, "Cuda error: %s in file '%s' in line %i : %s.\n", errorMessage, __FILE__, __LINE__, \
-              cudaGetErrorString(__lockstep_err));                                                        \
-      exit(EXIT_FAILURE);                                                                                 \
-    }                                                                                                     \
-    __lockstep_err = CUT_DEVICE_SYNCHRONIZE();                                                            \
-    if (cudaSuccess != __lockstep_err) {                                                                  \
-      fprintf(stderr, "Cuda error: %s in file '%s' in line %i : %s.\n", errorMessage, __FILE__, __LINE__, \
-              cudaGetErrorString(__lockstep_err));                                                        \
-      exit(EXIT_FAILURE);                                                                                 \
-    }                                                                                                     \
+    __LS_CUT_EXIT_ON_ERROR(cudaGetLastError(), errorMessage)                                              \
+    __LS_CUT_EXIT_ON_ERROR(CUT_DEVICE_SYNCHRONIZE(), errorMessage)                                        \
   }
 
 /* The SDK's own spelling, trailing `while(0);` included: a null result

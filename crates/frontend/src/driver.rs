@@ -164,14 +164,15 @@ pub fn prelude_dir() -> Result<PathBuf, String> {
     }
 }
 
-/// The clang arguments for a language, fixed by DESIGN.md: `-O0` without
+/// The clang arguments for a language (without the force-included header
+/// and the output kind), fixed by DESIGN.md: `-O0` without
 /// `optnone`, so that our own mem2reg/sroa give SSA with the source's loop
 /// shape (`-O1` rotates loops and may delete racy accesses).
 fn language_args(language: Language, side: Side, toolkit: Option<&Toolkit>) -> Vec<String> {
-    let common = ["-g", "-gcolumn-info", "-O0", "-Xclang", "-disable-O0-optnone", "-fno-builtin", "-fno-discard-value-names", "-emit-llvm", "-c", "-fno-color-diagnostics", "-fno-caret-diagnostics", "-ferror-limit=20"];
+    let common = ["-g", "-gcolumn-info", "-O0", "-Xclang", "-disable-O0-optnone", "-fno-builtin", "-fno-discard-value-names", "-fno-color-diagnostics", "-fno-caret-diagnostics", "-ferror-limit=20"];
     let side_flag = if side == Side::Host { "--cuda-host-only" } else { "--cuda-device-only" };
     let mut args: Vec<String> = match (language, toolkit) {
-        (Language::Cuda, None) => ["-x", "cuda", side_flag, "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70", "-include", "lockstep_cuda.h"]
+        (Language::Cuda, None) => ["-x", "cuda", side_flag, "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70"]
             .map(String::from)
             .to_vec(),
         (Language::Cuda, Some(toolkit)) => {
@@ -192,16 +193,24 @@ fn language_args(language: Language, side: Side, toolkit: Option<&Toolkit>) -> V
                 "-Xclang".into(),
                 format!("-target-sdk-version={sdk}"),
                 "-Wno-unknown-cuda-version".into(),
-                "-include".into(),
-                "lockstep_toolkit.h".into(),
             ]
         }
-        (Language::OpenCl, _) => ["-x", "cl", "-cl-std=CL1.2", "--target=spir64", "-Xclang", "-finclude-default-header", "-include", "lockstep_opencl.h"]
+        (Language::OpenCl, _) => ["-x", "cl", "-cl-std=CL1.2", "--target=spir64", "-Xclang", "-finclude-default-header"]
             .map(String::from)
             .to_vec(),
     };
     args.extend(common.map(String::from));
     args
+}
+
+/// The prelude header force-included before the file: the CUDA or OpenCL
+/// surface language, or, against a toolkit, only what no toolkit has.
+fn forced_header(language: Language, toolkit: Option<&Toolkit>) -> &'static str {
+    match (language, toolkit) {
+        (Language::Cuda, None) => "lockstep_cuda.h",
+        (Language::Cuda, Some(_)) => "lockstep_toolkit.h",
+        (Language::OpenCl, _) => "lockstep_opencl.h",
+    }
 }
 
 /// How long clang may take on one file before lockstep gives up on it. Real
@@ -307,23 +316,15 @@ fn compile_with(
     }
     let args = language_args(language, options.side, toolkit);
     // Against a toolkit, its headers come precompiled (see `pch`).
-    let pch = toolkit.and_then(|t| {
-        let without_include: Vec<String> = args.iter().filter(|a| *a != "-include" && *a != "lockstep_toolkit.h" && *a != "-emit-llvm" && *a != "-c").cloned().collect();
-        crate::pch::precompiled_header(clang, t, options.side, prelude, &without_include, &search)
-    });
-    let run = |args: &[String]| {
+    let pch = toolkit.and_then(|t| crate::pch::precompiled_header(clang, t, options.side, prelude, &args, &search));
+    let run = |include: &str, header: &std::ffi::OsStr| {
         let mut cmd = Command::new(clang);
-        cmd.args(args).args(&search).arg(file).arg("-o").arg(&out.0);
+        cmd.args(&args).arg(include).arg(header).args(["-emit-llvm", "-c"]).args(&search).arg(file).arg("-o").arg(&out.0);
         run_with_deadline(&mut cmd, CLANG_DEADLINE).map_err(|e| CompileError::Environment(format!("cannot run {}: {e}", clang.display())))
     };
     let mut output = None;
     if let Some(pch) = &pch {
-        let with_pch: Vec<String> = args
-            .iter()
-            .map(|a| if a == "lockstep_toolkit.h" { pch.display().to_string() } else { a.clone() })
-            .map(|a| if a == "-include" { "-include-pch".to_string() } else { a })
-            .collect();
-        match run(&with_pch)? {
+        match run("-include-pch", pch.as_os_str())? {
             Some(o) if !o.status.success() && crate::pch::refused(&String::from_utf8_lossy(&o.stderr)) => {
                 let _ = std::fs::remove_file(pch);
             }
@@ -332,7 +333,7 @@ fn compile_with(
     }
     let output = match output {
         Some(o) => o,
-        None => run(&args)?,
+        None => run("-include", std::ffi::OsStr::new(forced_header(language, toolkit)))?,
     };
     let Some(output) = output else {
         return Err(CompileError::Environment(format!(

@@ -1849,6 +1849,25 @@ impl<'a> FnLower<'a> {
     /// be lowered (the modelled library function); a pointer that matches
     /// none (null, say) reaches an `invalid_call`, which the engines report
     /// where the call is.
+    /// Ends the current block with a branch on `a == b`: lowering goes on
+    /// in the new block where they are equal, and the block where they are
+    /// not is returned.
+    fn branch_if_equal(&mut self, a: ValueId, b: ValueId) -> BlockId {
+        let equal = self.emit_value(InstKind::Icmp { cc: IntCC::Eq, lhs: a, rhs: b }, Type::BOOL);
+        let (then_b, else_b) = (self.f.add_block(), self.f.add_block());
+        self.f.set_terminator(
+            self.cur,
+            Terminator::Branch {
+                cond: equal,
+                then_dest: BlockCall { block: then_b, args: vec![] },
+                else_dest: BlockCall { block: else_b, args: vec![] },
+            },
+            self.cur_loc,
+        );
+        self.cur = then_b;
+        else_b
+    }
+
     unsafe fn lower_indirect_call(&mut self, call: LLVMValueRef, callee: LLVMValueRef) -> Result<()> {
         let nargs = LLVMGetNumArgOperands(call);
         let args: Vec<LLVMValueRef> = (0..nargs).map(|i| LLVMGetOperand(call, i)).collect();
@@ -1872,18 +1891,7 @@ impl<'a> FnLower<'a> {
         let result = ret.map(|t| self.f.add_block_param(join, t));
         for (g, fid) in candidates {
             let address = self.const_int(Type::I64, function_address(fid) as u128);
-            let is_g = self.emit_value(InstKind::Icmp { cc: IntCC::Eq, lhs: target_bits, rhs: address }, Type::BOOL);
-            let (then_b, else_b) = (self.f.add_block(), self.f.add_block());
-            self.f.set_terminator(
-                self.cur,
-                Terminator::Branch {
-                    cond: is_g,
-                    then_dest: BlockCall { block: then_b, args: vec![] },
-                    else_dest: BlockCall { block: else_b, args: vec![] },
-                },
-                self.cur_loc,
-            );
-            self.cur = then_b;
+            let else_b = self.branch_if_equal(target_bits, address);
             let r = self.lower_direct_call(call, g, fid, &args)?;
             self.f.set_terminator(self.cur, Terminator::Jump(BlockCall { block: join, args: r.into_iter().collect() }), self.cur_loc);
             self.cur = else_b;
@@ -1898,18 +1906,7 @@ impl<'a> FnLower<'a> {
         externs.sort_by_key(|(_, n)| *n);
         for (g, n) in externs {
             let address = self.const_int(Type::I64, external_function_address(n) as u128);
-            let is_g = self.emit_value(InstKind::Icmp { cc: IntCC::Eq, lhs: target_bits, rhs: address }, Type::BOOL);
-            let (then_b, else_b) = (self.f.add_block(), self.f.add_block());
-            self.f.set_terminator(
-                self.cur,
-                Terminator::Branch {
-                    cond: is_g,
-                    then_dest: BlockCall { block: then_b, args: vec![] },
-                    else_dest: BlockCall { block: else_b, args: vec![] },
-                },
-                self.cur_loc,
-            );
-            self.cur = then_b;
+            let else_b = self.branch_if_equal(target_bits, address);
             let name = value_name(g);
             crate::builtins::lower_named_call(self, call, &name, &base_identifier(&name), &args)?;
             // The named call defined the call's value; each candidate gives
@@ -1922,8 +1919,9 @@ impl<'a> FnLower<'a> {
             self.f.set_terminator(self.cur, Terminator::Jump(BlockCall { block: join, args: r.into_iter().collect() }), self.cur_loc);
             self.cur = else_b;
         }
-        // No function of this type has this address (null, a data pointer,
-        // an address made by arithmetic): the call jumps nowhere. That is a
+        // No function of this type, defined or not, has this address (null,
+        // a data pointer, an address made by arithmetic): the call jumps
+        // nowhere. That is a
         // violation in every engine, and nothing after it is executed, so
         // the engines neither assume the pointer is one of the functions
         // nor report what follows a call that cannot happen.

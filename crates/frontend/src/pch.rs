@@ -21,7 +21,8 @@ use crate::toolkit::Toolkit;
 /// The precompiled header for these flags, built if it does not exist yet;
 /// `None` when it cannot be built (the compilation then goes without).
 /// `language_args` are the clang flags of the compilation without the
-/// force-included header, the output kind and the input.
+/// force-included header, the output kind and the input (see
+/// `driver::language_args`).
 pub(crate) fn precompiled_header(
     clang: &Path,
     toolkit: &Toolkit,
