@@ -1777,7 +1777,7 @@ impl<'a> FnLower<'a> {
         // The C library's assertion failure is the failing assertion itself,
         // even where a header defines it (clang's CUDA wrapper defines
         // `__assert_fail` to call `__assertfail` with the message's address).
-        let assertion_failure = matches!(name.as_str(), "__assert_fail" | "__assertfail" | "_ZL13__assert_failPKcS0_jS0_");
+        let assertion_failure = matches!(base_identifier(&name).as_str(), "__assert_fail" | "__assertfail");
         if let Some(&fid) = self.cx.funcs.get(&callee).filter(|_| !assertion_failure) {
             let r = self.lower_direct_call(call, callee, fid, &args)?;
             if let Some(r) = r {
