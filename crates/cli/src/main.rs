@@ -7,6 +7,7 @@
 mod equiv;
 mod options;
 mod render;
+mod sites;
 
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -287,14 +288,20 @@ fn check(options: &CheckOptions) -> Report {
     // A CUDA file with a host `main` is a whole program (unless the user
     // named kernels): its host side is compiled too, by a second clang
     // running beside the first.
+    // A kernel checked alone with no sizes given is checked as the file's
+    // own launch sites launch it, which the host compilation shows too.
     let is_cuda = options.language.or_else(|| lockstep_frontend::language_of(&options.file)) == Some(lockstep_kir::Language::Cuda);
-    let host_main = if is_cuda && options.kernels.is_empty() {
-        std::fs::read_to_string(&options.file).ok().as_deref().and_then(lockstep_frontend::driver::host_main_line)
-    } else {
-        None
-    };
+    let sized = options.launch.group_size.is_some() || options.launch.num_groups.is_some() || options.launch.global_size.is_some();
+    let source = if is_cuda { std::fs::read_to_string(&options.file).ok() } else { None };
+    let host_main = source
+        .as_deref()
+        .filter(|_| options.kernels.is_empty())
+        .and_then(lockstep_frontend::driver::host_main_line);
+    // (A file without the launch syntax has no site to read: no second
+    // clang for it.)
+    let wants_sites = !sized && source.as_deref().is_some_and(|s| s.contains("<<<"));
     let host_compile = CompileOptions { side: lockstep_frontend::Side::Host, ..compile.clone() };
-    let host_clang = host_main.map(|_| {
+    let host_clang = (host_main.is_some() || wants_sites).then(|| {
         let (file, host_compile) = (options.file.clone(), host_compile.clone());
         std::thread::spawn(move || {
             let started = std::time::Instant::now();
@@ -407,57 +414,68 @@ fn check(options: &CheckOptions) -> Report {
     // A CUDA file with a host `main` is a whole program: its kernels are
     // checked as `main` launches them (unless the user named kernels).
     let mut host_unchecked: Option<(String, Option<Span>)> = None;
-    if let (Some(line), Some(host_clang)) = (host_main, host_clang) {
-        if module.language == lockstep_kir::Language::Cuda {
-            let main_span = Some(Span { file: options.file.display().to_string(), line, column: 0 });
-            let host = match host_clang.join() {
-                Ok((compiled, clang_time)) => lockstep_frontend::lower_compiled(compiled, lockstep_frontend::Side::Host, clang_time),
-                Err(_) => Err(FrontError::Environment("the host compilation's thread failed".into())),
-            };
-            match host {
-                Ok(host) => {
-                    report.timings.push(("clang (host)".into(), host.clang_time.as_secs_f64() * 1000.0));
-                    report.timings.push(("lower (host)".into(), host.lower_time.as_secs_f64() * 1000.0));
-                    let started = std::time::Instant::now();
-                    let config = engine_config(options, None);
-                    let program = lockstep_engine::program::check_program(module, &host.module, &config);
-                    report.timings.push(("check program".into(), started.elapsed().as_secs_f64() * 1000.0));
-                    report.notes.extend(program.notes);
-                    for k in program.kernels {
-                        add_entry(&mut report, k);
-                    }
-                    return report;
+    let mut launch_sites = lockstep_frontend::LaunchSites::default();
+    if let Some(host_clang) = host_clang.filter(|_| module.language == lockstep_kir::Language::Cuda) {
+        let main_span = host_main.map(|line| Span { file: options.file.display().to_string(), line, column: 0 });
+        let host = match host_clang.join() {
+            Ok((compiled, clang_time)) => lockstep_frontend::lower_host_compiled(compiled, clang_time, host_main.is_some()),
+            Err(_) => Err(FrontError::Environment("the host compilation's thread failed".into())),
+        };
+        let program = match host {
+            Ok(host) => {
+                launch_sites = host.launch_sites;
+                host.program
+            }
+            // Without a `main`, a failed host compilation only costs the
+            // launch sites; with one, it is the program's failure.
+            Err(e) => host_main.map(|_| Err(e)),
+        };
+        match program {
+            None => {}
+            Some(Ok(host)) => {
+                report.timings.push(("clang (host)".into(), host.clang_time.as_secs_f64() * 1000.0));
+                report.timings.push(("lower (host)".into(), host.lower_time.as_secs_f64() * 1000.0));
+                let started = std::time::Instant::now();
+                let config = engine_config(options, None);
+                let program = lockstep_engine::program::check_program(module, &host.module, &config);
+                report.timings.push(("check program".into(), started.elapsed().as_secs_f64() * 1000.0));
+                report.notes.extend(program.notes);
+                for k in program.kernels {
+                    add_entry(&mut report, k);
                 }
-                Err(FrontError::Rejected(diags)) => {
-                    report.errors = diags;
-                    return report;
-                }
-                Err(FrontError::Unsupported(u)) => {
-                    let span = u.loc.map(|(file, line, column)| Span { file, line, column }).or(main_span);
-                    host_unchecked = Some((format!("the host program is not checked: unsupported: {}; its kernels were checked alone", u.what), span));
-                }
-                Err(FrontError::Environment(msg)) => {
-                    host_unchecked = Some((format!("the host program is not checked: {msg}"), main_span));
-                }
+                return report;
+            }
+            Some(Err(FrontError::Rejected(diags))) => {
+                report.errors = diags;
+                return report;
+            }
+            Some(Err(FrontError::Unsupported(u))) => {
+                let span = u.loc.map(|(file, line, column)| Span { file, line, column }).or(main_span);
+                host_unchecked = Some((format!("the host program is not checked: unsupported: {}; its kernels were checked alone", u.what), span));
+            }
+            Some(Err(FrontError::Environment(msg))) => {
+                host_unchecked = Some((format!("the host program is not checked: {msg}"), main_span));
             }
         }
     }
     if let Some((reason, span)) = host_unchecked {
         report.kernels.push(KernelReport::unknown(lockstep_engine::program::HOST_ENTRY, reason, span));
     }
-    let sized = options.launch.group_size.is_some() || options.launch.num_groups.is_some() || options.launch.global_size.is_some();
     for (id, kernel) in selected {
         let mut config = engine_config(options, Some(kernel));
-        // With no sizes given, a kernel written for 1-D (or 2-D) launches,
-        // reading only the x (and y) dimension of its ids and sizes, is
-        // checked for every such launch, not for 3-D ones no user makes:
-        // there, threads that differ only in a dimension the kernel ignores
-        // would do the same work and "race".
+        // With no sizes given, a kernel gets the sizes this file's own
+        // launch sites agree on. Then a kernel written for 1-D (or 2-D)
+        // launches, reading only the x (and y) dimension of its ids and
+        // sizes, is checked for every such launch, not for 3-D ones no user
+        // makes: there, threads that differ only in a dimension the kernel
+        // ignores would do the same work and "race".
+        let from_sites = if sized { None } else { sites::apply(&mut config, kernel, &launch_sites) };
         let dims = lockstep_analysis::dimensions::dimensions_read(module, id);
-        if !sized && dims < 3 {
+        let unfixed = (usize::from(dims)..3).any(|d| config.group_size[d].is_none() || config.num_groups[d].is_none());
+        if !sized && dims < 3 && unfixed {
             for d in usize::from(dims)..3 {
-                config.group_size[d] = Some(1);
-                config.num_groups[d] = Some(1);
+                config.group_size[d].get_or_insert(1);
+                config.num_groups[d].get_or_insert(1);
             }
             config.work_dim = dims;
             let (read, launches) = if dims == 1 { ("only the x dimension", "1-D") } else { ("only the x and y dimensions", "1-D and 2-D") };
@@ -472,6 +490,10 @@ fn check(options: &CheckOptions) -> Report {
             without_confirmation(&mut kernel_report);
         }
         report.timings.push((format!("check {}", kernel.name), started.elapsed().as_secs_f64() * 1000.0));
+        if let Some(from_sites) = from_sites {
+            report.notes.push(Diagnostic::note(from_sites.note));
+            kernel_report.assumptions.push(from_sites.assumption);
+        }
         add_entry(&mut report, kernel_report);
     }
     // `--no-inline` asks for GPUVerify's modular check of every function;

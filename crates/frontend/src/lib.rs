@@ -12,6 +12,7 @@
 pub mod builtins;
 pub mod driver;
 mod fnptr;
+pub mod launch_sites;
 pub mod lower;
 mod pch;
 mod ptx;
@@ -32,6 +33,7 @@ use lockstep_diag::Diagnostic;
 use lockstep_kir::{Language, Module};
 
 pub use driver::{language_of, CompileOptions, CudaHeaders, HeadersUsed, Side};
+pub use launch_sites::{LaunchSite, LaunchSites};
 pub use lower::{Unsupported, UnsupportedKernel};
 
 /// Why the front-end produced no KIR.
@@ -88,6 +90,52 @@ pub fn lower_compiled(
         Side::Host => lower_with(&compiled.bitcode, &library_dirs, |llvm| unsafe { lower::lower_host_module(llvm).map(|m| (m, Vec::new())) })?,
     };
     Ok(Loaded { module, warnings: compiled.warnings, clang_time, lower_time: start.elapsed(), headers: compiled.headers, unsupported_kernels })
+}
+
+/// The host side of a CUDA file: its launch sites, and its host program
+/// when one was asked for.
+pub struct HostLoaded {
+    /// The file's `k<<<...>>>(...)` launches (see `launch_sites`), read
+    /// whether or not the host program could be lowered.
+    pub launch_sites: LaunchSites,
+    /// The host program (`main` and what it calls), when `want_program`.
+    pub program: Option<Result<Loaded, FrontError>>,
+}
+
+/// Lowers the host compilation that `driver::compile` produced: reads the
+/// launch sites and, with `want_program`, lowers `main` and what it calls.
+/// An error means clang itself failed, so that not even the sites are known.
+pub fn lower_host_compiled(
+    compiled: Result<driver::Compiled, driver::CompileError>,
+    clang_time: Duration,
+    want_program: bool,
+) -> Result<HostLoaded, FrontError> {
+    let compiled = compiled.map_err(|e| match e {
+        driver::CompileError::Rejected(d) => FrontError::Rejected(d),
+        driver::CompileError::Environment(m) => FrontError::Environment(m),
+    })?;
+    let start = Instant::now();
+    let library_dirs = library_dirs(&compiled.headers);
+    let mut sites = LaunchSites::default();
+    let lowered = lower_with(&compiled.bitcode, &library_dirs, |llvm| unsafe {
+        sites = launch_sites::launch_sites(llvm);
+        if want_program {
+            lower::lower_host_module(llvm).map(|m| (m, ()))
+        } else {
+            Err(Unsupported { what: "the host program was not asked for".into(), loc: None })
+        }
+    });
+    let program = want_program.then(|| {
+        lowered.map(|(module, ())| Loaded {
+            module,
+            warnings: compiled.warnings,
+            clang_time,
+            lower_time: start.elapsed(),
+            headers: compiled.headers,
+            unsupported_kernels: Vec::new(),
+        })
+    });
+    Ok(HostLoaded { launch_sites: sites, program })
 }
 
 /// The folders whose functions are library code to inline (see

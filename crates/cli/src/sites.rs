@@ -1,0 +1,76 @@
+//! Launch sizes for a kernel checked alone, from the file's own launch
+//! sites (see `lockstep_frontend::launch_sites`).
+//!
+//! With no sizing flags, a kernel is checked for every launch; but most
+//! kernels are written for the block shape their launch sites use (a
+//! shared tile of `[BLOCK_Y][BLOCK_X]` indexed by `threadIdx`), and at other
+//! shapes they "race" or overflow in ways no launch of the program shows.
+//! When every launch of a kernel goes through this file's `<<<...>>>` sites,
+//! each grid or block dimension (and the dynamic shared size) that all the
+//! sites give as the same constant is fixed to it; the rest stay symbolic.
+//! The report states this as an assumption: a launch from another file
+//! with other sizes is not covered.
+
+use lockstep_frontend::{LaunchSite, LaunchSites};
+use lockstep_kir::Function;
+
+/// What the sites fixed, for the report.
+pub struct FromSites {
+    /// A note for the file's report.
+    pub note: String,
+    /// The assumption the kernel's verdict rests on.
+    pub assumption: String,
+}
+
+/// The value all sites agree on for one dimension, if any.
+fn common<T: Copy + PartialEq>(sites: &[LaunchSite], get: impl Fn(&LaunchSite) -> Option<T>) -> Option<T> {
+    let first = get(sites.first()?)?;
+    sites.iter().all(|s| get(s) == Some(first)).then_some(first)
+}
+
+/// Whether CUDA can launch these sizes at all (a site that cannot launch
+/// fixes nothing: the engines check only launchable sizes).
+fn launchable(block: [Option<u32>; 3], grid: [Option<u32>; 3]) -> bool {
+    let b = block.map(|d| u64::from(d.unwrap_or(1)));
+    let g = grid.map(|d| u64::from(d.unwrap_or(1)));
+    let block_ok = b.iter().all(|&d| d >= 1) && b[0] <= 1024 && b[1] <= 1024 && b[2] <= 64 && b.iter().product::<u64>() <= 1024;
+    let grid_ok = g.iter().all(|&d| d >= 1) && g[0] < 1 << 31 && g[1] < 1 << 16 && g[2] < 1 << 16;
+    block_ok && grid_ok
+}
+
+fn shape(dims: [Option<u32>; 3]) -> String {
+    let parts: Vec<String> = dims.iter().map(|d| d.map_or_else(|| "?".to_string(), |v| v.to_string())).collect();
+    format!("({})", parts.join(", "))
+}
+
+/// Fixes in `config` the sizes every launch site of `kernel` agrees on.
+pub fn apply(config: &mut lockstep_engine::CheckConfig, kernel: &Function, sites: &LaunchSites) -> Option<FromSites> {
+    let sites = sites.only_sites_of(&kernel.link_name)?;
+    let block = [0, 1, 2].map(|d| common(sites, |s| s.block[d]));
+    let grid = [0, 1, 2].map(|d| common(sites, |s| s.grid[d]));
+    if !launchable(block, grid) || (block.iter().all(Option::is_none) && grid.iter().all(Option::is_none)) {
+        return None;
+    }
+    for d in 0..3 {
+        if let Some(v) = block[d] {
+            config.group_size[d] = Some(u64::from(v));
+        }
+        if let Some(v) = grid[d] {
+            config.num_groups[d] = Some(u64::from(v));
+        }
+    }
+    if let Some(bytes) = common(sites, |s| s.shared_bytes) {
+        config.dynamic_shared_bytes = Some(bytes);
+    }
+    let lines: Vec<String> = sites.iter().map(|s| s.line.to_string()).collect();
+    let any = if grid.iter().chain(&block).any(Option::is_none) { " (? = any size)" } else { "" };
+    let what = format!("grid {} and block {}{any}", shape(grid), shape(block));
+    let at = format!("line{} {}", if lines.len() == 1 { "" } else { "s" }, lines.join(", "));
+    Some(FromSites {
+        note: format!(
+            "`{}` is checked as this file launches it ({at}): {what}; give --blockDim and --gridDim to check other launches",
+            kernel.name
+        ),
+        assumption: format!("`{}` is launched only by this file's launch sites ({at}), with {what}", kernel.name),
+    })
+}

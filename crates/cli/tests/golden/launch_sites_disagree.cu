@@ -1,0 +1,23 @@
+// expect: possible-errors
+// flags: --check-array-bounds
+// Two launch sites give the kernel different block sizes, so its block
+// size is not fixed by them: it is checked for every block size, and a
+// block larger than the shared buffer (as neither site launches, but the
+// kernel does not guard against) writes past it.
+#define BLOCK 256
+
+__global__ void reverse_blocks(int *data) {
+  __shared__ int staged[BLOCK];
+  unsigned base = blockIdx.x * blockDim.x;
+  staged[threadIdx.x] = data[base + threadIdx.x];
+  __syncthreads();
+  data[base + threadIdx.x] = staged[blockDim.x - 1 - threadIdx.x];
+}
+
+void reverse_all(int *data, unsigned blocks) {
+  reverse_blocks<<<blocks, BLOCK>>>(data);
+}
+
+void reverse_halves(int *data, unsigned blocks) {
+  reverse_blocks<<<2 * blocks, BLOCK / 2>>>(data);
+}
