@@ -507,6 +507,7 @@ __LS_HD unsigned long long ullmax(unsigned long long a, unsigned long long b) { 
  * Host-side runtime API (declarations only) and kernel launches.
  * ========================================================================= */
 #include "lockstep_cuda_runtime.h"
+#include "lockstep_device_model.h"
 
 /* ===========================================================================
  * ESBMC-GPU's launch functions (declared by its call_kernel.h and cuda.h):

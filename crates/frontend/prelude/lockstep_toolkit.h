@@ -42,6 +42,7 @@ extern "C" cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sha
 extern "C" cudaError_t cudaSetupArgument(const void *arg, size_t size, size_t offset);
 extern "C" cudaError_t cudaLaunch(const void *func);
 #endif
+#include "lockstep_device_model.h"
 
 /* The surface functions of CUDA's surface_indirect_functions.h, which
  * clang's CUDA headers leave out (nvcc implements them with builtins clang

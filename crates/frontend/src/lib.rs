@@ -12,6 +12,7 @@
 pub mod builtins;
 pub mod driver;
 mod fnptr;
+mod host_models;
 pub mod launch_sites;
 pub mod lower;
 mod pch;
@@ -176,6 +177,8 @@ fn lower_with<T>(
     let buffer = MemoryBuffer::create_from_memory_range_copy(bitcode, "kernel");
     let llvm = LlvmModule::parse_bitcode_from_buffer(&buffer, &context)
         .map_err(|e| FrontError::Environment(format!("cannot read clang's bitcode: {e}")))?;
+    // (Only a host compilation has models: they are host code.)
+    unsafe { host_models::redirect_to_models(llvm.as_mut_ptr()) };
     mark_for_inlining(&llvm, library_dirs);
     run_passes(&llvm)?;
     let (module, found) = lower(llvm.as_mut_ptr()).map_err(FrontError::Unsupported)?;
@@ -204,6 +207,9 @@ fn mark_for_inlining(llvm: &LlvmModule, library_dirs: &[String]) {
     let never = Attribute::get_named_enum_kind_id("noinline");
     for function in llvm.get_functions() {
         let named_builtin = function.get_name().to_str().is_ok_and(|n| n.contains("__cuda_builtin_"));
+        // Fourth, the prelude's C++ models of library functions (see
+        // `host_models`), so that what they report points at the call.
+        let model = function.get_name().to_str().is_ok_and(|n| n.starts_with(host_models::PREFIX));
         // KIR functions return one scalar: a function that returns a struct
         // or a vector by value (`float4 load4(...)`, the toolkit's
         // `__float2bfloat16`) is inlined into its callers instead, where
@@ -228,7 +234,7 @@ fn mark_for_inlining(llvm: &LlvmModule, library_dirs: &[String]) {
                 let clang_wrapper = file.contains("/lib/clang/") && file.rsplit('/').next().is_some_and(|name| name.starts_with("__clang_cuda"));
                 clang_wrapper || library_dirs.iter().any(|d| file.starts_with(d.as_str()))
             });
-        if (named_builtin || returns_aggregate || library) && function.count_basic_blocks() > 0 {
+        if (named_builtin || returns_aggregate || library || model) && function.count_basic_blocks() > 0 {
             function.remove_enum_attribute(AttributeLoc::Function, never);
             function.add_attribute(AttributeLoc::Function, context.create_enum_attribute(always, 0));
         }

@@ -1002,17 +1002,20 @@ impl HavocOracle for HostEnv<'_> {
                 }
                 ret(0)
             }
-            "cudaGetDeviceProperties" => {
-                if let Some((id, off)) = self.check_range(memory, ptr(&a[0]), DEVICE_PROPERTIES.len() as u64, "the first argument of cudaGetDeviceProperties", loc) {
-                    let bytes = device_properties();
-                    memory.write(id, off, &bytes);
-                    if !self.notes.iter().any(|(m, _)| m.starts_with("device properties")) {
-                        self.notes.push((DEVICE_PROPERTIES_NOTE.into(), loc));
-                    }
+            // The prelude's C++ model of the device (lockstep_device_model.h)
+            // answers `cudaGetDeviceProperties` and `cudaDeviceGetAttribute`;
+            // these two hooks report that it did, or that it did not know
+            // the attribute asked for.
+            "lockstep_model_device_used" => {
+                if !self.notes.iter().any(|(m, _)| m == DEVICE_MODEL_NOTE) {
+                    self.notes.push((DEVICE_MODEL_NOTE.into(), loc));
                 }
                 ret(0)
             }
-
+            "lockstep_model_unknown_attribute" => {
+                self.nondeterministic(format!("`cudaDeviceGetAttribute` of attribute {} is not modelled", int(&a[1]) as i32), loc);
+                ret(0)
+            }
             "cudaLaunchKernel" | "cudaLaunch" | "cudaLaunchCooperativeKernel" => Some(ExternalOutcome::Unsupported(
                 format!("`{name}` (launches through the runtime API; use kernel<<<...>>>)"),
             )),
@@ -1140,36 +1143,7 @@ fn used_call_results(module: &Module) -> std::collections::HashSet<(FuncId, lock
     set
 }
 
-/// The size of `struct cudaDeviceProp` in the prelude.
-const DEVICE_PROPERTIES: [u8; 536] = [0; 536];
-
-const DEVICE_PROPERTIES_NOTE: &str = "device properties (cudaGetDeviceProperties) are those of a modelled GPU: compute capability 7.0, 80 multiprocessors, 1024 threads and 48 KiB of shared memory per block, 16 GiB of memory; the program was checked for that device";
-
-/// The fields of `cudaDeviceProp` (the prelude's layout) for the modelled
-/// device; the rest are zero.
-fn device_properties() -> Vec<u8> {
-    let mut b = DEVICE_PROPERTIES.to_vec();
-    let mut put = |offset: usize, bytes: &[u8]| b[offset..offset + bytes.len()].copy_from_slice(bytes);
-    put(0, b"lockstep modelled GPU\0");
-    put(272, &(16u64 << 30).to_le_bytes()); // totalGlobalMem
-    put(280, &(48u64 << 10).to_le_bytes()); // sharedMemPerBlock
-    put(288, &65536i32.to_le_bytes()); // regsPerBlock
-    put(292, &32i32.to_le_bytes()); // warpSize
-    put(296, &(2147483647u64).to_le_bytes()); // memPitch
-    put(304, &1024i32.to_le_bytes()); // maxThreadsPerBlock
-    for (i, v) in [1024i32, 1024, 64].iter().enumerate() {
-        put(308 + 4 * i, &v.to_le_bytes()); // maxThreadsDim
-    }
-    for (i, v) in [2147483647i32, 65535, 65535].iter().enumerate() {
-        put(320 + 4 * i, &v.to_le_bytes()); // maxGridSize
-    }
-    put(332, &1530000i32.to_le_bytes()); // clockRate (kHz)
-    put(336, &(64u64 << 10).to_le_bytes()); // totalConstMem
-    put(344, &7i32.to_le_bytes()); // major
-    put(348, &0i32.to_le_bytes()); // minor
-    put(372, &80i32.to_le_bytes()); // multiProcessorCount
-    b
-}
+const DEVICE_MODEL_NOTE: &str = "device properties and attributes (cudaGetDeviceProperties, cudaDeviceGetAttribute) are those of a modelled GPU: compute capability 7.0, 80 multiprocessors, 1024 threads and 48 KiB of shared memory per block, 16 GiB of memory; the program was checked for that device";
 
 /// The bytes each conversion of a `scanf` format stores, in order
 /// (`%*d`, which stores nothing, and `%%` are skipped).
@@ -1283,13 +1257,5 @@ block0:
         assert_eq!(scanf_widths(b"%d %u"), vec![4, 4]);
         assert_eq!(scanf_widths(b"%ld%lf%f%c%*d%%%hhd"), vec![8, 8, 4, 1, 1]);
         assert_eq!(scanf_widths(b"no conversions"), Vec::<u64>::new());
-    }
-
-    #[test]
-    fn the_cuda_device_prop_layout_is_the_preludes() {
-        let props = device_properties();
-        assert_eq!(props.len(), 536);
-        assert_eq!(i32::from_le_bytes(props[304..308].try_into().unwrap()), 1024, "maxThreadsPerBlock");
-        assert_eq!(i32::from_le_bytes(props[292..296].try_into().unwrap()), 32, "warpSize");
     }
 }
