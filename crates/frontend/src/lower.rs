@@ -463,6 +463,8 @@ unsafe fn lower_module_from(
         }
         f = LLVMGetNextFunction(f);
     }
+    // Pointers to globals in globals' initial contents (host only).
+    let mut initial_pointers: Vec<(GlobalId, u64, LLVMValueRef)> = Vec::new();
     let mut g = LLVMGetFirstGlobal(module);
     while !g.is_null() {
         let name = value_name(g);
@@ -481,7 +483,10 @@ unsafe fn lower_module_from(
             };
             let elem_size = element_size(cx.td, vty);
             let is_extern = LLVMIsDeclaration(g) != 0;
-            let init = if is_extern { None } else { constant_bytes(&cx, LLVMGetInitializer(g)) };
+            let (init, pointers) = match constant_bytes(&cx, LLVMGetInitializer(g)).filter(|_| !is_extern) {
+                Some((bytes, pointers)) => (Some(bytes), pointers),
+                None => (None, Vec::new()),
+            };
             let id = out.globals.push(MemObject {
                 name: base_identifier(&name),
                 space,
@@ -492,6 +497,7 @@ unsafe fn lower_module_from(
                 loc: None,
             });
             cx.globals.insert(g, id);
+            initial_pointers.extend(pointers.into_iter().map(|(offset, target)| (id, offset as u64, target)));
         }
         g = LLVMGetNextGlobal(g);
     }
@@ -503,7 +509,49 @@ unsafe fn lower_module_from(
             Err(why) => failures.push((f, why)),
         }
     }
+    if !initial_pointers.is_empty() {
+        let main = LLVMGetNamedFunction(module, c"main".as_ptr());
+        match cx.funcs.get(&main) {
+            Some(&main) => {
+                // A pointer to a global that was not lowered leaves its
+                // table unspecified.
+                let unknown: HashSet<GlobalId> =
+                    initial_pointers.iter().filter(|(_, _, t)| !cx.globals.contains_key(t)).map(|&(g, _, _)| g).collect();
+                for &g in &unknown {
+                    out.globals[g].init = None;
+                }
+                initial_pointers.retain(|(g, _, _)| !unknown.contains(g));
+                store_initial_pointers(&mut out.functions[main], &cx, &initial_pointers);
+            }
+            // Without a `main` to run them, the tables stay unspecified.
+            None => {
+                for &(g, _, _) in &initial_pointers {
+                    out.globals[g].init = None;
+                }
+            }
+        }
+    }
     Ok((out, failures))
+}
+
+/// Writes, at the start of `main`, the pointers to globals that globals'
+/// initial contents hold (a table of strings, say): KIR's initial contents
+/// are bytes, and a global's address is known only when the program runs.
+/// The program cannot observe the difference, since no code of it runs
+/// before `main` reads them.
+unsafe fn store_initial_pointers(main: &mut Function, cx: &ModuleCx, pointers: &[(GlobalId, u64, LLVMValueRef)]) {
+    let entry = main.entry;
+    let old_insts = std::mem::take(&mut main.blocks[entry].insts);
+    let ptr = Type::Ptr(MemSpace::Private);
+    for &(global, offset, target) in pointers {
+        let target = cx.globals[&target];
+        let base = main.make_value(ptr, ValueDef::GlobalAddr(global));
+        let offset = main.const_int(Type::Int(64), u128::from(offset));
+        let (_, at) = main.append_inst(entry, InstKind::PtrAdd { base, offset }, Some(ptr), None);
+        let value = main.make_value(ptr, ValueDef::GlobalAddr(target));
+        main.append_inst(entry, InstKind::Store { ptr: at.expect("ptradd has a result"), value, align: 8 }, None, None);
+    }
+    main.blocks[entry].insts.extend(old_insts);
 }
 
 /// Whether `f` returns a struct, vector or array by value.
@@ -556,9 +604,12 @@ unsafe fn element_size(td: LLVMTargetDataRef, ty: LLVMTypeRef) -> Option<u64> {
     (LLVMTypeIsSized(t) != 0).then(|| LLVMABISizeOfType(td, t))
 }
 
-/// The bytes of a constant initialiser, when it is made of integers and
-/// floats only (enough for `__constant__` tables).
-unsafe fn constant_bytes(cx: &ModuleCx, c: LLVMValueRef) -> Option<Vec<u8>> {
+/// The bytes of a constant initialiser, when it is made of integers,
+/// floats and function addresses (enough for `__constant__` tables), and,
+/// in a host compilation, addresses of other globals (a table of names):
+/// those bytes are left zero and each such pointer is listed with its
+/// offset, for `store_initial_pointers` to write at the start of `main`.
+unsafe fn constant_bytes(cx: &ModuleCx, c: LLVMValueRef) -> Option<(Vec<u8>, Vec<(usize, LLVMValueRef)>)> {
     let td = cx.td;
     if c.is_null() || LLVMIsUndef(c) != 0 {
         return None;
@@ -569,16 +620,21 @@ unsafe fn constant_bytes(cx: &ModuleCx, c: LLVMValueRef) -> Option<Vec<u8>> {
         return None;
     }
     let mut bytes = vec![0u8; size];
-    fill_constant(cx, c, &mut bytes, 0).then_some(bytes)
+    let mut pointers = Vec::new();
+    fill_constant(cx, c, &mut bytes, 0, &mut pointers).then_some((bytes, pointers))
 }
 
-unsafe fn fill_constant(cx: &ModuleCx, c: LLVMValueRef, out: &mut [u8], at: usize) -> bool {
+unsafe fn fill_constant(cx: &ModuleCx, c: LLVMValueRef, out: &mut [u8], at: usize, pointers: &mut Vec<(usize, LLVMValueRef)>) -> bool {
     let td = cx.td;
     let ty = LLVMTypeOf(c);
     if LLVMIsNull(c) != 0 {
         return true;
     }
     match LLVMGetTypeKind(ty) {
+        LLVMTypeKind::LLVMPointerTypeKind if cx.host && !LLVMIsAGlobalVariable(c).is_null() => {
+            pointers.push((at, c));
+            at + 8 <= out.len()
+        }
         // A table of functions (device functions, or library functions
         // such as `cosf`): their addresses as the lowering numbers them.
         LLVMTypeKind::LLVMPointerTypeKind if !LLVMIsAFunction(c).is_null() => match address_of_function(cx, c) {
@@ -610,7 +666,7 @@ unsafe fn fill_constant(cx: &ModuleCx, c: LLVMValueRef, out: &mut [u8], at: usiz
             };
             (0..n).all(|i| {
                 let e = LLVMGetAggregateElement(c, i as u32);
-                !e.is_null() && fill_constant(cx, e, out, at + i * stride)
+                !e.is_null() && fill_constant(cx, e, out, at + i * stride, pointers)
             })
         }
         LLVMTypeKind::LLVMStructTypeKind => {
@@ -618,7 +674,7 @@ unsafe fn fill_constant(cx: &ModuleCx, c: LLVMValueRef, out: &mut [u8], at: usiz
             (0..n).all(|i| {
                 let e = LLVMGetAggregateElement(c, i);
                 let off = LLVMOffsetOfElement(td, ty, i) as usize;
-                !e.is_null() && fill_constant(cx, e, out, at + off)
+                !e.is_null() && fill_constant(cx, e, out, at + off, pointers)
             })
         }
         _ => false,

@@ -465,6 +465,15 @@ impl<'a> Ctx<'a> {
             self.aborted = true;
             return Flow::Yield;
         }
+        if self.opts.host_code && !self.report.violations.is_empty() {
+            // A host program that went wrong (an access out of bounds, a
+            // failed assertion) has undefined behaviour from there on: it
+            // stops, as under a sanitizer, instead of running on, say, to
+            // its step budget in a loop that looks for a sentinel it read
+            // past.
+            self.stop(th, IncompleteReason::Unsupported("the host program stops at its first error".into()));
+            return Flow::Yield;
+        }
         if self.memory.exhausted() {
             // Lazily backed memory costs what the program writes; past the
             // model's limit the run stops, incomplete, rather than taking
