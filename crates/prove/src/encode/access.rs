@@ -4,6 +4,9 @@
 
 use super::*;
 
+/// The threads of a CUDA warp (the interpreter's `warp_lanes`).
+const WARP_LANES: u32 = 32;
+
 impl<'a> Enc<'a> {
     /// The value a store writes, as a bv80 per thread (`VAL_BITS`), when
     /// it can be compared (integers and floats of at most 64 bits,
@@ -457,8 +460,30 @@ impl<'a> Enc<'a> {
         let flying: Vec<InstId> = self.async_copies.in_flight.get(&i).cloned().unwrap_or_default();
         match scope {
             BarrierScope::Warp => {
-                // Without warp-synchronous semantics a warp barrier
-                // synchronises nothing the two-thread model relies on.
+                // A `__syncwarp` orders the accesses of the threads of one
+                // warp that take part in it (the interpreter's warp epochs).
+                // The product can pair the two threads' executions of it
+                // only where each thread executes it at most once, outside
+                // every loop: there both executing it means both are at the
+                // same instance, and thread 1's earlier accesses are ordered
+                // before thread 2's later ones. In a loop the two threads'
+                // iterations need not correspond (no divergence check holds
+                // them together), so there it synchronises nothing, which
+                // only keeps more of the log.
+                let in_loop = self.inst_block.get(&i).is_none_or(|&b| self.loops.innermost(b).is_some());
+                if !in_loop && !self.config.only_divergence {
+                    let lanes = self.config.warp_size.unwrap_or(WARP_LANES);
+                    let same_warp = self.same_warp(lanes);
+                    let reset = self.st.and(&[both, same_warp]);
+                    let keep = self.st.not(reset);
+                    for obj in self.objects.clone() {
+                        let Some(m) = obj.tracked else { continue };
+                        for k in 0..3 {
+                            let n = self.st.and(&[keep, self.logs.objs[m][k].has]);
+                            self.logs.objs[m][k].has = self.name(n);
+                        }
+                    }
+                }
             }
             BarrierScope::Group | BarrierScope::Grid => {
                 let same = self.st.eq(p[0], p[1]);
