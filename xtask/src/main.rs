@@ -7,9 +7,13 @@
 //!   known gaps (see [`conformance`]).
 //! - `bless`: rewrite the golden tests' expected outputs from the current
 //!   binary and show what changed.
+//! - `mutants`: the soundness harness: mutate the kernels lockstep
+//!   verifies and require that no mutant the interpreter shows defective
+//!   is verified (see [`mutants`]).
 //! - `help`: list the subcommands.
 
 mod conformance;
+mod mutants;
 
 use std::process::ExitCode;
 
@@ -21,6 +25,9 @@ subcommands:
                 print the outcome table and figures, and compare with the
                 baseline of known gaps (conformance/baseline.txt);
                 `cargo xtask conformance --help` for its options
+  mutants       mutate the suites' verified pass kernels, run each mutant in the
+                interpreter and through the check, and list every defective
+                mutant called verified; `cargo xtask mutants --help`
   bless         rewrite the golden tests' .expected files (examples/,
                 examples/equiv/ and crates/cli/tests/golden/) from the current
                 output, showing the diff
@@ -31,6 +38,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
         Some("conformance") => conformance::main(&args[1..]),
+        Some("mutants") => mutants::main(&args[1..]),
         Some("bless") => bless(),
         None | Some("help" | "--help" | "-h") => {
             print!("{HELP}");

@@ -7,7 +7,7 @@
 //! Predecessor lists include unreachable predecessors, because a jump from
 //! dead code is still an edge; use `reachable_preds` to skip them.
 
-use lockstep_kir::{BlockId, EntityRef, Function, SecondaryMap, Terminator};
+use lockstep_kir::{BlockId, EntityRef, Function, SecondaryMap, Terminator, ValueId};
 
 /// Successor and predecessor lists plus a depth-first ordering.
 #[derive(Clone, Debug)]
@@ -139,4 +139,53 @@ impl Cfg {
             _ => false,
         }
     }
+}
+
+/// For parameter `k` of block `blk` when `blk` is reached from the two
+/// sides of one branch (directly, or through a block that only jumps
+/// on): the branch's condition and the values passed on its then and
+/// else sides. This is how `c ? a : b` looks once compiled to branches.
+pub fn gated_param(func: &Function, cfg: &Cfg, blk: BlockId, k: usize) -> Option<(ValueId, ValueId, ValueId)> {
+    // (branching block, taken on the then side, value passed)
+    let mut edges: Vec<(BlockId, bool, ValueId)> = Vec::new();
+    if !cfg.is_reachable(blk) {
+        return None;
+    }
+    for x in cfg.reachable_preds(blk) {
+        match &func.blocks[x].term {
+            Terminator::Jump(call) if call.block == blk => {
+                let preds: Vec<BlockId> = cfg.reachable_preds(x).collect();
+                let [d] = preds.as_slice() else { return None };
+                let Terminator::Branch { then_dest, else_dest, .. } = &func.blocks[*d].term else {
+                    return None;
+                };
+                if then_dest.block == else_dest.block {
+                    return None;
+                }
+                let side = if then_dest.block == x {
+                    true
+                } else if else_dest.block == x {
+                    false
+                } else {
+                    return None;
+                };
+                edges.push((*d, side, *call.args.get(k)?));
+            }
+            Terminator::Branch { then_dest, else_dest, .. } => {
+                if then_dest.block == blk {
+                    edges.push((x, true, *then_dest.args.get(k)?));
+                }
+                if else_dest.block == blk {
+                    edges.push((x, false, *else_dest.args.get(k)?));
+                }
+            }
+            _ => return None,
+        }
+    }
+    let [(d1, s1, v1), (d2, s2, v2)] = edges.as_slice() else { return None };
+    if d1 != d2 || s1 == s2 {
+        return None;
+    }
+    let Terminator::Branch { cond, .. } = &func.blocks[*d1].term else { return None };
+    Some(if *s1 { (*cond, *v1, *v2) } else { (*cond, *v2, *v1) })
 }

@@ -12,6 +12,10 @@
 //! - `dom`: dominator and post-dominator trees over a `Cfg`;
 //! - `loops`: natural loops, their nesting, and irreducible regions;
 //! - `uniformity`: which values and branches are the same in every thread;
+//! - `pointers`: the parameter, global or local a pointer is derived from;
+//! - `memory`, `relevance`: the prover's pre-analyses (read-only by-value
+//!   arguments, written memory, read consistency, constant-initialised
+//!   locals, control relevance);
 //! - `inline`: replaces every `Call` of a kernel by the callee's body, so
 //!   that the analyses above see the whole kernel.
 //!
@@ -26,6 +30,9 @@ pub mod dom;
 pub mod ghost;
 pub mod inline;
 pub mod loops;
+pub mod memory;
+pub mod pointers;
+pub mod relevance;
 pub mod uniformity;
 pub mod unspecified;
 

@@ -160,13 +160,13 @@ impl Options {
 }
 
 /// The workspace root: the parent of this crate's folder.
-fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest.parent().unwrap_or(manifest).to_path_buf()
 }
 
 /// An option, else an environment variable, else a default.
-fn resolve(option: &Option<PathBuf>, var: &str, default: impl FnOnce() -> PathBuf) -> PathBuf {
+pub(crate) fn resolve(option: &Option<PathBuf>, var: &str, default: impl FnOnce() -> PathBuf) -> PathBuf {
     option
         .clone()
         .or_else(|| {
@@ -179,7 +179,7 @@ fn resolve(option: &Option<PathBuf>, var: &str, default: impl FnOnce() -> PathBu
 
 /// Makes `path` absolute against the current directory, because tests run
 /// with their own folder as working directory.
-fn absolute(path: PathBuf) -> PathBuf {
+pub(crate) fn absolute(path: PathBuf) -> PathBuf {
     std::path::absolute(&path).unwrap_or(path)
 }
 

@@ -1,0 +1,364 @@
+//! `cargo xtask mutants`: the soundness harness. It takes the kernels
+//! lockstep verifies (the conformance suites' `pass` tests), introduces one
+//! real defect at a time (`ops`), and asks two questions of each mutant:
+//! does the interpreter show it defective (a violation whose witness the
+//! replay confirmed, from the normal check or from `--mode=find`, the
+//! concrete search and the bounded finder), and what does the normal check
+//! say. A mutant the interpreter shows defective that the check calls
+//! `verified` is a soundness bug, listed and failing the run: the fix
+//! belongs in the engine, never here.
+//!
+//! Mutants are written to a temporary folder (a copy of the test's folder
+//! with the kernel replaced) and removed after their run; nothing of the
+//! suites is copied into the repository.
+
+pub mod ops;
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::conformance::exec::{run_one, Exit};
+use crate::conformance::suite::{discover, Expected, Suite, TestCase};
+use crate::conformance::{absolute, resolve, workspace_root};
+
+const USAGE: &str = "\
+usage: cargo xtask mutants [options]
+
+Mutates every `pass` kernel of the conformance suites that lockstep
+verifies, runs each mutant in the interpreter (the replay-confirmed
+search of --mode=find) and through the normal check, and reports every
+mutant the interpreter shows defective that the check calls verified.
+
+options:
+  --suite gpuverify|esbmc-gpu|all   suites to take kernels from (default: all)
+  --filter SUBSTR                   only tests whose key contains SUBSTR
+  --per-kernel N                    mutants per kernel, spread over the operators (default: 6)
+  --max-kernels N                   stop after N verified kernels (default: all)
+  --jobs N                          runs in parallel (default: 2)
+  --timeout SECS                    wall-clock limit per run (default: 30)
+  --lockstep PATH                   the binary (as for `conformance`)
+  --shared DIR                      the shared folder (as for `conformance`)
+  --log FILE                        append one JSON line per mutant as it completes
+  -v, --verbose                     print every mutant's result
+  -h, --help                        this text
+
+exit status: 0 no verified defective mutant, 1 some, 2 usage or setup error.
+";
+
+struct Options {
+    suites: Vec<Suite>,
+    filter: Option<String>,
+    per_kernel: usize,
+    max_kernels: usize,
+    jobs: usize,
+    timeout: Duration,
+    lockstep: Option<PathBuf>,
+    shared: Option<PathBuf>,
+    log: Option<PathBuf>,
+    verbose: bool,
+}
+
+fn parse(args: &[String]) -> Result<Option<Options>, String> {
+    let mut o = Options {
+        suites: Suite::ALL.to_vec(),
+        filter: None,
+        per_kernel: 6,
+        max_kernels: usize::MAX,
+        jobs: 2,
+        timeout: Duration::from_secs(30),
+        lockstep: None,
+        shared: None,
+        log: None,
+        verbose: false,
+    };
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let mut value = || inline.clone().or_else(|| rest.next().cloned()).ok_or_else(|| format!("{flag} needs a value"));
+        let number = |v: String| v.parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| format!("{flag} needs a positive number, got {v:?}"));
+        match flag {
+            "--suite" => {
+                let v = value()?;
+                o.suites = match v.as_str() {
+                    "all" => Suite::ALL.to_vec(),
+                    name => vec![Suite::from_name(name).ok_or_else(|| format!("unknown suite {name:?}"))?],
+                };
+            }
+            "--filter" => o.filter = Some(value()?),
+            "--per-kernel" => o.per_kernel = number(value()?)?,
+            "--max-kernels" => o.max_kernels = number(value()?)?,
+            "--jobs" | "-j" => o.jobs = number(value()?)?,
+            "--timeout" => o.timeout = Duration::from_secs(number(value()?)? as u64),
+            "--lockstep" => o.lockstep = Some(PathBuf::from(value()?)),
+            "--shared" => o.shared = Some(PathBuf::from(value()?)),
+            "--log" => o.log = Some(PathBuf::from(value()?)),
+            "--verbose" | "-v" => o.verbose = true,
+            "--help" | "-h" => return Ok(None),
+            _ => return Err(format!("unknown option {arg:?}")),
+        }
+    }
+    Ok(Some(o))
+}
+
+/// Runs the subcommand and returns the process exit status.
+pub fn main(args: &[String]) -> i32 {
+    match parse(args) {
+        Ok(Some(o)) => match run(&o) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("error: {e}");
+                2
+            }
+        },
+        Ok(None) => {
+            print!("{USAGE}");
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}\n\n{USAGE}");
+            2
+        }
+    }
+}
+
+/// What one run of the binary said, from its JSON report.
+#[derive(Clone, Debug, Default)]
+struct Outcome {
+    /// The file's verdict (`verified`, `errors`, ...), or how the run ended
+    /// (`timeout`, `crash`).
+    verdict: String,
+    /// Whether some violation's witness was confirmed by the replay.
+    confirmed: bool,
+    /// The kinds of the confirmed violations.
+    kinds: BTreeSet<String>,
+}
+
+fn outcome(bin: &Path, case: &TestCase, extra: &[&str], timeout: Duration) -> Outcome {
+    let mut case = case.clone();
+    case.args.extend(extra.iter().map(|s| s.to_string()));
+    let raw = run_one(bin, &case, timeout);
+    match raw.exit {
+        Exit::TimedOut => return Outcome { verdict: "timeout".into(), ..Default::default() },
+        Exit::Code(_) => {}
+        _ => return Outcome { verdict: "crash".into(), ..Default::default() },
+    }
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(&raw.stdout) else {
+        return Outcome { verdict: "crash".into(), ..Default::default() };
+    };
+    let mut out = Outcome { verdict: json["verdict"].as_str().unwrap_or("crash").to_string(), ..Default::default() };
+    for kernel in json["kernels"].as_array().into_iter().flatten() {
+        for v in kernel["violations"].as_array().into_iter().flatten() {
+            if v["confirmed"].as_bool() == Some(true) {
+                out.confirmed = true;
+                out.kinds.insert(v["kind"].as_str().unwrap_or("?").to_string());
+            }
+        }
+    }
+    out
+}
+
+/// One mutant's result.
+#[derive(Clone, Debug)]
+struct Record {
+    key: String,
+    op: &'static str,
+    line: usize,
+    check: Outcome,
+    /// Shown defective by the interpreter (a replay-confirmed violation).
+    defective: bool,
+}
+
+/// A copy of the test's folder with the kernel replaced by `text`, under
+/// `scratch`; the case to run it.
+fn materialise(case: &TestCase, text: &str, scratch: &Path) -> std::io::Result<TestCase> {
+    let _ = fs::remove_dir_all(scratch);
+    fs::create_dir_all(scratch)?;
+    copy_dir(&case.dir, scratch, 0)?;
+    fs::write(scratch.join(&case.file), text)?;
+    let mut m = case.clone();
+    m.dir = scratch.to_path_buf();
+    // The suites' flags may name the folder (`-I` paths were substituted).
+    let from = case.dir.to_string_lossy().into_owned();
+    let to = scratch.to_string_lossy().into_owned();
+    m.args = case.args.iter().map(|a| a.replace(&from, &to)).collect();
+    Ok(m)
+}
+
+/// Copies the regular files of a test's folder (and of its subfolders, a
+/// few levels deep): headers it includes, inputs its `main` reads.
+fn copy_dir(from: &Path, to: &Path, depth: u32) -> std::io::Result<()> {
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_file() && entry.metadata()?.len() <= 16 << 20 {
+            fs::copy(entry.path(), &target)?;
+        } else if kind.is_dir() && depth < 3 {
+            fs::create_dir_all(&target)?;
+            copy_dir(&entry.path(), &target, depth + 1)?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `work` on every item with `jobs` threads; results in item order.
+fn parallel<T: Sync, R: Send>(items: &[T], jobs: usize, work: impl Fn(usize, &T) -> R + Sync) -> Vec<R> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1) {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::SeqCst);
+                if k >= items.len() {
+                    break;
+                }
+                let r = work(k, &items[k]);
+                results.lock().expect("no worker panics holding the lock")[k] = Some(r);
+            });
+        }
+    });
+    results.into_inner().expect("workers done").into_iter().map(|r| r.expect("every item ran")).collect()
+}
+
+fn run(o: &Options) -> Result<i32, String> {
+    let root = workspace_root();
+    let bin = absolute(resolve(&o.lockstep, "LOCKSTEP_BIN", || {
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .filter(|v| !v.is_empty())
+            .map_or_else(|| root.join("target"), PathBuf::from);
+        target.join("release/lockstep")
+    }));
+    if !bin.is_file() {
+        return Err(format!("lockstep binary not found at {} (build it, or pass --lockstep PATH)", bin.display()));
+    }
+    let shared = resolve(&o.shared, "LOCKSTEP_SHARED", || root.join("../shared"));
+    let shared = fs::canonicalize(&shared).unwrap_or_else(|_| absolute(shared));
+    let mut cases = Vec::new();
+    for &suite in &o.suites {
+        let dir = shared.join("conformance").join(suite.name());
+        let found = discover(suite, &dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        cases.extend(
+            found
+                .cases
+                .into_iter()
+                .filter(|c| c.expected == Expected::Pass)
+                .filter(|c| o.filter.as_ref().is_none_or(|f| c.key().contains(f.as_str()))),
+        );
+    }
+    let start = Instant::now();
+    eprintln!("mutants: {} pass tests; checking which lockstep verifies ({} jobs)", cases.len(), o.jobs);
+    let verdicts = parallel(&cases, o.jobs, |_, c| outcome(&bin, c, &[], o.timeout).verdict);
+    let verified: Vec<&TestCase> =
+        cases.iter().zip(&verdicts).filter(|(_, v)| *v == "verified").map(|(c, _)| c).take(o.max_kernels).collect();
+    // The mutants of every verified kernel, sampled per kernel.
+    let mut work: Vec<(&TestCase, ops::Mutant)> = Vec::new();
+    for c in &verified {
+        let Ok(src) = fs::read_to_string(c.dir.join(&c.file)) else { continue };
+        for m in ops::sample(ops::mutants(&src), o.per_kernel) {
+            work.push((c, m));
+        }
+    }
+    eprintln!(
+        "mutants: {} verified kernels, {} mutants ({:.0}s so far)",
+        verified.len(),
+        work.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let scratch_root = std::env::temp_dir().join(format!("lockstep-mutants-{}", std::process::id()));
+    let log = o.log.as_ref().map(|p| Mutex::new(fs::OpenOptions::new().create(true).append(true).open(p)));
+    let done = AtomicUsize::new(0);
+    let records = parallel(&work, o.jobs, |k, (case, m)| {
+        let scratch = scratch_root.join(k.to_string());
+        let record = match materialise(case, &m.text, &scratch) {
+            Ok(mcase) => {
+                let check = outcome(&bin, &mcase, &[], o.timeout);
+                // A confirmed violation of the check is the interpreter's
+                // own finding; otherwise ask the interpreter alone.
+                let defective = check.confirmed
+                    || (check.verdict != "rejected" && outcome(&bin, &mcase, &["--mode=find"], o.timeout).confirmed);
+                Record { key: case.key(), op: m.op, line: m.line, check, defective }
+            }
+            Err(e) => Record {
+                key: case.key(),
+                op: m.op,
+                line: m.line,
+                check: Outcome { verdict: format!("setup failed: {e}"), ..Default::default() },
+                defective: false,
+            },
+        };
+        let _ = fs::remove_dir_all(&scratch);
+        let n = done.fetch_add(1, Ordering::SeqCst) + 1;
+        let bug = record.defective && record.check.verdict == "verified";
+        if o.verbose || bug {
+            eprintln!(
+                "{}{} {}:{} {} -> {}{}",
+                if bug { "SOUNDNESS BUG: " } else { "" },
+                record.key,
+                case.file,
+                record.line,
+                record.op,
+                record.check.verdict,
+                if record.defective { " (defective)" } else { "" }
+            );
+        }
+        if n % 50 == 0 {
+            eprintln!("mutants: {n}/{} done ({:.0}s)", work.len(), start.elapsed().as_secs_f64());
+        }
+        if let Some(log) = &log {
+            if let Ok(Ok(f)) = log.lock().as_deref_mut().map(|f| f.as_mut().map_err(|_| ())) {
+                use std::io::Write;
+                let line = serde_json::json!({
+                    "test": record.key, "op": record.op, "line": record.line,
+                    "verdict": record.check.verdict, "confirmed": record.check.confirmed,
+                    "defective": record.defective,
+                });
+                let _ = writeln!(f, "{line}");
+            }
+        }
+        record
+    });
+    let _ = fs::remove_dir_all(&scratch_root);
+    Ok(report(&verified, &records, start.elapsed()))
+}
+
+/// Prints the figures; the exit status says whether a verified mutant was
+/// shown defective.
+fn report(verified: &[&TestCase], records: &[Record], elapsed: Duration) -> i32 {
+    let count = |f: &dyn Fn(&Record) -> bool| records.iter().filter(|r| f(r)).count();
+    let kernels: BTreeSet<&str> = records.iter().map(|r| r.key.as_str()).collect();
+    let bugs: Vec<&Record> = records.iter().filter(|r| r.defective && r.check.verdict == "verified").collect();
+    println!("\nfigure                                          count");
+    println!("verified kernels mutated                     {:>8}", verified.len());
+    println!("distinct kernels with mutants                {:>8}", kernels.len());
+    println!("mutants                                      {:>8}", records.len());
+    println!("  not compiling (rejected)                   {:>8}", count(&|r| r.check.verdict == "rejected"));
+    println!("  defective by the interpreter               {:>8}", count(&|r| r.defective));
+    println!("  defective, found with a confirmed witness  {:>8}", count(&|r| r.check.confirmed));
+    println!("  defective, possible-errors or unknown      {:>8}", count(&|r| r.defective && !r.check.confirmed && r.check.verdict != "verified"));
+    println!("  defective and verified (soundness bugs)    {:>8}", bugs.len());
+    println!("  verified, not shown defective              {:>8}", count(&|r| !r.defective && r.check.verdict == "verified"));
+    println!("  timeouts or crashes of the check           {:>8}", count(&|r| r.check.verdict == "timeout" || r.check.verdict == "crash"));
+    println!("\nper operator: mutants / defective / found / verified-defective");
+    for op in ops::OPERATORS {
+        let of = |f: &dyn Fn(&Record) -> bool| records.iter().filter(|r| r.op == op && f(r)).count();
+        println!(
+            "  {op:<16} {:>6} {:>6} {:>6} {:>6}",
+            of(&|_| true),
+            of(&|r| r.defective),
+            of(&|r| r.check.confirmed),
+            of(&|r| r.defective && r.check.verdict == "verified")
+        );
+    }
+    println!("elapsed {:.0}s", elapsed.as_secs_f64());
+    for b in &bugs {
+        println!("SOUNDNESS BUG: {} line {} ({})", b.key, b.line, b.op);
+    }
+    i32::from(!bugs.is_empty())
+}
