@@ -78,6 +78,9 @@
 //! multiplications that compute the addresses of writes do not wrap either
 //! (otherwise two threads can write one element: a race).
 
+mod inplace;
+mod several;
+
 use std::collections::{HashMap, HashSet};
 
 use lockstep_kir::Type;
@@ -284,17 +287,14 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         pr.per_thread.extend(r.requires.iter().copied());
     }
 
-    // A kernel that reads a buffer either kernel writes could read another
-    // thread's write: the CAs do not model that.
+    // A kernel that reads a buffer it writes reads it through the one
+    // thread's own view, which `own_reads_only` justifies below (after the
+    // shared reads are resolved). A buffer only the other kernel writes is
+    // an input of this one.
     let writes = |r: &ThreadRun| -> HashSet<usize> {
         r.cas.iter().filter_map(|c| if let Target::Param(p) = c.target { Some(p) } else { None }).collect()
     };
     let written: HashSet<usize> = runs.iter().flat_map(writes).collect();
-    for (k, r) in kernels.iter().zip(&runs) {
-        if let Some(p) = r.reads.iter().find(|p| written.contains(p)) {
-            return na(format!("`{}` reads the buffer `{}`, which is also written", k.func().name, k.func().params[*p].name));
-        }
-    }
     let mut outputs: Vec<usize> = written.iter().copied().collect();
     outputs.sort();
     if outputs.is_empty() {
@@ -334,6 +334,11 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     let mut resolved = Vec::new();
     for (k, r) in kernels.iter().zip(&runs) {
         resolved.push(pr.resolve_shared(*k, r, &mut proved)?);
+    }
+    for ((k, r), res) in kernels.iter().zip(&runs).zip(&resolved) {
+        if let Some(line) = pr.own_reads_only(*k, r, res)? {
+            proved.push(line);
+        }
     }
     let aligned = runs.iter().any(|r| r.aligned.is_some());
     if let (Some(b), true) = (b, aligned) {
@@ -860,6 +865,19 @@ impl Prover<'_> {
     ) -> Res<Option<(Candidate, [u32; 3])>> {
         for &p in outputs {
             let name = a.func().params[p].name.clone();
+            let several = |r: &ThreadRun| {
+                let offs: HashSet<TermId> = r.cas.iter().filter(|c| c.target == Target::Param(p)).map(|c| c.off).collect();
+                offs.len() > 1
+            };
+            if several(&runs[0]) || several(&runs[1]) {
+                if let Some(c) = self.compare_several(a, b, &runs[..2], &resolved[..2], p)? {
+                    return Ok(Some(c));
+                }
+                proved.push(format!(
+                    "`{name}`: distinct writes (thread and address) of each kernel write distinct elements, and every element one kernel writes the other writes with the same value"
+                ));
+                continue;
+            }
             let ca = self.output_ca(a, &runs[0], &resolved[0], p)?;
             let cb = self.output_ca(b, &runs[1], &resolved[1], p)?;
             let (Some(ca), Some(cb)) = (ca, cb) else {
@@ -1665,9 +1683,14 @@ impl Prover<'_> {
         let Some(ca) = self.merge(&cas, resolved) else {
             return na(format!("`{}` writes `{name}` through several address terms", k.func().name));
         };
-        // Everything must be a term over the thread, the launch and the
-        // inputs: anything else (an unresolved read, private memory, an
-        // undefined value) is outside the encoding.
+        self.in_encoding(k, name, &ca)?;
+        Ok(Some(ca))
+    }
+
+    /// Everything must be a term over the thread, the launch and the
+    /// inputs: anything else (an unresolved read, private memory, an
+    /// undefined value) is outside the encoding.
+    fn in_encoding(&mut self, k: KernelRef, name: &str, ca: &Ca) -> Res<()> {
         let syms = self.inp.st.free_symbols(&[ca.guard, ca.off, ca.value]);
         for f in syms.funs {
             let d = self.inp.st.fun(f);
@@ -1680,7 +1703,7 @@ impl Prover<'_> {
                 return na(format!("the value `{}` writes to `{name}` depends on `{}`, which the one-thread proof does not model", k.func().name, d.name));
             }
         }
-        Ok(Some(ca))
+        Ok(())
     }
 
     /// A model of the last satisfiable query, as a candidate for the

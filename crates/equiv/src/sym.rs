@@ -423,10 +423,26 @@ pub struct SharedRead {
     pub loc: Option<SrcLoc>,
 }
 
+/// A read of a pointer parameter's buffer by the one symbolic thread, in
+/// program order with its own writes: `param` shows that no other thread
+/// writes the element read, so that the value the thread sees is the input
+/// or its own write (a read-modify-write output such as `y[i] += x[i]`).
+#[derive(Clone, Debug)]
+pub struct GlobalRead {
+    pub param: usize,
+    pub pc: TermId,
+    pub off: TermId,
+    pub loc: Option<SrcLoc>,
+    /// Made inside an aligned loop (its terms mention the loop's symbols).
+    pub in_loop: bool,
+}
+
 /// What running the one symbolic thread of a kernel produced.
 pub struct ThreadRun {
     pub cas: Vec<Assignment>,
     pub shared_reads: Vec<SharedRead>,
+    /// Reads of pointer parameters' buffers.
+    pub global_reads: Vec<GlobalRead>,
     /// `__requires`, as conditions on the thread's ids.
     pub requires: Vec<TermId>,
     pub misaligned: Vec<TermId>,
@@ -589,6 +605,7 @@ pub struct Executor<'a> {
     param: bool,
     cas: Vec<Assignment>,
     shared_reads: Vec<SharedRead>,
+    global_reads: Vec<GlobalRead>,
     post_reads: Vec<PostRead>,
     /// [`Self::run_preconditions`]: stop at the first write or barrier.
     pre: bool,
@@ -622,6 +639,7 @@ impl<'a> Executor<'a> {
             param,
             cas: Vec::new(),
             shared_reads: Vec::new(),
+            global_reads: Vec::new(),
             post_reads: Vec::new(),
             pre: false,
             plan: None,
@@ -723,6 +741,7 @@ impl<'a> Executor<'a> {
         ThreadRun {
             cas: self.cas,
             shared_reads: self.shared_reads,
+            global_reads: self.global_reads,
             requires: self.requires,
             misaligned: self.misaligned,
             reads: self.reads,
@@ -1252,11 +1271,14 @@ impl<'a> Executor<'a> {
                         });
                         ph
                     }
-                    ObjKey::Param(i) if self.param && self.objs[obj].written && !self.spec_loads.contains(&inst) => {
-                        return unsupported(
-                            format!("`{}` is read after the kernel writes it (reads of outputs need the other threads' writes)", self.func.params[i].name),
-                            loc,
-                        );
+                    ObjKey::Param(i) if self.param && !self.spec_loads.contains(&inst) => {
+                        // The thread's own view of the buffer: the input
+                        // with its own earlier writes. `param` proves that
+                        // no other thread writes the element read, which
+                        // makes this view the real one.
+                        let in_loop = matches!(self.phase(), Some(Phase::Body | Phase::Suffix));
+                        self.global_reads.push(GlobalRead { param: i, pc: p.pc, off, loc, in_loop });
+                        self.read(obj, off)
                     }
                     _ => self.read(obj, off),
                 };
@@ -1784,6 +1806,12 @@ impl<'a> Executor<'a> {
     }
 
     fn name_base(&mut self, obj: usize, arr: TermId) {
+        // The one-thread mode hands over terms, not definitions: keep the
+        // stores (reads over them simplify when the index is the same term).
+        if self.param {
+            self.objs[obj].base = Some(arr);
+            return;
+        }
         let sort = self.inp.st.sort_of(arr).clone();
         let name = format!("{}.{}", self.tag, self.objs[obj].name);
         let fresh = self.inp.st.fresh_const(&name, sort);
