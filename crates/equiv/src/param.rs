@@ -228,10 +228,42 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru };
     pr.launch_facts();
 
+    // Loop branches are pruned with the launch facts and, so that a
+    // grid-stride index cannot wrap around, at most 2^31 threads in each
+    // dimension (an assumption, reported when a path was dropped).
+    let mut prune_facts = pr.base.clone();
+    let t = pr.base_inst;
+    prune_facts.push(pr.valid(t));
+    for d in 0..3 {
+        let st = &mut pr.inp.st;
+        let (bd, gd) = (pr.inp.local_size[d], pr.inp.num_groups[d]);
+        let (b64, g64) = (st.zero_extend(32, bd), st.zero_extend(32, gd));
+        let total = st.bvmul(b64, g64);
+        let lim = st.bv_const(64, 1u128 << 31);
+        prune_facts.push(st.bvule(total, lim));
+        // The same facts on the 32-bit terms kernels compute (in both
+        // operand orders), which stay linear once the pruner abstracts
+        // the products: the grid's size is at most 2^31, and a global id
+        // is below it.
+        let lim32 = st.bv_const(32, 1u128 << 31);
+        for total in [st.bvmul(bd, gd), st.bvmul(gd, bd)] {
+            prune_facts.push(st.bvule(total, lim32));
+            for base in [st.bvmul(t.bid[d], bd), st.bvmul(bd, t.bid[d])] {
+                let last = st.app(lockstep_smt::Op::BvSub, &[total, bd]);
+                prune_facts.push(st.bvule(base, last));
+                for gid in [st.bvadd(base, t.tid[d]), st.bvadd(t.tid[d], base)] {
+                    prune_facts.push(st.bvult(gid, total));
+                }
+            }
+        }
+    }
     let mut runs: Vec<ThreadRun> = Vec::new();
     let mut failed = None;
     for (i, (k, f)) in kernels.iter().zip(&funcs).enumerate() {
-        match sym::Executor::new(k.module, f, ["a", "b"][i], &mut pr.inp).run_param() {
+        // A short timeout: a path the solver cannot drop quickly is kept.
+        let quick = SolverConfig::new(config.solver, config.query_timeout.min(std::time::Duration::from_secs(2)));
+        let pruner = sym::Pruner::new(f, quick, prune_facts.clone());
+        match sym::Executor::new(k.module, f, ["a", "b"][i], &mut pr.inp).with_pruning(pruner).run_param() {
             Ok(r) => runs.push(r),
             Err(u) => {
                 failed = Some((format!("`{}`: {}", k.func().name, u.what), k.describe(u.loc)));
@@ -377,6 +409,9 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         "pointer arguments do not alias".to_string(),
         "integer division by zero does not happen".to_string(),
     ];
+    if runs.iter().any(|r| r.pruned > 0) {
+        assumptions.push("the grid has at most 2^31 threads in each dimension (a loop's index stepping by the grid's size does not wrap around)".to_string());
+    }
     if aligned {
         assumptions.push(
             "no thread reads a `__shared__` element before some thread of its group writes it (the aligned-loop proof compares what the kernels write, not uninitialised contents)"
@@ -1833,7 +1868,7 @@ fn has_nonlinear(st: &TermStore, t: TermId) -> bool {
 /// same term). The result is implied by `t` being satisfiable, so an
 /// `unsat` answer for it is one for `t`; it avoids nonlinear bit-vector
 /// arithmetic when the facts at stake do not need it.
-fn abstract_nonlinear(st: &mut TermStore, t: TermId, memo: &mut HashMap<TermId, TermId>) -> TermId {
+pub(crate) fn abstract_nonlinear(st: &mut TermStore, t: TermId, memo: &mut HashMap<TermId, TermId>) -> TermId {
     if let Some(&r) = memo.get(&t) {
         return r;
     }

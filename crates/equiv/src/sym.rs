@@ -443,6 +443,8 @@ pub struct ThreadRun {
     pub shared_reads: Vec<SharedRead>,
     /// Reads of pointer parameters' buffers.
     pub global_reads: Vec<GlobalRead>,
+    /// Infeasible paths dropped at loop branches ([`Pruner`]).
+    pub pruned: u32,
     /// `__requires`, as conditions on the thread's ids.
     pub requires: Vec<TermId>,
     pub misaligned: Vec<TermId>,
@@ -612,6 +614,52 @@ pub struct Executor<'a> {
     /// [`Self::run_param_aligned`]: the loop and the part being run.
     plan: Option<LoopPlan>,
     loop_reads: Vec<LoopRead>,
+    /// The one-thread mode: drops infeasible paths at the branches of loops.
+    prune: Option<Pruner>,
+}
+
+/// Drops, in the one-thread mode, the paths through a loop's branch that
+/// the launch facts and the kernel's preconditions make infeasible: a
+/// grid-stride loop over `n <= blockDim.x * gridDim.x` elements runs one
+/// iteration, which the path's condition alone does not show (it would
+/// unroll without end). Dropping an infeasible path is exact; a solver
+/// that cannot decide keeps the path.
+pub struct Pruner {
+    pub config: lockstep_smt::SolverConfig,
+    /// Facts about the launch, over the inputs' symbols.
+    pub facts: Vec<TermId>,
+    /// Paths dropped so far.
+    pub dropped: u32,
+    loop_blocks: HashSet<BlockId>,
+}
+
+impl Pruner {
+    pub fn new(func: &Function, config: lockstep_smt::SolverConfig, facts: Vec<TermId>) -> Pruner {
+        let cfg = lockstep_analysis::cfg::Cfg::compute(func);
+        let dom = lockstep_analysis::dom::DomTree::compute(&cfg);
+        let info = lockstep_analysis::loops::LoopInfo::compute(func, &cfg, &dom);
+        let loop_blocks = info.loops().flat_map(|(_, l)| l.blocks.iter().copied()).collect();
+        Pruner { config, facts, dropped: 0, loop_blocks }
+    }
+
+    /// Is `pc` (with the facts and `extra`) unsatisfiable?
+    ///
+    /// Products of symbols (`blockIdx.x * blockDim.x`) are first replaced
+    /// by fresh constants, the same for the same product (sound for
+    /// `unsat`, and linear: the facts state what the question needs about
+    /// the products).
+    fn infeasible(&mut self, st: &mut TermStore, extra: &[TermId], pc: TermId) -> bool {
+        let Ok(mut solver) = lockstep_smt::Solver::spawn(self.config.clone()) else { return false };
+        let mut memo = HashMap::new();
+        let all: Vec<TermId> = self.facts.iter().chain(extra).chain(std::iter::once(&pc)).copied().collect();
+        let abstracted: Vec<TermId> = all.iter().map(|&f| crate::param::abstract_nonlinear(st, f, &mut memo)).collect();
+        for &f in &abstracted {
+            if solver.assert(st, f).is_err() {
+                return false;
+            }
+        }
+        matches!(solver.check_sat(), Ok(lockstep_smt::SatResult::Unsat))
+    }
 }
 
 impl<'a> Executor<'a> {
@@ -644,7 +692,19 @@ impl<'a> Executor<'a> {
             pre: false,
             plan: None,
             loop_reads: Vec::new(),
+            prune: None,
         }
+    }
+
+    /// Drops infeasible paths at loop branches ([`Pruner`]).
+    pub fn with_pruning(mut self, pruner: Pruner) -> Self {
+        self.prune = Some(pruner);
+        self
+    }
+
+    /// The pruner back (with the number of paths it dropped).
+    pub fn take_pruner(&mut self) -> Option<Pruner> {
+        self.prune.take()
     }
 
     /// Runs every thread of the group to its end, then evaluates the
@@ -742,6 +802,7 @@ impl<'a> Executor<'a> {
             cas: self.cas,
             shared_reads: self.shared_reads,
             global_reads: self.global_reads,
+            pruned: self.prune.as_ref().map_or(0, |p| p.dropped),
             requires: self.requires,
             misaligned: self.misaligned,
             reads: self.reads,
@@ -989,10 +1050,25 @@ impl<'a> Executor<'a> {
                             Some(true) => self.jump(&mut p, &then_dest, loc)?,
                             Some(false) => self.jump(&mut p, &else_dest, loc)?,
                             None => {
-                                let mut other = p.clone();
                                 let nc = self.inp.st.not(c);
-                                other.pc = self.inp.st.and(&[p.pc, nc]);
-                                p.pc = self.inp.st.and(&[p.pc, c]);
+                                let (then_pc, else_pc) = (self.inp.st.and(&[p.pc, c]), self.inp.st.and(&[p.pc, nc]));
+                                if let Some(pr) = self.prune.as_mut().filter(|pr| pr.loop_blocks.contains(&p.block)) {
+                                    if pr.infeasible(&mut self.inp.st, &self.requires, else_pc) {
+                                        pr.dropped += 1;
+                                        p.pc = then_pc;
+                                        self.jump(&mut p, &then_dest, loc)?;
+                                        continue;
+                                    }
+                                    if pr.infeasible(&mut self.inp.st, &self.requires, then_pc) {
+                                        pr.dropped += 1;
+                                        p.pc = else_pc;
+                                        self.jump(&mut p, &else_dest, loc)?;
+                                        continue;
+                                    }
+                                }
+                                let mut other = p.clone();
+                                other.pc = else_pc;
+                                p.pc = then_pc;
                                 self.jump(&mut other, &else_dest, loc)?;
                                 work.push(other);
                                 if work.len() + out.len() > PATH_LIMIT {

@@ -518,8 +518,8 @@ pub fn differential(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) ->
 
 /// Variants of `input` whose integer scalar arguments (those the
 /// configuration leaves free) are rounded down to multiples of 2, 4, ...,
-/// 256 and, last, to powers of two: inputs for the kernels' preconditions
-/// when the drawn ones break them.
+/// 256, to powers of two and, last, halved up to three times: inputs for
+/// the kernels' preconditions when the drawn ones break them.
 fn rounded_inputs(k: KernelRef, input: &Input, config: &EquivConfig) -> Vec<Input> {
     let free: Vec<usize> = k
         .func()
@@ -536,6 +536,7 @@ fn rounded_inputs(k: KernelRef, input: &Input, config: &EquivConfig) -> Vec<Inpu
     let variants: Vec<Box<dyn Fn(u128) -> u128>> = (1..=8)
         .map(|s| Box::new(move |v: u128| v >> s << s) as Box<dyn Fn(u128) -> u128>)
         .chain(std::iter::once(Box::new(|v: u128| if v <= 1 { 1 } else { 1u128 << (127 - v.leading_zeros()) }) as Box<dyn Fn(u128) -> u128>))
+        .chain((1..=3).map(|s| Box::new(move |v: u128| v >> s) as Box<dyn Fn(u128) -> u128>))
         .collect();
     for f in variants {
         // Rounded down only (the buffers are sized for the drawn values),
