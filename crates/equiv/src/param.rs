@@ -199,7 +199,21 @@ pub fn power_of_two_block_sizes(a: KernelRef, b: Option<KernelRef>, config: &Equ
     facts.push(pr.inp.st.not(any));
     pr.label = "power-of-two block";
     match pr.sat(&facts) {
-        Ok(SatResult::Unsat) => Ok(sizes),
+        Ok(SatResult::Unsat) => {
+            // Only the sizes the preconditions allow (`blockDim.x >= 64`):
+            // the others have no launch to compare.
+            let mut allowed = Vec::new();
+            for (&size, &is) in sizes.iter().zip(&is_size) {
+                let mut f = facts.clone();
+                f.pop();
+                f.push(is);
+                pr.label = "allowed block size";
+                if pr.sat(&f).map_or(true, |r| r != SatResult::Unsat) {
+                    allowed.push(size);
+                }
+            }
+            Ok(allowed)
+        }
         Ok(SatResult::Sat) => Err("the preconditions do not restrict blockDim.x to powers of two".into()),
         Ok(SatResult::Unknown(why)) => Err(format!("the solver gave up on the block sizes ({why})")),
         Err((why, _)) => Err(why),

@@ -43,6 +43,8 @@ use lockstep_smt::{FpOp, Sort, TermId, TermStore};
 
 use crate::FloatModel;
 
+mod warp;
+
 /// Why a kernel is outside what the symbolic engine handles.
 #[derive(Clone, Debug)]
 pub struct Unsupported {
@@ -715,25 +717,43 @@ impl<'a> Executor<'a> {
         let threads: Vec<[u32; 3]> =
             (0..sz).flat_map(|z| (0..sy).flat_map(move |y| (0..sx).map(move |x| [x, y, z]))).collect();
         let mut states: Vec<Option<Path>> = threads.iter().map(|_| Some(self.entry_path())).collect();
+        let mut ready: Vec<bool> = vec![true; threads.len()];
         loop {
-            let mut barrier: Option<Option<InstId>> = None;
             for (t, lid) in threads.iter().enumerate() {
+                if !ready[t] {
+                    continue;
+                }
+                ready[t] = false;
                 let Some(path) = states[t].take() else { continue };
                 let paths = self.run_paths(t, *lid, vec![path])?;
                 let merged = self.merge(paths)?;
+                states[t] = merged.at.is_some().then_some(merged);
+            }
+            // Warps whose threads wait at a warp barrier or shuffle go on
+            // first, within the barrier interval.
+            if self.resume_warps(&threads, &mut states, &mut ready)? {
+                continue;
+            }
+            let mut barrier: Option<InstId> = None;
+            for s in states.iter().flatten() {
                 match barrier {
-                    None => barrier = Some(merged.at),
-                    Some(b) if b != merged.at => {
-                        let loc = merged.at.or(b).and_then(|i| self.func.inst_locs.get(i).clone());
+                    None => barrier = s.at,
+                    Some(b) if Some(b) != s.at => {
+                        let loc = s.at.or(Some(b)).and_then(|i| self.func.inst_locs.get(i).clone());
                         return unsupported("threads of a group reach different barriers (barrier divergence)", loc);
                     }
                     _ => {}
                 }
-                states[t] = merged.at.is_some().then_some(merged);
             }
-            if states.iter().all(Option::is_none) {
+            if barrier.is_none() {
                 break;
             }
+            // Threads that returned while others wait at a barrier.
+            if states.iter().any(Option::is_none) {
+                let loc = barrier.and_then(|i| self.func.inst_locs.get(i).clone());
+                return unsupported("threads of a group reach different barriers (barrier divergence)", loc);
+            }
+            ready.iter_mut().for_each(|r| *r = true);
             self.interval += 1;
         }
         self.writes = self.element_writes();
@@ -1395,7 +1415,10 @@ impl<'a> Executor<'a> {
                 if self.post || self.pre {
                     return Ok(Flow::Stop);
                 }
-                if scope != lockstep_kir::BarrierScope::Group {
+                // A warp barrier stops the thread like a group barrier;
+                // `run` resumes its warp once every live thread of it is
+                // there (the one-thread mode has no warps).
+                if scope != lockstep_kir::BarrierScope::Group && (scope != lockstep_kir::BarrierScope::Warp || self.param) {
                     return unsupported(format!("a {} barrier", scope.name()), loc);
                 }
                 return Ok(Flow::Barrier);
@@ -1466,6 +1489,18 @@ impl<'a> Executor<'a> {
             }
             InstKind::Atomic { .. } | InstKind::CmpXchg { .. } => {
                 return unsupported("atomic operations (their result depends on the schedule)", loc)
+            }
+            InstKind::Warp { op: lockstep_kir::WarpOp::LaneId, .. } if !self.param => {
+                SV::Bv(self.inp.st.bv_const(32, (warp::linear(self.inp.group_size, lid) % warp::WARP) as u128))
+            }
+            InstKind::Warp { op: lockstep_kir::WarpOp::Shfl | lockstep_kir::WarpOp::ShflUp | lockstep_kir::WarpOp::ShflDown | lockstep_kir::WarpOp::ShflXor, .. }
+                if self.post || self.pre || !self.param =>
+            {
+                // The preconditions and postconditions end at the first
+                // synchronisation; otherwise the thread waits here for its
+                // warp, and `run` computes the value from the other lanes'
+                // arguments.
+                return Ok(if self.post || self.pre { Flow::Stop } else { Flow::Barrier });
             }
             InstKind::Warp { .. } => return unsupported("warp-level operations", loc),
             // A path on which a function pointer is no function's address
