@@ -372,8 +372,9 @@ fn check_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outc
     // 3. The bounded proof, for one arbitrary group of a concrete size, or
     // of each size in turn when the preconditions leave finitely many.
     if concrete(config.group_size).is_none() {
-        if let Ok(sizes) = param::power_of_two_block_sizes(a, b, config) {
-            return prove_each_size(a, b, config, &sizes, outcome, not_param);
+        match param::power_of_two_block_sizes(a, b, config) {
+            Ok(sizes) => return prove_each_size(a, b, config, &sizes, outcome, not_param),
+            Err(why) => trace(&format!("block sizes: {why}")),
         }
     }
     let Some(group_size) = concrete(config.group_size) else {

@@ -78,6 +78,9 @@
 //! multiplications that compute the addresses of writes do not wrap either
 //! (otherwise two threads can write one element: a race).
 
+mod inplace;
+mod several;
+
 use std::collections::{HashMap, HashSet};
 
 use lockstep_kir::Type;
@@ -196,7 +199,21 @@ pub fn power_of_two_block_sizes(a: KernelRef, b: Option<KernelRef>, config: &Equ
     facts.push(pr.inp.st.not(any));
     pr.label = "power-of-two block";
     match pr.sat(&facts) {
-        Ok(SatResult::Unsat) => Ok(sizes),
+        Ok(SatResult::Unsat) => {
+            // Only the sizes the preconditions allow (`blockDim.x >= 64`):
+            // the others have no launch to compare.
+            let mut allowed = Vec::new();
+            for (&size, &is) in sizes.iter().zip(&is_size) {
+                let mut f = facts.clone();
+                f.pop();
+                f.push(is);
+                pr.label = "allowed block size";
+                if pr.sat(&f).map_or(true, |r| r != SatResult::Unsat) {
+                    allowed.push(size);
+                }
+            }
+            Ok(allowed)
+        }
         Ok(SatResult::Sat) => Err("the preconditions do not restrict blockDim.x to powers of two".into()),
         Ok(SatResult::Unknown(why)) => Err(format!("the solver gave up on the block sizes ({why})")),
         Err((why, _)) => Err(why),
@@ -225,10 +242,42 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru };
     pr.launch_facts();
 
+    // Loop branches are pruned with the launch facts and, so that a
+    // grid-stride index cannot wrap around, at most 2^31 threads in each
+    // dimension (an assumption, reported when a path was dropped).
+    let mut prune_facts = pr.base.clone();
+    let t = pr.base_inst;
+    prune_facts.push(pr.valid(t));
+    for d in 0..3 {
+        let st = &mut pr.inp.st;
+        let (bd, gd) = (pr.inp.local_size[d], pr.inp.num_groups[d]);
+        let (b64, g64) = (st.zero_extend(32, bd), st.zero_extend(32, gd));
+        let total = st.bvmul(b64, g64);
+        let lim = st.bv_const(64, 1u128 << 31);
+        prune_facts.push(st.bvule(total, lim));
+        // The same facts on the 32-bit terms kernels compute (in both
+        // operand orders), which stay linear once the pruner abstracts
+        // the products: the grid's size is at most 2^31, and a global id
+        // is below it.
+        let lim32 = st.bv_const(32, 1u128 << 31);
+        for total in [st.bvmul(bd, gd), st.bvmul(gd, bd)] {
+            prune_facts.push(st.bvule(total, lim32));
+            for base in [st.bvmul(t.bid[d], bd), st.bvmul(bd, t.bid[d])] {
+                let last = st.app(lockstep_smt::Op::BvSub, &[total, bd]);
+                prune_facts.push(st.bvule(base, last));
+                for gid in [st.bvadd(base, t.tid[d]), st.bvadd(t.tid[d], base)] {
+                    prune_facts.push(st.bvult(gid, total));
+                }
+            }
+        }
+    }
     let mut runs: Vec<ThreadRun> = Vec::new();
     let mut failed = None;
     for (i, (k, f)) in kernels.iter().zip(&funcs).enumerate() {
-        match sym::Executor::new(k.module, f, ["a", "b"][i], &mut pr.inp).run_param() {
+        // A short timeout: a path the solver cannot drop quickly is kept.
+        let quick = SolverConfig::new(config.solver, config.query_timeout.min(std::time::Duration::from_secs(2)));
+        let pruner = sym::Pruner::new(f, quick, prune_facts.clone());
+        match sym::Executor::new(k.module, f, ["a", "b"][i], &mut pr.inp).with_pruning(pruner).run_param() {
             Ok(r) => runs.push(r),
             Err(u) => {
                 failed = Some((format!("`{}`: {}", k.func().name, u.what), k.describe(u.loc)));
@@ -284,17 +333,14 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         pr.per_thread.extend(r.requires.iter().copied());
     }
 
-    // A kernel that reads a buffer either kernel writes could read another
-    // thread's write: the CAs do not model that.
+    // A kernel that reads a buffer it writes reads it through the one
+    // thread's own view, which `own_reads_only` justifies below (after the
+    // shared reads are resolved). A buffer only the other kernel writes is
+    // an input of this one.
     let writes = |r: &ThreadRun| -> HashSet<usize> {
         r.cas.iter().filter_map(|c| if let Target::Param(p) = c.target { Some(p) } else { None }).collect()
     };
     let written: HashSet<usize> = runs.iter().flat_map(writes).collect();
-    for (k, r) in kernels.iter().zip(&runs) {
-        if let Some(p) = r.reads.iter().find(|p| written.contains(p)) {
-            return na(format!("`{}` reads the buffer `{}`, which is also written", k.func().name, k.func().params[*p].name));
-        }
-    }
     let mut outputs: Vec<usize> = written.iter().copied().collect();
     outputs.sort();
     if outputs.is_empty() {
@@ -335,6 +381,11 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     for (k, r) in kernels.iter().zip(&runs) {
         resolved.push(pr.resolve_shared(*k, r, &mut proved)?);
     }
+    for ((k, r), res) in kernels.iter().zip(&runs).zip(&resolved) {
+        if let Some(line) = pr.own_reads_only(*k, r, res)? {
+            proved.push(line);
+        }
+    }
     let aligned = runs.iter().any(|r| r.aligned.is_some());
     if let (Some(b), true) = (b, aligned) {
         if let Some(model) = pr.check_aligned_loops(a, b, &runs, &resolved, &mut proved)? {
@@ -372,6 +423,9 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         "pointer arguments do not alias".to_string(),
         "integer division by zero does not happen".to_string(),
     ];
+    if runs.iter().any(|r| r.pruned > 0) {
+        assumptions.push("the grid has at most 2^31 threads in each dimension (a loop's index stepping by the grid's size does not wrap around)".to_string());
+    }
     if aligned {
         assumptions.push(
             "no thread reads a `__shared__` element before some thread of its group writes it (the aligned-loop proof compares what the kernels write, not uninitialised contents)"
@@ -860,6 +914,19 @@ impl Prover<'_> {
     ) -> Res<Option<(Candidate, [u32; 3])>> {
         for &p in outputs {
             let name = a.func().params[p].name.clone();
+            let several = |r: &ThreadRun| {
+                let offs: HashSet<TermId> = r.cas.iter().filter(|c| c.target == Target::Param(p)).map(|c| c.off).collect();
+                offs.len() > 1
+            };
+            if several(&runs[0]) || several(&runs[1]) {
+                if let Some(c) = self.compare_several(a, b, &runs[..2], &resolved[..2], p)? {
+                    return Ok(Some(c));
+                }
+                proved.push(format!(
+                    "`{name}`: distinct writes (thread and address) of each kernel write distinct elements, and every element one kernel writes the other writes with the same value"
+                ));
+                continue;
+            }
             let ca = self.output_ca(a, &runs[0], &resolved[0], p)?;
             let cb = self.output_ca(b, &runs[1], &resolved[1], p)?;
             let (Some(ca), Some(cb)) = (ca, cb) else {
@@ -1665,9 +1732,14 @@ impl Prover<'_> {
         let Some(ca) = self.merge(&cas, resolved) else {
             return na(format!("`{}` writes `{name}` through several address terms", k.func().name));
         };
-        // Everything must be a term over the thread, the launch and the
-        // inputs: anything else (an unresolved read, private memory, an
-        // undefined value) is outside the encoding.
+        self.in_encoding(k, name, &ca)?;
+        Ok(Some(ca))
+    }
+
+    /// Everything must be a term over the thread, the launch and the
+    /// inputs: anything else (an unresolved read, private memory, an
+    /// undefined value) is outside the encoding.
+    fn in_encoding(&mut self, k: KernelRef, name: &str, ca: &Ca) -> Res<()> {
         let syms = self.inp.st.free_symbols(&[ca.guard, ca.off, ca.value]);
         for f in syms.funs {
             let d = self.inp.st.fun(f);
@@ -1680,7 +1752,7 @@ impl Prover<'_> {
                 return na(format!("the value `{}` writes to `{name}` depends on `{}`, which the one-thread proof does not model", k.func().name, d.name));
             }
         }
-        Ok(Some(ca))
+        Ok(())
     }
 
     /// A model of the last satisfiable query, as a candidate for the
@@ -1810,7 +1882,7 @@ fn has_nonlinear(st: &TermStore, t: TermId) -> bool {
 /// same term). The result is implied by `t` being satisfiable, so an
 /// `unsat` answer for it is one for `t`; it avoids nonlinear bit-vector
 /// arithmetic when the facts at stake do not need it.
-fn abstract_nonlinear(st: &mut TermStore, t: TermId, memo: &mut HashMap<TermId, TermId>) -> TermId {
+pub(crate) fn abstract_nonlinear(st: &mut TermStore, t: TermId, memo: &mut HashMap<TermId, TermId>) -> TermId {
     if let Some(&r) = memo.get(&t) {
         return r;
     }

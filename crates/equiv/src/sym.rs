@@ -43,6 +43,8 @@ use lockstep_smt::{FpOp, Sort, TermId, TermStore};
 
 use crate::FloatModel;
 
+mod warp;
+
 /// Why a kernel is outside what the symbolic engine handles.
 #[derive(Clone, Debug)]
 pub struct Unsupported {
@@ -423,10 +425,28 @@ pub struct SharedRead {
     pub loc: Option<SrcLoc>,
 }
 
+/// A read of a pointer parameter's buffer by the one symbolic thread, in
+/// program order with its own writes: `param` shows that no other thread
+/// writes the element read, so that the value the thread sees is the input
+/// or its own write (a read-modify-write output such as `y[i] += x[i]`).
+#[derive(Clone, Debug)]
+pub struct GlobalRead {
+    pub param: usize,
+    pub pc: TermId,
+    pub off: TermId,
+    pub loc: Option<SrcLoc>,
+    /// Made inside an aligned loop (its terms mention the loop's symbols).
+    pub in_loop: bool,
+}
+
 /// What running the one symbolic thread of a kernel produced.
 pub struct ThreadRun {
     pub cas: Vec<Assignment>,
     pub shared_reads: Vec<SharedRead>,
+    /// Reads of pointer parameters' buffers.
+    pub global_reads: Vec<GlobalRead>,
+    /// Infeasible paths dropped at loop branches ([`Pruner`]).
+    pub pruned: u32,
     /// `__requires`, as conditions on the thread's ids.
     pub requires: Vec<TermId>,
     pub misaligned: Vec<TermId>,
@@ -589,12 +609,59 @@ pub struct Executor<'a> {
     param: bool,
     cas: Vec<Assignment>,
     shared_reads: Vec<SharedRead>,
+    global_reads: Vec<GlobalRead>,
     post_reads: Vec<PostRead>,
     /// [`Self::run_preconditions`]: stop at the first write or barrier.
     pre: bool,
     /// [`Self::run_param_aligned`]: the loop and the part being run.
     plan: Option<LoopPlan>,
     loop_reads: Vec<LoopRead>,
+    /// The one-thread mode: drops infeasible paths at the branches of loops.
+    prune: Option<Pruner>,
+}
+
+/// Drops, in the one-thread mode, the paths through a loop's branch that
+/// the launch facts and the kernel's preconditions make infeasible: a
+/// grid-stride loop over `n <= blockDim.x * gridDim.x` elements runs one
+/// iteration, which the path's condition alone does not show (it would
+/// unroll without end). Dropping an infeasible path is exact; a solver
+/// that cannot decide keeps the path.
+pub struct Pruner {
+    pub config: lockstep_smt::SolverConfig,
+    /// Facts about the launch, over the inputs' symbols.
+    pub facts: Vec<TermId>,
+    /// Paths dropped so far.
+    pub dropped: u32,
+    loop_blocks: HashSet<BlockId>,
+}
+
+impl Pruner {
+    pub fn new(func: &Function, config: lockstep_smt::SolverConfig, facts: Vec<TermId>) -> Pruner {
+        let cfg = lockstep_analysis::cfg::Cfg::compute(func);
+        let dom = lockstep_analysis::dom::DomTree::compute(&cfg);
+        let info = lockstep_analysis::loops::LoopInfo::compute(func, &cfg, &dom);
+        let loop_blocks = info.loops().flat_map(|(_, l)| l.blocks.iter().copied()).collect();
+        Pruner { config, facts, dropped: 0, loop_blocks }
+    }
+
+    /// Is `pc` (with the facts and `extra`) unsatisfiable?
+    ///
+    /// Products of symbols (`blockIdx.x * blockDim.x`) are first replaced
+    /// by fresh constants, the same for the same product (sound for
+    /// `unsat`, and linear: the facts state what the question needs about
+    /// the products).
+    fn infeasible(&mut self, st: &mut TermStore, extra: &[TermId], pc: TermId) -> bool {
+        let Ok(mut solver) = lockstep_smt::Solver::spawn(self.config.clone()) else { return false };
+        let mut memo = HashMap::new();
+        let all: Vec<TermId> = self.facts.iter().chain(extra).chain(std::iter::once(&pc)).copied().collect();
+        let abstracted: Vec<TermId> = all.iter().map(|&f| crate::param::abstract_nonlinear(st, f, &mut memo)).collect();
+        for &f in &abstracted {
+            if solver.assert(st, f).is_err() {
+                return false;
+            }
+        }
+        matches!(solver.check_sat(), Ok(lockstep_smt::SatResult::Unsat))
+    }
 }
 
 impl<'a> Executor<'a> {
@@ -622,11 +689,24 @@ impl<'a> Executor<'a> {
             param,
             cas: Vec::new(),
             shared_reads: Vec::new(),
+            global_reads: Vec::new(),
             post_reads: Vec::new(),
             pre: false,
             plan: None,
             loop_reads: Vec::new(),
+            prune: None,
         }
+    }
+
+    /// Drops infeasible paths at loop branches ([`Pruner`]).
+    pub fn with_pruning(mut self, pruner: Pruner) -> Self {
+        self.prune = Some(pruner);
+        self
+    }
+
+    /// The pruner back (with the number of paths it dropped).
+    pub fn take_pruner(&mut self) -> Option<Pruner> {
+        self.prune.take()
     }
 
     /// Runs every thread of the group to its end, then evaluates the
@@ -637,25 +717,43 @@ impl<'a> Executor<'a> {
         let threads: Vec<[u32; 3]> =
             (0..sz).flat_map(|z| (0..sy).flat_map(move |y| (0..sx).map(move |x| [x, y, z]))).collect();
         let mut states: Vec<Option<Path>> = threads.iter().map(|_| Some(self.entry_path())).collect();
+        let mut ready: Vec<bool> = vec![true; threads.len()];
         loop {
-            let mut barrier: Option<Option<InstId>> = None;
             for (t, lid) in threads.iter().enumerate() {
+                if !ready[t] {
+                    continue;
+                }
+                ready[t] = false;
                 let Some(path) = states[t].take() else { continue };
                 let paths = self.run_paths(t, *lid, vec![path])?;
                 let merged = self.merge(paths)?;
+                states[t] = merged.at.is_some().then_some(merged);
+            }
+            // Warps whose threads wait at a warp barrier or shuffle go on
+            // first, within the barrier interval.
+            if self.resume_warps(&threads, &mut states, &mut ready)? {
+                continue;
+            }
+            let mut barrier: Option<InstId> = None;
+            for s in states.iter().flatten() {
                 match barrier {
-                    None => barrier = Some(merged.at),
-                    Some(b) if b != merged.at => {
-                        let loc = merged.at.or(b).and_then(|i| self.func.inst_locs.get(i).clone());
+                    None => barrier = s.at,
+                    Some(b) if Some(b) != s.at => {
+                        let loc = s.at.or(Some(b)).and_then(|i| self.func.inst_locs.get(i).clone());
                         return unsupported("threads of a group reach different barriers (barrier divergence)", loc);
                     }
                     _ => {}
                 }
-                states[t] = merged.at.is_some().then_some(merged);
             }
-            if states.iter().all(Option::is_none) {
+            if barrier.is_none() {
                 break;
             }
+            // Threads that returned while others wait at a barrier.
+            if states.iter().any(Option::is_none) {
+                let loc = barrier.and_then(|i| self.func.inst_locs.get(i).clone());
+                return unsupported("threads of a group reach different barriers (barrier divergence)", loc);
+            }
+            ready.iter_mut().for_each(|r| *r = true);
             self.interval += 1;
         }
         self.writes = self.element_writes();
@@ -723,6 +821,8 @@ impl<'a> Executor<'a> {
         ThreadRun {
             cas: self.cas,
             shared_reads: self.shared_reads,
+            global_reads: self.global_reads,
+            pruned: self.prune.as_ref().map_or(0, |p| p.dropped),
             requires: self.requires,
             misaligned: self.misaligned,
             reads: self.reads,
@@ -970,10 +1070,25 @@ impl<'a> Executor<'a> {
                             Some(true) => self.jump(&mut p, &then_dest, loc)?,
                             Some(false) => self.jump(&mut p, &else_dest, loc)?,
                             None => {
-                                let mut other = p.clone();
                                 let nc = self.inp.st.not(c);
-                                other.pc = self.inp.st.and(&[p.pc, nc]);
-                                p.pc = self.inp.st.and(&[p.pc, c]);
+                                let (then_pc, else_pc) = (self.inp.st.and(&[p.pc, c]), self.inp.st.and(&[p.pc, nc]));
+                                if let Some(pr) = self.prune.as_mut().filter(|pr| pr.loop_blocks.contains(&p.block)) {
+                                    if pr.infeasible(&mut self.inp.st, &self.requires, else_pc) {
+                                        pr.dropped += 1;
+                                        p.pc = then_pc;
+                                        self.jump(&mut p, &then_dest, loc)?;
+                                        continue;
+                                    }
+                                    if pr.infeasible(&mut self.inp.st, &self.requires, then_pc) {
+                                        pr.dropped += 1;
+                                        p.pc = else_pc;
+                                        self.jump(&mut p, &else_dest, loc)?;
+                                        continue;
+                                    }
+                                }
+                                let mut other = p.clone();
+                                other.pc = else_pc;
+                                p.pc = then_pc;
                                 self.jump(&mut other, &else_dest, loc)?;
                                 work.push(other);
                                 if work.len() + out.len() > PATH_LIMIT {
@@ -1252,11 +1367,14 @@ impl<'a> Executor<'a> {
                         });
                         ph
                     }
-                    ObjKey::Param(i) if self.param && self.objs[obj].written && !self.spec_loads.contains(&inst) => {
-                        return unsupported(
-                            format!("`{}` is read after the kernel writes it (reads of outputs need the other threads' writes)", self.func.params[i].name),
-                            loc,
-                        );
+                    ObjKey::Param(i) if self.param && !self.spec_loads.contains(&inst) => {
+                        // The thread's own view of the buffer: the input
+                        // with its own earlier writes. `param` proves that
+                        // no other thread writes the element read, which
+                        // makes this view the real one.
+                        let in_loop = matches!(self.phase(), Some(Phase::Body | Phase::Suffix));
+                        self.global_reads.push(GlobalRead { param: i, pc: p.pc, off, loc, in_loop });
+                        self.read(obj, off)
                     }
                     _ => self.read(obj, off),
                 };
@@ -1297,7 +1415,10 @@ impl<'a> Executor<'a> {
                 if self.post || self.pre {
                     return Ok(Flow::Stop);
                 }
-                if scope != lockstep_kir::BarrierScope::Group {
+                // A warp barrier stops the thread like a group barrier;
+                // `run` resumes its warp once every live thread of it is
+                // there (the one-thread mode has no warps).
+                if scope != lockstep_kir::BarrierScope::Group && (scope != lockstep_kir::BarrierScope::Warp || self.param) {
                     return unsupported(format!("a {} barrier", scope.name()), loc);
                 }
                 return Ok(Flow::Barrier);
@@ -1368,6 +1489,18 @@ impl<'a> Executor<'a> {
             }
             InstKind::Atomic { .. } | InstKind::CmpXchg { .. } => {
                 return unsupported("atomic operations (their result depends on the schedule)", loc)
+            }
+            InstKind::Warp { op: lockstep_kir::WarpOp::LaneId, .. } if !self.param => {
+                SV::Bv(self.inp.st.bv_const(32, (warp::linear(self.inp.group_size, lid) % warp::WARP) as u128))
+            }
+            InstKind::Warp { op: lockstep_kir::WarpOp::Shfl | lockstep_kir::WarpOp::ShflUp | lockstep_kir::WarpOp::ShflDown | lockstep_kir::WarpOp::ShflXor, .. }
+                if self.post || self.pre || !self.param =>
+            {
+                // The preconditions and postconditions end at the first
+                // synchronisation; otherwise the thread waits here for its
+                // warp, and `run` computes the value from the other lanes'
+                // arguments.
+                return Ok(if self.post || self.pre { Flow::Stop } else { Flow::Barrier });
             }
             InstKind::Warp { .. } => return unsupported("warp-level operations", loc),
             // A path on which a function pointer is no function's address
@@ -1784,6 +1917,12 @@ impl<'a> Executor<'a> {
     }
 
     fn name_base(&mut self, obj: usize, arr: TermId) {
+        // The one-thread mode hands over terms, not definitions: keep the
+        // stores (reads over them simplify when the index is the same term).
+        if self.param {
+            self.objs[obj].base = Some(arr);
+            return;
+        }
         let sort = self.inp.st.sort_of(arr).clone();
         let name = format!("{}.{}", self.tag, self.objs[obj].name);
         let fresh = self.inp.st.fresh_const(&name, sort);

@@ -101,6 +101,8 @@ struct Run {
     outputs: Vec<Option<Vec<u8>>>,
     race: Option<String>,
     invalid: Option<String>,
+    /// A precondition (`__requires`) or assumption fails on the input.
+    infeasible: bool,
     /// Failing postconditions: (thread, group, line).
     post: Vec<([u32; 3], [u32; 3], lockstep_replay::Loc)>,
 }
@@ -113,15 +115,59 @@ struct Input {
 }
 
 fn elem_size(k: KernelRef, param: usize) -> u64 {
-    k.func().params[param].pointee.as_ref().and_then(|p| p.elem_size).filter(|s| [1, 2, 4, 8].contains(s)).unwrap_or(4)
+    k.func()
+        .params[param]
+        .pointee
+        .as_ref()
+        .and_then(|p| p.elem_size)
+        .or_else(|| access_type(k, param).map(|t| (t.bits() as u64 / 8).max(1)))
+        .filter(|s| [1, 2, 4, 8].contains(s))
+        .unwrap_or(4)
 }
 
 fn elem_is_float(k: KernelRef, param: usize) -> bool {
-    k.func().params[param]
-        .pointee
-        .as_ref()
-        .and_then(|p| p.elem_type.as_deref())
-        .is_some_and(|t| t.contains("float") || t.contains("double") || t.contains("half"))
+    match k.func().params[param].pointee.as_ref().and_then(|p| p.elem_type.as_deref()) {
+        Some(t) => t.contains("float") || t.contains("double") || t.contains("half"),
+        None => matches!(access_type(k, param), Some(Type::Float(_))),
+    }
+}
+
+/// The type of the kernel's first load or store through parameter
+/// `param` (a pointer followed through pointer arithmetic and casts): the
+/// element type when the front end did not record it, so that float
+/// buffers get float inputs and differences show as float values.
+fn access_type(k: KernelRef, param: usize) -> Option<Type> {
+    let f = k.func();
+    let base_param = |mut v: lockstep_kir::ValueId| -> Option<u32> {
+        for _ in 0..64 {
+            match f.values[v].def {
+                lockstep_kir::ValueDef::Param(i) => return Some(i),
+                lockstep_kir::ValueDef::Inst(i) => match f.insts[i].kind {
+                    InstKind::PtrAdd { base, .. } => v = base,
+                    InstKind::Cast { arg, .. } => v = arg,
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        None
+    };
+    for block in f.blocks.values() {
+        for &i in &block.insts {
+            let data = &f.insts[i];
+            let (ptr, ty) = match data.kind {
+                InstKind::Load { ptr, .. } => (ptr, data.result.map(|r| f.values[r].ty)),
+                InstKind::Store { ptr, value, .. } => (ptr, Some(f.values[value].ty)),
+                _ => continue,
+            };
+            if base_param(ptr) == Some(param as u32) {
+                if let Some(t @ (Type::Int(_) | Type::Float(_))) = ty {
+                    return Some(t);
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Chooses scalar arguments: the launch's extents first (kernels usually
@@ -175,12 +221,17 @@ fn choose_input(k: KernelRef, launch: &LaunchShape, test: usize, rng: &mut Rng, 
             let size = elem_size(k, i);
             let float = elem_is_float(k, i);
             let mut bytes = Vec::with_capacity((elems * size) as usize);
+            // The first test uses floats with few significant bits (sums
+            // of a few are exact); the others use full mantissas, on which
+            // reassociated sums round differently.
+            let rough = test > 0;
             for _ in 0..elems {
                 let x = rng.below(1 << 12);
+                let y = if rough { (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 64.0 - 32.0 } else { x as f64 / 8.0 };
                 let v: u64 = match (float, size) {
-                    (true, 8) => ((x as f64) / 8.0).to_bits(),
-                    (true, 2) => lockstep_replay::value::f32_to_f16(x as f32 / 8.0) as u64,
-                    (true, _) => ((x as f32) / 8.0).to_bits() as u64,
+                    (true, 8) => y.to_bits(),
+                    (true, 2) => lockstep_replay::value::f32_to_f16(y as f32) as u64,
+                    (true, _) => (y as f32).to_bits() as u64,
                     (false, _) => rng.next() & 0xffff,
                 };
                 bytes.extend_from_slice(&v.to_le_bytes()[..size as usize]);
@@ -231,19 +282,24 @@ fn run(module: &Module, k: KernelRef, launch: &LaunchShape, input: &Input, only_
             .map(|l| format!(" (line {})", l.line))
             .unwrap_or_default()
     };
-    let mut out = Run { outputs: Vec::new(), race: None, invalid: None, post: Vec::new() };
+    let mut out = Run { outputs: Vec::new(), race: None, invalid: None, infeasible: false, post: Vec::new() };
     for v in &result.violations {
         match &v.kind {
             ViolationKind::DataRace { .. } => {
                 out.race.get_or_insert_with(|| format!("`{}` has a data race{} with {launch}: {}", func.name, line(&v.loc), v.message));
             }
             ViolationKind::AssertionFailed { annot: AnnotKind::Ensures } => out.post.push((v.thread.local, v.thread.group, v.loc)),
+            ViolationKind::AssertionFailed { annot: AnnotKind::Requires } => {
+                out.infeasible = true;
+                out.invalid.get_or_insert_with(|| format!("`{}`: {}{}", func.name, v.message, line(&v.loc)));
+            }
             _ => {
                 out.invalid.get_or_insert_with(|| format!("`{}`: {}{}", func.name, v.message, line(&v.loc)));
             }
         }
     }
     if !result.is_feasible() {
+        out.infeasible = true;
         out.invalid.get_or_insert_with(|| format!("`{}`: an assumption fails on the chosen inputs", func.name));
     }
     if !result.completed {
@@ -376,16 +432,39 @@ pub fn differential(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) ->
         let only = (groups > 8).then(|| vec![0, 1, (groups - 1) as u32]);
         let mut differs = Some(false);
         for test in 0..TESTS_PER_LAUNCH {
-            let input = choose_input(a, &launch, test, &mut rng, config, 0);
-            let ra = match run_with_post(a, post_a.as_ref(), &launch, &input, only.clone()) {
-                Ok(r) => r,
-                Err(e) => {
-                    tested.notes.push(format!("with {launch}: {e}"));
-                    differs = None;
+            let drawn = choose_input(a, &launch, test, &mut rng, config, 0);
+            // Inputs that break a precondition compare nothing: rounded
+            // scalar arguments satisfy the common ones (`n % 4 == 0`, a
+            // power-of-two width).
+            let mut runs = None;
+            for input in std::iter::once(drawn.clone()).chain(rounded_inputs(a, &drawn, config)) {
+                let ra = match run_with_post(a, post_a.as_ref(), &launch, &input, only.clone()) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        runs = Some(Err(e));
+                        break;
+                    }
+                };
+                let rb = match b.map(|b| run_with_post(b, post_b.as_ref(), &launch, &input, only.clone())).transpose() {
+                    Ok(r) => r,
+                    Err(e) => {
+                        runs = Some(Err(e));
+                        break;
+                    }
+                };
+                let invalid = ra.invalid.is_some() || rb.as_ref().is_some_and(|r| r.invalid.is_some());
+                let infeasible = ra.infeasible || rb.as_ref().is_some_and(|r| r.infeasible);
+                // A rounded input is only taken when both kernels run
+                // validly on it; otherwise the drawn input's failure is
+                // the one to report.
+                if runs.is_none() || !invalid {
+                    runs = Some(Ok((ra, rb, input)));
+                }
+                if !infeasible {
                     break;
                 }
-            };
-            let rb = match b.map(|b| run_with_post(b, post_b.as_ref(), &launch, &input, only.clone())).transpose() {
+            }
+            let (ra, rb, input) = match runs.expect("at least the drawn input ran") {
                 Ok(r) => r,
                 Err(e) => {
                     tested.notes.push(format!("with {launch}: {e}"));
@@ -421,7 +500,11 @@ pub fn differential(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) ->
                             index,
                             value_a,
                             value_b,
-                            inputs: inputs_description(test, config.seed),
+                            inputs: if input.values != drawn.values {
+                                format!("{}; integer arguments rounded to satisfy the preconditions", inputs_description(test, config.seed))
+                            } else {
+                                inputs_description(test, config.seed)
+                            },
                         });
                     }
                     break;
@@ -431,6 +514,47 @@ pub fn differential(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) ->
         tested.shapes.push(ShapeResult { launch, differs });
     }
     tested
+}
+
+/// Variants of `input` whose integer scalar arguments (those the
+/// configuration leaves free) are rounded down to multiples of 2, 4, ...,
+/// 256, to powers of two and, last, halved up to three times: inputs for
+/// the kernels' preconditions when the drawn ones break them.
+fn rounded_inputs(k: KernelRef, input: &Input, config: &EquivConfig) -> Vec<Input> {
+    let free: Vec<usize> = k
+        .func()
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| matches!(p.ty, Type::Int(_)) && config.scalar_args.get(*i).copied().flatten().is_none())
+        .map(|(i, _)| i)
+        .collect();
+    if free.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<Input> = Vec::new();
+    let variants: Vec<Box<dyn Fn(u128) -> u128>> = (1..=8)
+        .map(|s| Box::new(move |v: u128| v >> s << s) as Box<dyn Fn(u128) -> u128>)
+        .chain(std::iter::once(Box::new(|v: u128| if v <= 1 { 1 } else { 1u128 << (127 - v.leading_zeros()) }) as Box<dyn Fn(u128) -> u128>))
+        .chain((1..=3).map(|s| Box::new(move |v: u128| v >> s) as Box<dyn Fn(u128) -> u128>))
+        .collect();
+    for f in variants {
+        // Rounded down only (the buffers are sized for the drawn values),
+        // and never to zero.
+        let mut next = input.clone();
+        for &i in &free {
+            if let Some(v) = next.values[i] {
+                let r = f(v);
+                if r > 0 {
+                    next.values[i] = Some(r);
+                }
+            }
+        }
+        if next.values != input.values && !out.iter().any(|o| o.values == next.values) {
+            out.push(next);
+        }
+    }
+    out
 }
 
 fn inputs_description(test: usize, seed: u64) -> String {
@@ -546,7 +670,8 @@ pub fn shape_summary(shapes: &[ShapeResult]) -> Option<String> {
     if agree.is_empty() {
         return Some(format!("the kernels differ on every launch tested ({})", differ.len()));
     }
-    if differ.iter().all(|l| !square(l)) && agree.iter().all(|l| square(l)) {
+    let two_d = shapes.iter().any(|s| s.launch.group_size[1] > 1);
+    if two_d && differ.iter().all(|l| !square(l)) && agree.iter().all(|l| square(l)) {
         return Some(format!(
             "the difference depends on the launch shape: only non-square blocks (blockDim.x != blockDim.y) show it ({}); square blocks agree ({})",
             list(&differ),

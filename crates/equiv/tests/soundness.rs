@@ -179,3 +179,80 @@ fn generated_elementwise_pairs_are_never_wrongly_equivalent() {
     assert!(verdicts.contains(&Verdict::Different), "no pair was found different: {verdicts:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An in-place update of `y` from `x`: `body` is the statement run by
+/// thread `i` when `guard` holds.
+fn in_place(guard: &str, body: &str) -> String {
+    format!(
+        "__global__ void update(int *y, const int *x, int n) {{\n\
+           int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+           if ({guard}) {{\n\
+             {body}\n\
+           }}\n\
+         }}\n"
+    )
+}
+
+/// A kernel that handles four elements per thread: `body` uses `t`
+/// (the thread's global id) and `n` (a multiple of four when `requires`).
+fn four_per_thread(requires: bool, body: &str) -> String {
+    let pre = if requires { "__requires(n % 4 == 0);" } else { "" };
+    format!(
+        "__global__ void quad(int *out, const int *in, unsigned n) {{\n\
+           {pre}\n\
+           unsigned t = blockIdx.x * blockDim.x + threadIdx.x;\n\
+           {body}\n\
+         }}\n"
+    )
+}
+
+#[test]
+fn generated_in_place_and_vectorized_pairs_are_never_wrongly_equivalent() {
+    let dir = temp_dir("inplace");
+    let mut rng = Rng(0x3c6e_f372_fe94_f82b);
+    let mut verdicts = Vec::new();
+    // In place: the reference and rewrites that keep its value, slips, and
+    // reads of elements other threads write.
+    let reference = in_place("i < n", "y[i] = 3 * x[i] + y[i];");
+    let rewrites: &[(&str, &str)] = &[
+        ("i < n", "y[i] = y[i] + x[i] * 3;"),
+        ("i < n", "y[i] += x[i]; y[i] += 2 * x[i];"),
+        ("i < n", "int v = y[i]; v += x[i] << 1; y[i] = v + x[i];"),
+        ("n > i", "y[i] = (x[i] << 1) + y[i] + x[i];"),
+        ("i < n", "y[i] = 3 * x[i] - y[i];"),
+        ("i < n", "y[i] += 3 * x[i]; y[i] += y[i] & 1;"),
+        ("i + 1 < n", "y[i] = 3 * x[i] + y[i + 1];"),
+        ("i < n", "y[i] = 3 * x[i] + y[i ^ 1];"),
+        ("i <= n", "y[i] = 3 * x[i] + y[i];"),
+        ("i < n && i > 0", "y[i] = 3 * x[i] + y[i - 1];"),
+    ];
+    // Every case, in an order drawn from the seed.
+    let mut order: Vec<usize> = (0..rewrites.len()).collect();
+    for k in (1..order.len()).rev() {
+        order.swap(k, rng.below(k + 1));
+    }
+    for n in order {
+        let (guard, body) = rewrites[n];
+        verdicts.push(check_pair(&dir, &format!("inplace{n}"), &reference, &in_place(guard, body)));
+    }
+    // Four elements per thread: a scalar loop against int4 loads and
+    // stores, with the tail right or wrong, lanes in or out of order.
+    let scalar = "for (unsigned j = 0; j < 4; j++) { unsigned i = 4 * t + j; if (i < n) out[i] = in[i] * 5 + 1; }";
+    let vectors: &[(bool, &str)] = &[
+        (true, "if (4 * t < n) { int4 v = reinterpret_cast<const int4 *>(in)[t]; v.x = v.x * 5 + 1; v.y = v.y * 5 + 1; v.z = v.z * 5 + 1; v.w = v.w * 5 + 1; reinterpret_cast<int4 *>(out)[t] = v; }"),
+        (true, "if (4 * t + 3 < n) { int4 v = reinterpret_cast<const int4 *>(in)[t]; v.x = 5 * v.x + 1; v.y = 5 * v.y + 1; v.z = 5 * v.z + 1; v.w = 5 * v.w + 1; reinterpret_cast<int4 *>(out)[t] = v; }"),
+        (true, "if (4 * t < n) { out[4 * t] = in[4 * t] * 5 + 1; out[4 * t + 1] = in[4 * t + 1] * 5 + 1; out[4 * t + 2] = in[4 * t + 2] * 5 + 1; out[4 * t + 3] = in[4 * t + 3] * 5 + 1; }"),
+        (true, "if (4 * t < n) { int4 v = reinterpret_cast<const int4 *>(in)[t]; v.x = v.x * 5 + 1; v.y = v.z * 5 + 1; v.z = v.y * 5 + 1; v.w = v.w * 5 + 1; reinterpret_cast<int4 *>(out)[t] = v; }"),
+        (true, "if (4 * t < n) { int4 v = reinterpret_cast<const int4 *>(in)[t]; v.x = v.x * 5 + 1; v.y = v.y * 5 + 1; v.z = v.z * 5 + 1; v.w = v.w * 5; reinterpret_cast<int4 *>(out)[t] = v; }"),
+        (false, "if (4 * t + 3 < n) { int4 v = reinterpret_cast<const int4 *>(in)[t]; v.x = v.x * 5 + 1; v.y = v.y * 5 + 1; v.z = v.z * 5 + 1; v.w = v.w * 5 + 1; reinterpret_cast<int4 *>(out)[t] = v; }"),
+        (true, "if (4 * t < n) { out[4 * t] = in[4 * t] * 5 + 1; out[4 * t + 1] = in[4 * t + 1] * 5 + 1; out[4 * t + 2] = in[4 * t + 2] * 5 + 1; out[4 * t + 4] = in[4 * t + 3] * 5 + 1; }"),
+    ];
+    for (n, &(requires, body)) in vectors.iter().enumerate() {
+        let a = four_per_thread(requires, scalar);
+        let b = four_per_thread(requires, body);
+        verdicts.push(check_pair(&dir, &format!("quad{n}"), &a, &b));
+    }
+    assert!(verdicts.contains(&Verdict::Equivalent), "no pair was proved equivalent: {verdicts:?}");
+    assert!(verdicts.contains(&Verdict::Different), "no pair was found different: {verdicts:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

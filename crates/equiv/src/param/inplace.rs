@@ -1,0 +1,120 @@
+//! Read-modify-write outputs in the parameterized proof: a kernel that reads
+//! a buffer it also writes (an in-place update `y[i] = a * x[i] + y[i]`, an
+//! accumulation `c[i] += ...`).
+//!
+//! The one symbolic thread reads such a buffer through its own view: the
+//! input contents with its own earlier writes ([`sym::GlobalRead`]). That
+//! view is the real one exactly when no *other* thread of the launch writes
+//! an element the thread reads, in any barrier interval: a write in an
+//! earlier interval would be seen, one in the same interval is a race, and
+//! one in a later interval is refused too (simpler, and no common kernel
+//! needs it). This module proves that fact per read and per assignment of
+//! the kernel to the buffer, a quantifier-free query over two arbitrary
+//! distinct threads of the grid; when it fails the proof does not apply
+//! (`y[i] = y[i + 1] + ...` reads what thread `i + 1` writes).
+
+use std::collections::{HashMap, HashSet};
+
+use lockstep_smt::{SatResult, TermId};
+
+use super::{na, Prover, Res};
+use crate::sym::{Target, ThreadRun};
+use crate::KernelRef;
+
+impl Prover<'_> {
+    /// Shows, for kernel `k`, that no thread reads an element of a buffer
+    /// that another thread of `k` writes. Returns the sentence for the
+    /// proof's summary, or `None` when `k` reads no buffer it writes.
+    pub(super) fn own_reads_only(&mut self, k: KernelRef, run: &ThreadRun, resolved: &HashMap<TermId, TermId>) -> Res<Option<String>> {
+        let written: HashSet<usize> = run.cas.iter().filter_map(|c| if let Target::Param(p) = c.target { Some(p) } else { None }).collect();
+        let reads: Vec<_> = run.global_reads.iter().filter(|r| written.contains(&r.param)).cloned().collect();
+        if reads.is_empty() {
+            return Ok(None);
+        }
+        let mut names: Vec<String> = Vec::new();
+        for r in &reads {
+            let name = k.func().params[r.param].name.clone();
+            let pc = self.resolve(r.pc, resolved);
+            let off = self.resolve(r.off, resolved);
+            // The aligned loop's symbols stand for values of one group:
+            // substituting another thread's ids would not give that
+            // thread's values.
+            let syms = self.inp.st.free_symbols(&[pc, off]);
+            if r.in_loop || syms.funs.iter().any(|&f| self.inp.st.fun(f).name.starts_with("loop.")) {
+                return Err((format!("`{}` reads the buffer `{name}` it writes inside its loop with a barrier", k.func().name), k.describe(r.loc)));
+            }
+            let writes: Vec<_> = run.cas.iter().filter(|c| c.target == Target::Param(r.param)).cloned().collect();
+            for w in writes {
+                let guard = self.resolve(w.guard, resolved);
+                let woff = self.resolve(w.off, resolved);
+                let syms = self.inp.st.free_symbols(&[guard, woff]);
+                if syms.funs.iter().any(|&f| self.inp.st.fun(f).name.starts_with("loop.")) {
+                    return Err((format!("`{}` writes `{name}` after its loop with a barrier, and also reads it", k.func().name), k.describe(r.loc)));
+                }
+                let t = self.base_inst;
+                let u = self.fresh_inst("W", false);
+                let mut facts = self.ctx(t);
+                facts.extend(self.ctx(u));
+                let mut same = Vec::new();
+                for d in 0..3 {
+                    same.push(self.inp.st.eq(t.tid[d], u.tid[d]));
+                    same.push(self.inp.st.eq(t.bid[d], u.bid[d]));
+                }
+                let same = self.inp.st.and(&same);
+                facts.push(self.inp.st.not(same));
+                facts.push(pc);
+                let gu = self.at(guard, u);
+                facts.push(gu);
+                if woff == off {
+                    // The thread reads at its own write's address term:
+                    // another thread writes the same element only if the
+                    // address function takes one value at two threads.
+                    // Its components (the injectivity proof's, with digit
+                    // bounds proved for readers and writers alike) are
+                    // linear where the address is not, which keeps the
+                    // query easy.
+                    let either = self.inp.st.or(&[pc, guard]);
+                    let mut comps = Vec::new();
+                    self.components(woff, either, &mut comps)?;
+                    let mut eqs = Vec::new();
+                    for c in comps {
+                        let (ct, cu) = (self.at(c, t), self.at(c, u));
+                        eqs.push(self.inp.st.eq(ct, cu));
+                    }
+                    let all = self.inp.st.and(&eqs);
+                    facts.push(all);
+                } else {
+                    // Every access of a buffer has one width and an
+                    // aligned offset (checked apart), so elements overlap
+                    // only when their offsets are equal.
+                    let ou = self.at(woff, u);
+                    facts.push(self.inp.st.eq(off, ou));
+                }
+                self.label = "read of an element another thread writes";
+                match self.sat(&facts)? {
+                    SatResult::Unsat => {}
+                    SatResult::Sat => {
+                        return Err((
+                            format!(
+                                "`{}` reads an element of `{name}` that another thread may write, which the one-thread proof does not model",
+                                k.func().name
+                            ),
+                            k.describe(r.loc),
+                        ))
+                    }
+                    SatResult::Unknown(why) => {
+                        return na(format!("proving that `{}` reads only elements of `{name}` no other thread writes: the solver gave up ({why})", k.func().name))
+                    }
+                }
+            }
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        let list = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+        Ok(Some(format!(
+            "`{}`: no thread reads an element of {list} that another thread writes (each read sees the input or the thread's own write)",
+            k.func().name
+        )))
+    }
+}
