@@ -173,7 +173,7 @@ fn run_check(args: &[String]) -> i32 {
     }
     let start = Instant::now();
     let format = requested_format(args);
-    let options = match options::parse_check(args) {
+    let mut options = match options::parse_check(args) {
         Ok(o) => o,
         Err(e) => {
             let file = args.iter().find(|a| !a.starts_with('-')).cloned().unwrap_or_default();
@@ -187,6 +187,7 @@ fn run_check(args: &[String]) -> i32 {
         }
     };
     if let Some(secs) = options.timeout_secs {
+        options.deadline = Some(start + Duration::from_secs(secs));
         start_watchdog(&options, Duration::from_secs(secs));
     }
     let mut report = check(&options);
@@ -548,6 +549,7 @@ fn engine_config(options: &CheckOptions, kernel: Option<&lockstep_kir::Function>
     if let Some(secs) = options.timeout_secs {
         config.query_timeout = config.query_timeout.min(std::time::Duration::from_secs(secs));
     }
+    config.deadline = options.deadline;
     // GPUVerify's `--kernel-args=K,v1,...` gives the non-pointer arguments of
     // kernel K in order (a by-value struct counts as one, given as its
     // bytes); `--kernel-arrays=K,s1,...` the sizes of its pointer arguments.

@@ -94,6 +94,9 @@ pub struct CheckOptions {
     pub solver: SolverKind,
     /// Whole-run wall-clock limit in seconds.
     pub timeout_secs: Option<u64>,
+    /// When the run must end (`--timeout` after its start); set by the
+    /// driver, not parsed.
+    pub deadline: Option<std::time::Instant>,
     pub only_divergence: bool,
     pub only_intra_group: bool,
     pub check_array_bounds: bool,

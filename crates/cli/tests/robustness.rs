@@ -258,3 +258,37 @@ fn a_hung_clang_is_stopped_at_the_timeout_with_its_children() {
     let left = Command::new("pgrep").args(["-f", &format!("sleep {marker}")]).output().expect("pgrep runs");
     assert!(left.stdout.is_empty(), "processes left behind: {}", String::from_utf8_lossy(&left.stdout));
 }
+
+/// A solver that never answers (z3 and cvc5 both hang) cannot hold back
+/// what the solver-free concrete search found: under `--timeout=20` a racy
+/// kernel is reported with its witness before the deadline, and the hung
+/// solvers are gone afterwards.
+#[cfg(unix)]
+#[test]
+fn a_hung_solver_does_not_starve_the_concrete_search() {
+    use std::os::unix::fs::PermissionsExt;
+    let marker = format!("{}", 800_000 + std::process::id() % 90_000);
+    let fake = scratch("z3", &format!("#!/bin/sh\nsleep {marker} &\nexec sleep {marker}\n"));
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::copy(&fake, fake.with_file_name("cvc5")).unwrap();
+    let bin = fake.parent().unwrap().to_path_buf();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let kernel = scratch("stuck-solver.cu", "__global__ void k(int *a) { a[0] = threadIdx.x; }\n");
+    let started = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(["check", kernel.to_str().unwrap(), "--format=json", "--timeout=20", "--blockDim=32", "--gridDim=1"])
+        .env("PATH", &path)
+        .output()
+        .expect("lockstep runs");
+    let elapsed = started.elapsed();
+    let report = json(&out);
+    assert_eq!(out.status.code(), Some(1), "{report:#}");
+    assert!(elapsed < std::time::Duration::from_secs(20), "took {elapsed:?}");
+    let race = &report["kernels"][0]["violations"][0];
+    assert_eq!(race["kind"], "data-race", "{report:#}");
+    assert_eq!(race["confirmed"], true, "{report:#}");
+    assert!(race["witness"].is_object(), "{report:#}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let left = Command::new("pgrep").args(["-f", &format!("sleep {marker}")]).output().expect("pgrep runs");
+    assert!(left.stdout.is_empty(), "processes left behind: {}", String::from_utf8_lossy(&left.stdout));
+}

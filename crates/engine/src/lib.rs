@@ -48,14 +48,13 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
     // The prover's budget: its full share when it decides the verdict, a
     // short one when a confirmed error already decides it (its alarms then
     // only add possible violations to the report).
-    let prove_config;
-    let config_for_proof = if confirmed.is_empty() {
-        config
-    } else {
-        prove_config = CheckConfig { prove_budget: Some(std::time::Duration::from_secs(5)), ..config.clone() };
-        &prove_config
-    };
-    let proof = (config.mode != Mode::Find).then(|| prove::prove(module, kernel, config_for_proof));
+    // Under a deadline (`--timeout`) it gets the time left, so that a solver
+    // that never answers cannot hold back what the search found.
+    let budget = if confirmed.is_empty() { config.prove_budget } else { Some(std::time::Duration::from_secs(5)) };
+    let proof = (config.mode != Mode::Find).then(|| match config.solver_limits(budget, config.query_timeout, 1.0) {
+        Some((prove_budget, query_timeout)) => prove::prove(module, kernel, &CheckConfig { prove_budget, query_timeout, ..config.clone() }),
+        None => prove::Proof::Unknown { reason: "no time was left for the prover (--timeout)".into(), span: None },
+    });
 
     let mut report = KernelReport::new(name);
     match proof {
@@ -139,7 +138,11 @@ pub fn check_uncalled_function(module: &Module, func: FuncId, config: &CheckConf
         return KernelReport { uncalled_function: true, ..KernelReport::unknown(name.clone(), why, None) };
     }
     let mut report = KernelReport { uncalled_function: true, ..KernelReport::new(name.clone()) };
-    match prove::prove_uncalled(module, func, config) {
+    let proof = match config.solver_limits(config.prove_budget, config.query_timeout, 1.0) {
+        Some((prove_budget, query_timeout)) => prove::prove_uncalled(module, func, &CheckConfig { prove_budget, query_timeout, ..config.clone() }),
+        None => prove::Proof::Unknown { reason: "no time was left for the prover (--timeout)".into(), span: None },
+    };
+    match proof {
         prove::Proof::Verified { proved, mut assumptions } => {
             report.verdict = Verdict::Verified;
             report.proved = proved;
@@ -167,6 +170,10 @@ fn same_finding(confirmed: &Violation, alarm: &Violation) -> bool {
 /// Runs the bounded symbolic finder and adds each finding that a replay of
 /// its witness confirms; returns notes on what was not confirmed.
 fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, confirmed: &mut Vec<Violation>) -> Vec<String> {
+    // Half of the time left at most, the prover needing the rest.
+    let Some((find_budget, query_timeout)) = config.solver_limits(Some(config.find_budget), config.query_timeout.min(std::time::Duration::from_secs(10)), 0.5) else {
+        return vec!["bounded symbolic search skipped: too little time was left (--timeout)".into()];
+    };
     let find_config = lockstep_find::FindConfig {
         group_size: config.group_size,
         num_groups: config.num_groups,
@@ -174,8 +181,8 @@ fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, confi
         equality_abstraction: config.equality_abstraction,
         loop_unwind: config.loop_unwind.unwrap_or(4),
         solver: if config.use_cvc5 { lockstep_find::SolverKind::Cvc5 } else { lockstep_find::SolverKind::Z3 },
-        query_timeout: config.query_timeout.min(std::time::Duration::from_secs(10)),
-        total_timeout: config.find_budget,
+        query_timeout,
+        total_timeout: find_budget.unwrap_or(config.find_budget),
         warp_size: config.warp_sync,
         only_intra_group: config.only_intra_group,
         only_divergence: config.only_divergence,
