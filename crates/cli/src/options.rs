@@ -97,6 +97,8 @@ pub struct CheckOptions {
     /// When the run must end (`--timeout` after its start); set by the
     /// driver, not parsed.
     pub deadline: Option<std::time::Instant>,
+    /// `--memory-limit` in MiB, when given (the engines' default otherwise).
+    pub memory_limit_mib: Option<u64>,
     pub only_divergence: bool,
     pub only_intra_group: bool,
     pub check_array_bounds: bool,
@@ -288,6 +290,14 @@ pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
                 let secs: u64 = parse_number(flag, &v)?;
                 // GPUVerify uses 0 for "no timeout".
                 o.timeout_secs = (secs > 0).then_some(secs);
+            }
+            "--memory-limit" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                let mib: u64 = parse_number(flag, &v)?;
+                if !(256..=1 << 30).contains(&mib) {
+                    return err(format!("--memory-limit: {mib} MiB is outside 256 MiB ..= 1 PiB"));
+                }
+                o.memory_limit_mib = Some(mib);
             }
             "--blockDim" | "--local_size" => {
                 let v = take_value(flag, inline, &mut iter)?;

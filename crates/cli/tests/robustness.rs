@@ -292,3 +292,70 @@ fn a_hung_solver_does_not_starve_the_concrete_search() {
     let left = Command::new("pgrep").args(["-f", &format!("sleep {marker}")]).output().expect("pgrep runs");
     assert!(left.stdout.is_empty(), "processes left behind: {}", String::from_utf8_lossy(&left.stdout));
 }
+
+/// Runs `lockstep check FILE FLAGS --format=json` under `/usr/bin/time`
+/// and returns the exit status, the report and the peak resident memory
+/// of the largest process of the run (lockstep or a solver) in bytes; the
+/// peak is `None` where `/usr/bin/time` is missing.
+fn check_measured(file: &PathBuf, flags: &[&str]) -> (Option<i32>, serde_json::Value, Option<u64>) {
+    let time = std::path::Path::new("/usr/bin/time");
+    let peak_file = file.with_extension("peak");
+    let mut cmd = if time.exists() {
+        let mut c = Command::new(time);
+        c.args(["-f", "%M", "-o"]).arg(&peak_file).arg(env!("CARGO_BIN_EXE_lockstep"));
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_lockstep"))
+    };
+    let out = cmd.args(["check", file.to_str().unwrap(), "--format=json"]).args(flags).output().expect("lockstep runs");
+    let peak = std::fs::read_to_string(&peak_file).ok().and_then(|t| t.lines().last()?.trim().parse::<u64>().ok()).map(|kib| kib << 10);
+    (out.status.code(), json(&out), peak)
+}
+
+/// A loop squaring `double2` values over an arbitrary trip count on a big
+/// launch (the shape of an SDK kernel that once grew to 21 GB): within a
+/// small `--memory-limit` the run ends with a verdict, the solver stopped
+/// by its own limit when it needs more, and no process of the run grows
+/// past the limit.
+#[test]
+fn a_squaring_loop_stays_within_the_memory_limit() {
+    let file = scratch(
+        "square.cl",
+        "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n__kernel void square(__global double2 *out, int nIters) {\n  double2 s0 = (double2)((double)get_global_id(0), 1.0);\n  double2 s1 = (double2)(1.0, (double)get_local_id(0));\n  for (int i = 0; i < nIters; i++) {\n    s0 = s0 * s0 * 1.01;\n    s1 = s1 * s1 * 1.01;\n    s0 = s0 * s1 * 1.01;\n    s1 = s1 * s0 * 1.01;\n  }\n  out[get_global_id(0)] = s0 + s1;\n}\n",
+    );
+    let (code, report, peak) = check_measured(&file, &["--local_size=128", "--num_groups=16384", "--memory-limit=256"]);
+    assert!(matches!(code, Some(0) | Some(3)), "{report:#}");
+    if code == Some(3) {
+        assert!(report.to_string().contains("memory"), "{report:#}");
+    }
+    assert!(peak.is_none_or(|p| p <= 256 << 20), "peak {peak:?} bytes");
+}
+
+/// Long straight-line floating-point code (the shape of molecular-dynamics
+/// rate kernels): a verdict within the default memory limit.
+#[test]
+fn long_straight_line_float_code_stays_within_the_default_memory_limit() {
+    let mut kernel = String::from("__global__ void rates(float *out, const float *in, float t) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  float a = in[i], b = in[i + 1], c = t;\n");
+    for k in 0..600 {
+        kernel.push_str(&format!("  a = a * b + {k}.5f * c; b = b * a - c / (a + 1.0f); c = c * c + a * b;\n"));
+    }
+    kernel.push_str("  out[i] = a + b + c;\n}\n");
+    let file = scratch("rates.cu", &kernel);
+    let (code, report, peak) = check_measured(&file, &["--blockDim=256", "--gridDim=1024"]);
+    assert!(matches!(code, Some(0) | Some(3)), "{report:#}");
+    assert!(peak.is_none_or(|p| p <= 1 << 30), "peak {peak:?} bytes");
+}
+
+/// A kernel whose threads each write a page of their own: the concrete
+/// search stops at its share of `--memory-limit` instead of backing them all.
+#[test]
+fn the_concrete_search_stops_at_its_share_of_the_memory_limit() {
+    let file = scratch("pages.cu", "__global__ void spread(char *big) {\n  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n  big[(unsigned long long)i * 4096] = 1;\n}\n");
+    let arrays = format!("--kernel-arrays=spread,{}", 1u64 << 30);
+    let (code, report, peak) = check_measured(&file, &["--blockDim=256", "--gridDim=256", "--memory-limit=256", &arrays]);
+    assert!(matches!(code, Some(0) | Some(3)), "{report:#}");
+    assert!(peak.is_none_or(|p| p <= 256 << 20), "peak {peak:?} bytes");
+    let out = lockstep(&["check", file.to_str().unwrap(), "--memory-limit=10"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--memory-limit"), "{}", stderr(&out));
+}

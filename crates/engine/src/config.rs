@@ -12,6 +12,9 @@ const SOLVER_MARGIN: Duration = Duration::from_secs(1);
 /// The least time worth giving a solver-backed engine.
 const MIN_SOLVER_SLOT: Duration = Duration::from_secs(2);
 
+/// The memory a check may use unless `--memory-limit` says otherwise: 1 GiB.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 1 << 30;
+
 /// Which engines run.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Mode {
@@ -72,6 +75,12 @@ pub struct CheckConfig {
     /// search found is reported before the deadline even when a solver
     /// never answers.
     pub deadline: Option<Instant>,
+    /// The memory the whole check may use, in bytes (`--memory-limit`):
+    /// each solver gets three quarters of it as its address space, the
+    /// concrete search a quarter of it for the memory a kernel writes
+    /// (its logs and thread states cost as much again) and stops when the
+    /// process holds three quarters.
+    pub memory_limit: u64,
 }
 
 impl Default for CheckConfig {
@@ -101,6 +110,7 @@ impl Default for CheckConfig {
             prove_budget: Some(Duration::from_secs(30)),
             find_budget: Duration::from_secs(20),
             deadline: None,
+            memory_limit: DEFAULT_MEMORY_LIMIT,
         }
     }
 }
@@ -138,6 +148,11 @@ impl CheckConfig {
         let query = query.min((slot / 2).saturating_sub(SOLVER_MARGIN).max(Duration::from_millis(500)));
         let within = slot.saturating_sub(query + SOLVER_MARGIN);
         Some((Some(budget.map_or(within, |b| b.min(within))), query))
+    }
+
+    /// The address space each solver process may use.
+    pub fn solver_memory(&self) -> u64 {
+        self.memory_limit / 4 * 3
     }
 
     /// The log file of one solver session (`engine` is `prove` or `find`)

@@ -16,6 +16,7 @@ pub mod confirm;
 pub mod config;
 pub mod limits;
 pub mod locate;
+pub mod memory;
 pub mod program;
 pub mod prove;
 pub mod search;
@@ -43,7 +44,10 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
         let outcome = search::search(module, kernel, config);
         confirmed.extend(outcome.violations);
         notes.extend(outcome.notes);
-        notes.extend(find_and_confirm(module, kernel, config, &mut confirmed));
+        match memory::spent(config.memory_limit) {
+            Some(why) => notes.push(format!("bounded symbolic search skipped: {why}")),
+            None => notes.extend(find_and_confirm(module, kernel, config, &mut confirmed)),
+        }
     }
     // The prover's budget: its full share when it decides the verdict, a
     // short one when a confirmed error already decides it (its alarms then
@@ -52,6 +56,9 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
     // that never answers cannot hold back what the search found.
     let budget = if confirmed.is_empty() { config.prove_budget } else { Some(std::time::Duration::from_secs(5)) };
     let proof = (config.mode != Mode::Find).then(|| match config.solver_limits(budget, config.query_timeout, 1.0) {
+        _ if memory::spent(config.memory_limit).is_some() => {
+            prove::Proof::Unknown { reason: memory::spent(config.memory_limit).unwrap_or_default(), span: None }
+        }
         Some((prove_budget, query_timeout)) => prove::prove(module, kernel, &CheckConfig { prove_budget, query_timeout, ..config.clone() }),
         None => prove::Proof::Unknown { reason: "no time was left for the prover (--timeout)".into(), span: None },
     });
@@ -188,6 +195,7 @@ fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, confi
         only_divergence: config.only_divergence,
         race_arrays: config.race_arrays.clone(),
         replay_log: config.smt_log(&module.functions[kernel].name, "find"),
+        solver_memory: Some(config.solver_memory()),
         ..lockstep_find::FindConfig::default()
     };
     let outcome = lockstep_find::find_bugs(module, kernel, &find_config);

@@ -86,6 +86,10 @@ impl fmt::Display for SolverKind {
     }
 }
 
+/// The address space a solver may use unless configured otherwise: 768 MiB,
+/// three quarters of lockstep's default memory limit (`--memory-limit`).
+pub const DEFAULT_MEMORY_LIMIT: u64 = 768 << 20;
+
 /// How to run a solver. Build one with [`SolverConfig::new`] and adjust the
 /// public fields.
 #[derive(Clone, Debug)]
@@ -102,7 +106,8 @@ pub struct SolverConfig {
     /// answer before it kills the process. Default: one second.
     pub watchdog_margin: Duration,
     /// The most address space the solver process may use, in bytes
-    /// (`RLIMIT_AS`); `None` leaves it unlimited.
+    /// (`RLIMIT_AS`); `None` leaves it unlimited. Default:
+    /// [`DEFAULT_MEMORY_LIMIT`].
     pub memory_limit: Option<u64>,
 }
 
@@ -115,7 +120,7 @@ impl SolverConfig {
             log_path: None,
             program: None,
             watchdog_margin: Duration::from_secs(1),
-            memory_limit: None,
+            memory_limit: Some(DEFAULT_MEMORY_LIMIT),
         }
     }
 
@@ -217,6 +222,12 @@ const STDERR_LIMIT: usize = 1 << 16;
 /// run stopped from outside the solver layer (the CLI's `--timeout`) kills
 /// them before it exits instead of leaving them to finish their query.
 static RUNNING: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+/// The ids of the solver processes this program has running (to measure
+/// what they hold).
+pub fn running_solvers() -> Vec<u32> {
+    RUNNING.lock().map(|r| r.clone()).unwrap_or_default()
+}
 
 /// Kills every solver process this program has running, with whatever it
 /// started (each runs in a process group of its own). For a process about
