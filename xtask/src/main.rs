@@ -5,11 +5,14 @@
 //! - `conformance`: run lockstep over the peer suites in
 //!   `../shared/conformance/` and compare with the committed baseline of
 //!   known gaps (see [`conformance`]).
+//! - `determinism`: check every conformance test twice and compare the
+//!   reports (see [`determinism`]).
 //! - `bless`: rewrite the golden tests' expected outputs from the current
 //!   binary and show what changed.
 //! - `help`: list the subcommands.
 
 mod conformance;
+mod determinism;
 
 use std::process::ExitCode;
 
@@ -21,6 +24,8 @@ subcommands:
                 print the outcome table and figures, and compare with the
                 baseline of known gaps (conformance/baseline.txt);
                 `cargo xtask conformance --help` for its options
+  determinism   check every conformance test twice and compare the JSON
+                reports, timings aside; `cargo xtask determinism --help`
   bless         rewrite the golden tests' .expected files (examples/,
                 examples/equiv/ and crates/cli/tests/golden/) from the current
                 output, showing the diff
@@ -31,6 +36,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
         Some("conformance") => conformance::main(&args[1..]),
+        Some("determinism") => determinism::main(&args[1..]),
         Some("bless") => bless(),
         None | Some("help" | "--help" | "-h") => {
             print!("{HELP}");
