@@ -45,6 +45,8 @@ options of check:
   --mode=prove|find|both   which engines run (default both)
   --solver=z3|cvc5         SMT solver (default z3)
   --timeout=SECS           give up with `unknown` after SECS seconds
+  --cross-check            re-prove a `verified` kernel with the other solver
+                           (z3 and cvc5); `unknown` unless both prove it
   --memory-limit=MIB       memory for lockstep and its solvers together
                            (default 1024); `unknown` when it is spent
   --only-divergence --only-intra-group --check-array-bounds --equality-abstraction
@@ -558,6 +560,7 @@ fn engine_config(options: &CheckOptions, kernel: Option<&lockstep_kir::Function>
         equality_abstraction: options.equality_abstraction,
         warp_sync: options.warp_sync,
         no_infer: options.no_infer,
+        cross_check: options.cross_check,
         disabled_rules: options.disabled_rules.clone(),
         race_arrays: options.race_arrays.clone(),
         smt_log_dir: options.smt_log.clone(),

@@ -105,6 +105,8 @@ pub struct CheckOptions {
     pub equality_abstraction: bool,
     pub warp_sync: Option<u32>,
     pub no_infer: bool,
+    /// `--cross-check`: a proof is re-done with the other solver.
+    pub cross_check: bool,
     pub loop_unwind: Option<u32>,
     pub kernel_args: Vec<String>,
     pub kernel_arrays: Vec<String>,
@@ -331,6 +333,7 @@ pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
                 o.warp_sync = Some(parse_number(flag, &v)?);
             }
             "--no-infer" => o.no_infer = true,
+            "--cross-check" => o.cross_check = true,
             "--disable-rule" => {
                 let v = take_value(flag, inline, &mut iter)?;
                 for tag in v.split(',').map(str::trim).filter(|t| !t.is_empty()) {

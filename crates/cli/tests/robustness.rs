@@ -359,3 +359,40 @@ fn the_concrete_search_stops_at_its_share_of_the_memory_limit() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("--memory-limit"), "{}", stderr(&out));
 }
+
+/// `verified` rests on the solver's `unsat`: a z3 that answers `unsat` to
+/// everything proves a racy kernel. `--cross-check` re-proves with cvc5,
+/// which finds the race, and the verdict is `unknown` with both answers
+/// named; a kernel both solvers prove stays `verified`.
+#[cfg(unix)]
+#[test]
+fn the_cross_check_catches_a_lying_solver() {
+    use std::os::unix::fs::PermissionsExt;
+    let liar = scratch(
+        "z3",
+        "#!/bin/sh\nwhile IFS= read -r line; do\n  case \"$line\" in\n    *\"(check-sat\"*) echo unsat ;;\n    *\"(get-\"*) echo '(error \"unsupported\")' ;;\n    *\"(exit\"*) exit 0 ;;\n    \"\") ;;\n    *) echo success ;;\n  esac\ndone\n",
+    );
+    std::fs::set_permissions(&liar, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", liar.parent().unwrap().display(), std::env::var("PATH").unwrap_or_default());
+    let race = scratch("liar-race.cu", "__global__ void k(int *a) { a[0] = threadIdx.x; }\n");
+    let run = |flags: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+            .args(["check", race.to_str().unwrap(), "--format=json", "--mode=prove"])
+            .args(flags)
+            .env("PATH", &path)
+            .output()
+            .expect("lockstep runs");
+        (out.status.code(), json(&out))
+    };
+    let (code, report) = run(&[]);
+    assert_eq!((code, report["verdict"].as_str()), (Some(0), Some("verified")), "the fake solver no longer lies: {report:#}");
+    let (code, report) = run(&["--cross-check"]);
+    assert_eq!(code, Some(3), "{report:#}");
+    let reason = report["kernels"][0]["reason"]["message"].as_str().unwrap_or_default();
+    assert!(reason.contains("the solvers disagree") && reason.contains("z3") && reason.contains("cvc5"), "{report:#}");
+
+    let fine = scratch("cross-fine.cu", "__global__ void k(int *a) { a[threadIdx.x] = 1; }\n");
+    let (code, report) = check_json(&fine, &["--cross-check"]);
+    assert_eq!(code, Some(0), "{report:#}");
+    assert!(report.to_string().contains("again by cvc5"), "{report:#}");
+}

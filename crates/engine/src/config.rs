@@ -81,6 +81,9 @@ pub struct CheckConfig {
     /// (its logs and thread states cost as much again) and stops when the
     /// process holds three quarters.
     pub memory_limit: u64,
+    /// Re-do a proof that succeeded with the other solver (z3 and cvc5),
+    /// so that `verified` does not rest on one solver's `unsat` alone.
+    pub cross_check: bool,
 }
 
 impl Default for CheckConfig {
@@ -111,6 +114,7 @@ impl Default for CheckConfig {
             find_budget: Duration::from_secs(20),
             deadline: None,
             memory_limit: DEFAULT_MEMORY_LIMIT,
+            cross_check: false,
         }
     }
 }

@@ -59,7 +59,10 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
         _ if memory::spent(config.memory_limit).is_some() => {
             prove::Proof::Unknown { reason: memory::spent(config.memory_limit).unwrap_or_default(), span: None }
         }
-        Some((prove_budget, query_timeout)) => prove::prove(module, kernel, &CheckConfig { prove_budget, query_timeout, ..config.clone() }),
+        Some((prove_budget, query_timeout)) => {
+            let proof = prove::prove(module, kernel, &CheckConfig { prove_budget, query_timeout, ..config.clone() });
+            cross_checked(proof, config, |c| prove::prove(module, kernel, c))
+        }
         None => prove::Proof::Unknown { reason: "no time was left for the prover (--timeout)".into(), span: None },
     });
 
@@ -146,7 +149,10 @@ pub fn check_uncalled_function(module: &Module, func: FuncId, config: &CheckConf
     }
     let mut report = KernelReport { uncalled_function: true, ..KernelReport::new(name.clone()) };
     let proof = match config.solver_limits(config.prove_budget, config.query_timeout, 1.0) {
-        Some((prove_budget, query_timeout)) => prove::prove_uncalled(module, func, &CheckConfig { prove_budget, query_timeout, ..config.clone() }),
+        Some((prove_budget, query_timeout)) => {
+            let proof = prove::prove_uncalled(module, func, &CheckConfig { prove_budget, query_timeout, ..config.clone() });
+            cross_checked(proof, config, |c| prove::prove_uncalled(module, func, c))
+        }
         None => prove::Proof::Unknown { reason: "no time was left for the prover (--timeout)".into(), span: None },
     };
     match proof {
@@ -167,6 +173,45 @@ pub fn check_uncalled_function(module: &Module, func: FuncId, config: &CheckConf
         }
     }
     report
+}
+
+/// Under `--cross-check`, re-does a successful `proof` with the other solver
+/// (`prove_with`): the verdict stays `verified` only when both solvers
+/// prove every property; when the other one does not, it is `unknown`, with
+/// both answers named.
+fn cross_checked(proof: prove::Proof, config: &CheckConfig, prove_with: impl FnOnce(&CheckConfig) -> prove::Proof) -> prove::Proof {
+    let prove::Proof::Verified { mut proved, assumptions } = proof else {
+        return proof;
+    };
+    if !config.cross_check {
+        return prove::Proof::Verified { proved, assumptions };
+    }
+    let name = |cvc5: bool| if cvc5 { "cvc5" } else { "z3" };
+    let (first, other) = (name(config.use_cvc5), name(!config.use_cvc5));
+    let limits = config.solver_limits(config.prove_budget, config.query_timeout, 1.0);
+    let second = match limits {
+        _ if memory::spent(config.memory_limit).is_some() => prove::Proof::Unknown { reason: memory::spent(config.memory_limit).unwrap_or_default(), span: None },
+        Some((prove_budget, query_timeout)) => prove_with(&CheckConfig { use_cvc5: !config.use_cvc5, prove_budget, query_timeout, ..config.clone() }),
+        None => prove::Proof::Unknown { reason: "no time was left (--timeout)".into(), span: None },
+    };
+    match second {
+        prove::Proof::Verified { .. } => {
+            proved.push(format!("every property proved by {first} and again by {other} (--cross-check)"));
+            prove::Proof::Verified { proved, assumptions }
+        }
+        prove::Proof::Alarms(alarms) => {
+            let what = alarms.first().map_or_else(String::new, |a| format!(": {}", a.message));
+            let span = alarms.first().and_then(|a| a.primary.clone());
+            prove::Proof::Unknown {
+                reason: format!("the solvers disagree (--cross-check): {first} proved every property, {other} did not prove {} of them{what}", alarms.len()),
+                span,
+            }
+        }
+        prove::Proof::Unknown { reason, span } => prove::Proof::Unknown {
+            reason: format!("not cross-checked (--cross-check): {first} proved every property, {other} gave no answer: {reason}"),
+            span,
+        },
+    }
 }
 
 /// Whether a prover alarm describes a violation already confirmed.
