@@ -7,12 +7,15 @@
 //!   known gaps (see [`conformance`]).
 //! - `determinism`: check every conformance test twice and compare the
 //!   reports (see [`determinism`]).
+//! - `fuzz`: a structure-aware mutator over the conformance kernels and the
+//!   corpora (see [`fuzz`]).
 //! - `bless`: rewrite the golden tests' expected outputs from the current
 //!   binary and show what changed.
 //! - `help`: list the subcommands.
 
 mod conformance;
 mod determinism;
+mod fuzz;
 
 use std::process::ExitCode;
 
@@ -26,6 +29,8 @@ subcommands:
                 `cargo xtask conformance --help` for its options
   determinism   check every conformance test twice and compare the JSON
                 reports, timings aside; `cargo xtask determinism --help`
+  fuzz          mutate the conformance kernels and the corpora and check that
+                no input crashes, hangs or leaks; `cargo xtask fuzz --help`
   bless         rewrite the golden tests' .expected files (examples/,
                 examples/equiv/ and crates/cli/tests/golden/) from the current
                 output, showing the diff
@@ -37,6 +42,7 @@ fn main() -> ExitCode {
     let code = match args.first().map(String::as_str) {
         Some("conformance") => conformance::main(&args[1..]),
         Some("determinism") => determinism::main(&args[1..]),
+        Some("fuzz") => fuzz::main(&args[1..]),
         Some("bless") => bless(),
         None | Some("help" | "--help" | "-h") => {
             print!("{HELP}");

@@ -90,7 +90,17 @@ fn main() {
         Ok(code) => code,
         Err(_) => report_panic(&args),
     };
+    stop_children();
     std::process::exit(code);
+}
+
+/// Stops every compiler and solver the run still has (a host compilation
+/// running beside a device side that was rejected, say) and removes their
+/// scratch files: nothing this run started outlives it, whichever way it
+/// ends.
+fn stop_children() {
+    lockstep_frontend::driver::kill_running_compilers();
+    lockstep_smt::solver::kill_running_solvers();
 }
 
 /// The first panic's message and location (see `main`).
@@ -258,8 +268,7 @@ fn start_memory_watchdog(options: &CheckOptions, limit: u64, start: Instant) {
 fn stop_run(file: String, format: Format, why: String, elapsed: Duration) {
     TIMED_OUT.store(true, std::sync::atomic::Ordering::SeqCst);
     // Nothing this run started outlives it.
-    lockstep_frontend::driver::kill_running_compilers();
-    lockstep_smt::solver::kill_running_solvers();
+    stop_children();
     let mut emitted = EMITTED.lock().unwrap_or_else(|e| e.into_inner());
     if *emitted {
         // The check printed its report just in time and is exiting.
@@ -418,6 +427,7 @@ fn check(options: &CheckOptions) -> Report {
             }
             Format::Human => print!("{kir}"),
         }
+        stop_children();
         std::process::exit(0);
     }
     // An array larger than a device holds is an invalid program, and one

@@ -396,3 +396,36 @@ fn the_cross_check_catches_a_lying_solver() {
     assert_eq!(code, Some(0), "{report:#}");
     assert!(report.to_string().contains("again by cvc5"), "{report:#}");
 }
+
+/// A whole program whose device side is rejected while its host side still
+/// compiles: lockstep reports the rejection and stops the host compiler
+/// (with its children) and removes its scratch files before it exits (the
+/// fuzzer found this one).
+#[cfg(unix)]
+#[test]
+fn a_host_compilation_does_not_outlive_a_rejected_device_side() {
+    use std::os::unix::fs::PermissionsExt;
+    let marker = format!("{}", 700_000 + std::process::id() % 90_000);
+    let fake = scratch(
+        "slow-host-clang.sh",
+        &format!(
+            "#!/bin/sh\ncase \"$*\" in\n  *--cuda-host-only*) for a in \"$@\"; do out=\"$a\"; done; : > \"$out.tmp\"; sleep {marker} & sleep {marker} ;;\n  *) echo \"prog.cu:1:1: error: rejected on purpose\" >&2; exit 1 ;;\nesac\n"
+        ),
+    );
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let program = scratch("prog.cu", "__global__ void k(int *a) { a[threadIdx.x] = 1; }\nint main() { return 0; }\n");
+    let tmp = program.parent().unwrap().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(["check", program.to_str().unwrap(), "--format=json"])
+        .env("LOCKSTEP_CLANG", &fake)
+        .env("TMPDIR", &tmp)
+        .output()
+        .expect("lockstep runs");
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let left = Command::new("pgrep").args(["-f", &format!("sleep {marker}")]).output().expect("pgrep runs");
+    assert!(left.stdout.is_empty(), "processes left behind: {}", String::from_utf8_lossy(&left.stdout));
+    let files: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(files.is_empty(), "files left behind: {files:?}");
+}

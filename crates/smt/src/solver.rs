@@ -233,11 +233,16 @@ pub fn running_solvers() -> Vec<u32> {
 /// started (each runs in a process group of its own). For a process about
 /// to exit: the solvers' owners are not told.
 pub fn kill_running_solvers() {
+    STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
     let pids = RUNNING.lock().map(|mut r| std::mem::take(&mut *r)).unwrap_or_default();
     for pid in pids {
         kill_group(pid);
     }
 }
+
+/// Set once the run is being stopped (`kill_running_solvers`): solvers
+/// started from then on are killed at once.
+static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Kills the process group that the solver `pid` leads, and `pid` itself.
 fn kill_group(pid: u32) {
@@ -300,6 +305,10 @@ impl Process {
             })?;
         if let Ok(mut running) = RUNNING.lock() {
             running.push(child.id());
+        }
+        // A solver started while the run is being stopped would outlive it.
+        if STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
+            kill_group(child.id());
         }
         let stdin = child.stdin.take().expect("stdin is piped");
         let mut stdout = child.stdout.take().expect("stdout is piped");
