@@ -5,6 +5,10 @@
 //! - `conformance`: run lockstep over the peer suites in
 //!   `../shared/conformance/` and compare with the committed baseline of
 //!   known gaps (see [`conformance`]).
+//! - `determinism`: check every conformance test twice and compare the
+//!   reports (see [`determinism`]).
+//! - `fuzz`: a structure-aware mutator over the conformance kernels and the
+//!   corpora (see [`fuzz`]).
 //! - `bless`: rewrite the golden tests' expected outputs from the current
 //!   binary and show what changed.
 //! - `mutants`: the soundness harness: mutate the kernels lockstep
@@ -14,6 +18,8 @@
 
 mod conformance;
 mod mutants;
+mod determinism;
+mod fuzz;
 
 use std::process::ExitCode;
 
@@ -28,6 +34,10 @@ subcommands:
   mutants       mutate the suites' verified pass kernels, run each mutant in the
                 interpreter and through the check, and list every defective
                 mutant called verified; `cargo xtask mutants --help`
+  determinism   check every conformance test twice and compare the JSON
+                reports, timings aside; `cargo xtask determinism --help`
+  fuzz          mutate the conformance kernels and the corpora and check that
+                no input crashes, hangs or leaks; `cargo xtask fuzz --help`
   bless         rewrite the golden tests' .expected files (examples/,
                 examples/equiv/ and crates/cli/tests/golden/) from the current
                 output, showing the diff
@@ -39,6 +49,8 @@ fn main() -> ExitCode {
     let code = match args.first().map(String::as_str) {
         Some("conformance") => conformance::main(&args[1..]),
         Some("mutants") => mutants::main(&args[1..]),
+        Some("determinism") => determinism::main(&args[1..]),
+        Some("fuzz") => fuzz::main(&args[1..]),
         Some("bless") => bless(),
         None | Some("help" | "--help" | "-h") => {
             print!("{HELP}");

@@ -134,6 +134,9 @@ pub fn run(args: &[String]) -> i32 {
             let mut outcome = Outcome::new(Verdict::Unknown);
             outcome.reason = Some((format!("timed out after {secs} s (--timeout)"), None));
             let answer = Answer { files, kernels: Vec::new(), outcome, error: None, elapsed_ms: secs * 1000 };
+            // Nothing this run started outlives it.
+            lockstep_frontend::driver::kill_running_compilers();
+            lockstep_smt::solver::kill_running_solvers();
             std::process::exit(emit(&answer, format));
         });
     }

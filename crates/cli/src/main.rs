@@ -46,6 +46,10 @@ options of check:
   --mode=prove|find|both   which engines run (default both)
   --solver=z3|cvc5         SMT solver (default z3)
   --timeout=SECS           give up with `unknown` after SECS seconds
+  --cross-check            re-prove a `verified` kernel with the other solver
+                           (z3 and cvc5); `unknown` unless both prove it
+  --memory-limit=MIB       memory for lockstep and its solvers together
+                           (default 1024); `unknown` when it is spent
   --only-divergence --only-intra-group --check-array-bounds --equality-abstraction
   --adversarial-abstraction --warp-sync=N --no-infer --loop-unwind=N
   --kernel-args=... --kernel-arrays=... --no-inline --only-log
@@ -87,7 +91,17 @@ fn main() {
         Ok(code) => code,
         Err(_) => report_panic(&args),
     };
+    stop_children();
     std::process::exit(code);
+}
+
+/// Stops every compiler and solver the run still has (a host compilation
+/// running beside a device side that was rejected, say) and removes their
+/// scratch files: nothing this run started outlives it, whichever way it
+/// ends.
+fn stop_children() {
+    lockstep_frontend::driver::kill_running_compilers();
+    lockstep_smt::solver::kill_running_solvers();
 }
 
 /// The first panic's message and location (see `main`).
@@ -174,7 +188,7 @@ fn run_check(args: &[String]) -> i32 {
     }
     let start = Instant::now();
     let format = requested_format(args);
-    let options = match options::parse_check(args) {
+    let mut options = match options::parse_check(args) {
         Ok(o) => o,
         Err(e) => {
             let file = args.iter().find(|a| !a.starts_with('-')).cloned().unwrap_or_default();
@@ -188,8 +202,10 @@ fn run_check(args: &[String]) -> i32 {
         }
     };
     if let Some(secs) = options.timeout_secs {
+        options.deadline = Some(start + Duration::from_secs(secs));
         start_watchdog(&options, Duration::from_secs(secs));
     }
+    start_memory_watchdog(&options, options.memory_limit_mib.map_or(lockstep_engine::config::DEFAULT_MEMORY_LIMIT, |m| m << 20), start);
     let mut report = check(&options);
     report.elapsed_ms = start.elapsed().as_millis() as u64;
     // One report per run: once the watchdog has fired (it may have stopped
@@ -216,7 +232,7 @@ fn run_check(args: &[String]) -> i32 {
 /// watchdog, whichever comes first), held while it is printed.
 static EMITTED: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
 
-/// Set when the `--timeout` watchdog fires.
+/// Set when a watchdog (`--timeout`, `--memory-limit`) fires.
 static TIMED_OUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Never hang: after the user's time limit, report `unknown` and exit, even
@@ -226,22 +242,45 @@ fn start_watchdog(options: &CheckOptions, limit: Duration) {
     let format = options.format;
     std::thread::spawn(move || {
         std::thread::sleep(limit);
-        TIMED_OUT.store(true, std::sync::atomic::Ordering::SeqCst);
-        // Nothing this run started outlives it.
-        lockstep_frontend::driver::kill_running_compilers();
-        lockstep_smt::solver::kill_running_solvers();
-        let mut emitted = EMITTED.lock().unwrap_or_else(|e| e.into_inner());
-        if *emitted {
-            // The check printed its report just in time and is exiting.
+        stop_run(file, format, format!("timed out after {} s (--timeout)", limit.as_secs()), limit);
+    });
+}
+
+/// Never exhaust the machine: when this process and its solvers together
+/// hold more than the memory limit (which the engines' own budgets should
+/// keep them below), report `unknown` and exit before the operating system's
+/// out-of-memory killer would act.
+fn start_memory_watchdog(options: &CheckOptions, limit: u64, start: Instant) {
+    let file = options.file.display().to_string();
+    let format = options.format;
+    std::thread::spawn(move || loop {
+        std::thread::sleep(Duration::from_millis(100));
+        let used = lockstep_engine::memory::run_resident_bytes();
+        if used > limit {
+            let why = format!("the memory limit of {} MiB was reached (lockstep and its solvers held {} MiB; --memory-limit)", limit >> 20, used >> 20);
+            stop_run(file, format, why, start.elapsed());
             return;
         }
-        *emitted = true;
-        let mut report = Report::new(file);
-        report.kernels.push(KernelReport::unknown("*", format!("timed out after {} s (--timeout)", limit.as_secs()), None));
-        report.elapsed_ms = limit.as_millis() as u64;
-        let code = emit(&report, format);
-        std::process::exit(code);
     });
+}
+
+/// Ends the run from a watchdog: stops every child, prints the one report
+/// (`unknown` for `why`) unless the check printed its own, and exits.
+fn stop_run(file: String, format: Format, why: String, elapsed: Duration) {
+    TIMED_OUT.store(true, std::sync::atomic::Ordering::SeqCst);
+    // Nothing this run started outlives it.
+    stop_children();
+    let mut emitted = EMITTED.lock().unwrap_or_else(|e| e.into_inner());
+    if *emitted {
+        // The check printed its report just in time and is exiting.
+        return;
+    }
+    *emitted = true;
+    let mut report = Report::new(file);
+    report.kernels.push(KernelReport::unknown("*", why, None));
+    report.elapsed_ms = elapsed.as_millis() as u64;
+    let code = emit(&report, format);
+    std::process::exit(code);
 }
 
 fn check(options: &CheckOptions) -> Report {
@@ -395,6 +434,7 @@ fn check(options: &CheckOptions) -> Report {
             }
             Format::Human => print!("{kir}"),
         }
+        stop_children();
         std::process::exit(0);
     }
     // An array larger than a device holds is an invalid program, and one
@@ -552,6 +592,7 @@ fn engine_config(options: &CheckOptions, kernel: Option<&lockstep_kir::Function>
         equality_abstraction: options.equality_abstraction,
         warp_sync: options.warp_sync,
         no_infer: options.no_infer,
+        cross_check: options.cross_check,
         disabled_rules: options.disabled_rules.clone(),
         race_arrays: options.race_arrays.clone(),
         smt_log_dir: options.smt_log.clone(),
@@ -569,6 +610,10 @@ fn engine_config(options: &CheckOptions, kernel: Option<&lockstep_kir::Function>
     };
     if let Some(secs) = options.timeout_secs {
         config.query_timeout = config.query_timeout.min(std::time::Duration::from_secs(secs));
+    }
+    config.deadline = options.deadline;
+    if let Some(mib) = options.memory_limit_mib {
+        config.memory_limit = mib << 20;
     }
     // GPUVerify's `--kernel-args=K,v1,...` gives the non-pointer arguments of
     // kernel K in order (a by-value struct counts as one, given as its

@@ -94,12 +94,19 @@ pub struct CheckOptions {
     pub solver: SolverKind,
     /// Whole-run wall-clock limit in seconds.
     pub timeout_secs: Option<u64>,
+    /// When the run must end (`--timeout` after its start); set by the
+    /// driver, not parsed.
+    pub deadline: Option<std::time::Instant>,
+    /// `--memory-limit` in MiB, when given (the engines' default otherwise).
+    pub memory_limit_mib: Option<u64>,
     pub only_divergence: bool,
     pub only_intra_group: bool,
     pub check_array_bounds: bool,
     pub equality_abstraction: bool,
     pub warp_sync: Option<u32>,
     pub no_infer: bool,
+    /// `--cross-check`: a proof is re-done with the other solver.
+    pub cross_check: bool,
     pub loop_unwind: Option<u32>,
     pub kernel_args: Vec<String>,
     pub kernel_arrays: Vec<String>,
@@ -286,6 +293,14 @@ pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
                 // GPUVerify uses 0 for "no timeout".
                 o.timeout_secs = (secs > 0).then_some(secs);
             }
+            "--memory-limit" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                let mib: u64 = parse_number(flag, &v)?;
+                if !(256..=1 << 30).contains(&mib) {
+                    return err(format!("--memory-limit: {mib} MiB is outside 256 MiB ..= 1 PiB"));
+                }
+                o.memory_limit_mib = Some(mib);
+            }
             "--blockDim" | "--local_size" => {
                 let v = take_value(flag, inline, &mut iter)?;
                 if o.launch.group_size.is_some() {
@@ -318,6 +333,7 @@ pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
                 o.warp_sync = Some(parse_number(flag, &v)?);
             }
             "--no-infer" => o.no_infer = true,
+            "--cross-check" => o.cross_check = true,
             "--disable-rule" => {
                 let v = take_value(flag, inline, &mut iter)?;
                 for tag in v.split(',').map(str::trim).filter(|t| !t.is_empty()) {

@@ -258,3 +258,174 @@ fn a_hung_clang_is_stopped_at_the_timeout_with_its_children() {
     let left = Command::new("pgrep").args(["-f", &format!("sleep {marker}")]).output().expect("pgrep runs");
     assert!(left.stdout.is_empty(), "processes left behind: {}", String::from_utf8_lossy(&left.stdout));
 }
+
+/// A solver that never answers (z3 and cvc5 both hang) cannot hold back
+/// what the solver-free concrete search found: under `--timeout=20` a racy
+/// kernel is reported with its witness before the deadline, and the hung
+/// solvers are gone afterwards.
+#[cfg(unix)]
+#[test]
+fn a_hung_solver_does_not_starve_the_concrete_search() {
+    use std::os::unix::fs::PermissionsExt;
+    let marker = format!("{}", 800_000 + std::process::id() % 90_000);
+    let fake = scratch("z3", &format!("#!/bin/sh\nsleep {marker} &\nexec sleep {marker}\n"));
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::copy(&fake, fake.with_file_name("cvc5")).unwrap();
+    let bin = fake.parent().unwrap().to_path_buf();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let kernel = scratch("stuck-solver.cu", "__global__ void k(int *a) { a[0] = threadIdx.x; }\n");
+    let started = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(["check", kernel.to_str().unwrap(), "--format=json", "--timeout=20", "--blockDim=32", "--gridDim=1"])
+        .env("PATH", &path)
+        .output()
+        .expect("lockstep runs");
+    let elapsed = started.elapsed();
+    let report = json(&out);
+    assert_eq!(out.status.code(), Some(1), "{report:#}");
+    assert!(elapsed < std::time::Duration::from_secs(20), "took {elapsed:?}");
+    let race = &report["kernels"][0]["violations"][0];
+    assert_eq!(race["kind"], "data-race", "{report:#}");
+    assert_eq!(race["confirmed"], true, "{report:#}");
+    assert!(race["witness"].is_object(), "{report:#}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let left = Command::new("pgrep").args(["-f", &format!("sleep {marker}")]).output().expect("pgrep runs");
+    assert!(left.stdout.is_empty(), "processes left behind: {}", String::from_utf8_lossy(&left.stdout));
+}
+
+/// Runs `lockstep check FILE FLAGS --format=json` under `/usr/bin/time`
+/// and returns the exit status, the report and the peak resident memory
+/// of the largest process of the run (lockstep or a solver) in bytes; the
+/// peak is `None` where `/usr/bin/time` is missing.
+fn check_measured(file: &PathBuf, flags: &[&str]) -> (Option<i32>, serde_json::Value, Option<u64>) {
+    let time = std::path::Path::new("/usr/bin/time");
+    let peak_file = file.with_extension("peak");
+    let mut cmd = if time.exists() {
+        let mut c = Command::new(time);
+        c.args(["-f", "%M", "-o"]).arg(&peak_file).arg(env!("CARGO_BIN_EXE_lockstep"));
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_lockstep"))
+    };
+    let out = cmd.args(["check", file.to_str().unwrap(), "--format=json"]).args(flags).output().expect("lockstep runs");
+    let peak = std::fs::read_to_string(&peak_file).ok().and_then(|t| t.lines().last()?.trim().parse::<u64>().ok()).map(|kib| kib << 10);
+    (out.status.code(), json(&out), peak)
+}
+
+/// A loop squaring `double2` values over an arbitrary trip count on a big
+/// launch (the shape of an SDK kernel that once grew to 21 GB): within a
+/// small `--memory-limit` the run ends with a verdict, the solver stopped
+/// by its own limit when it needs more, and no process of the run grows
+/// past the limit.
+#[test]
+fn a_squaring_loop_stays_within_the_memory_limit() {
+    let file = scratch(
+        "square.cl",
+        "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n__kernel void square(__global double2 *out, int nIters) {\n  double2 s0 = (double2)((double)get_global_id(0), 1.0);\n  double2 s1 = (double2)(1.0, (double)get_local_id(0));\n  for (int i = 0; i < nIters; i++) {\n    s0 = s0 * s0 * 1.01;\n    s1 = s1 * s1 * 1.01;\n    s0 = s0 * s1 * 1.01;\n    s1 = s1 * s0 * 1.01;\n  }\n  out[get_global_id(0)] = s0 + s1;\n}\n",
+    );
+    let (code, report, peak) = check_measured(&file, &["--local_size=128", "--num_groups=16384", "--memory-limit=256"]);
+    assert!(matches!(code, Some(0) | Some(3)), "{report:#}");
+    if code == Some(3) {
+        assert!(report.to_string().contains("memory"), "{report:#}");
+    }
+    assert!(peak.is_none_or(|p| p <= 256 << 20), "peak {peak:?} bytes");
+}
+
+/// Long straight-line floating-point code (the shape of molecular-dynamics
+/// rate kernels): a verdict within the default memory limit.
+#[test]
+fn long_straight_line_float_code_stays_within_the_default_memory_limit() {
+    let mut kernel = String::from("__global__ void rates(float *out, const float *in, float t) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  float a = in[i], b = in[i + 1], c = t;\n");
+    for k in 0..600 {
+        kernel.push_str(&format!("  a = a * b + {k}.5f * c; b = b * a - c / (a + 1.0f); c = c * c + a * b;\n"));
+    }
+    kernel.push_str("  out[i] = a + b + c;\n}\n");
+    let file = scratch("rates.cu", &kernel);
+    let (code, report, peak) = check_measured(&file, &["--blockDim=256", "--gridDim=1024"]);
+    assert!(matches!(code, Some(0) | Some(3)), "{report:#}");
+    assert!(peak.is_none_or(|p| p <= 1 << 30), "peak {peak:?} bytes");
+}
+
+/// A kernel whose threads each write a page of their own: the concrete
+/// search stops at its share of `--memory-limit` instead of backing them all.
+#[test]
+fn the_concrete_search_stops_at_its_share_of_the_memory_limit() {
+    let file = scratch("pages.cu", "__global__ void spread(char *big) {\n  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n  big[(unsigned long long)i * 4096] = 1;\n}\n");
+    let arrays = format!("--kernel-arrays=spread,{}", 1u64 << 30);
+    let (code, report, peak) = check_measured(&file, &["--blockDim=256", "--gridDim=256", "--memory-limit=256", &arrays]);
+    assert!(matches!(code, Some(0) | Some(3)), "{report:#}");
+    assert!(peak.is_none_or(|p| p <= 256 << 20), "peak {peak:?} bytes");
+    let out = lockstep(&["check", file.to_str().unwrap(), "--memory-limit=10"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--memory-limit"), "{}", stderr(&out));
+}
+
+/// `verified` rests on the solver's `unsat`: a z3 that answers `unsat` to
+/// everything proves a racy kernel. `--cross-check` re-proves with cvc5,
+/// which finds the race, and the verdict is `unknown` with both answers
+/// named; a kernel both solvers prove stays `verified`.
+#[cfg(unix)]
+#[test]
+fn the_cross_check_catches_a_lying_solver() {
+    use std::os::unix::fs::PermissionsExt;
+    let liar = scratch(
+        "z3",
+        "#!/bin/sh\nwhile IFS= read -r line; do\n  case \"$line\" in\n    *\"(check-sat\"*) echo unsat ;;\n    *\"(get-\"*) echo '(error \"unsupported\")' ;;\n    *\"(exit\"*) exit 0 ;;\n    \"\") ;;\n    *) echo success ;;\n  esac\ndone\n",
+    );
+    std::fs::set_permissions(&liar, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", liar.parent().unwrap().display(), std::env::var("PATH").unwrap_or_default());
+    let race = scratch("liar-race.cu", "__global__ void k(int *a) { a[0] = threadIdx.x; }\n");
+    let run = |flags: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+            .args(["check", race.to_str().unwrap(), "--format=json", "--mode=prove"])
+            .args(flags)
+            .env("PATH", &path)
+            .output()
+            .expect("lockstep runs");
+        (out.status.code(), json(&out))
+    };
+    let (code, report) = run(&[]);
+    assert_eq!((code, report["verdict"].as_str()), (Some(0), Some("verified")), "the fake solver no longer lies: {report:#}");
+    let (code, report) = run(&["--cross-check"]);
+    assert_eq!(code, Some(3), "{report:#}");
+    let reason = report["kernels"][0]["reason"]["message"].as_str().unwrap_or_default();
+    assert!(reason.contains("the solvers disagree") && reason.contains("z3") && reason.contains("cvc5"), "{report:#}");
+
+    let fine = scratch("cross-fine.cu", "__global__ void k(int *a) { a[threadIdx.x] = 1; }\n");
+    let (code, report) = check_json(&fine, &["--cross-check"]);
+    assert_eq!(code, Some(0), "{report:#}");
+    assert!(report.to_string().contains("again by cvc5"), "{report:#}");
+}
+
+/// A whole program whose device side is rejected while its host side still
+/// compiles: lockstep reports the rejection and stops the host compiler
+/// (with its children) and removes its scratch files before it exits (the
+/// fuzzer found this one).
+#[cfg(unix)]
+#[test]
+fn a_host_compilation_does_not_outlive_a_rejected_device_side() {
+    use std::os::unix::fs::PermissionsExt;
+    let marker = format!("{}", 700_000 + std::process::id() % 90_000);
+    let fake = scratch(
+        "slow-host-clang.sh",
+        &format!(
+            "#!/bin/sh\ncase \"$*\" in\n  *--cuda-host-only*) for a in \"$@\"; do out=\"$a\"; done; : > \"$out.tmp\"; sleep {marker} & sleep {marker} ;;\n  *) echo \"prog.cu:1:1: error: rejected on purpose\" >&2; exit 1 ;;\nesac\n"
+        ),
+    );
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let program = scratch("prog.cu", "__global__ void k(int *a) { a[threadIdx.x] = 1; }\nint main() { return 0; }\n");
+    let tmp = program.parent().unwrap().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(["check", program.to_str().unwrap(), "--format=json"])
+        .env("LOCKSTEP_CLANG", &fake)
+        .env("TMPDIR", &tmp)
+        .output()
+        .expect("lockstep runs");
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let left = Command::new("pgrep").args(["-f", &format!("sleep {marker}")]).output().expect("pgrep runs");
+    assert!(left.stdout.is_empty(), "processes left behind: {}", String::from_utf8_lossy(&left.stdout));
+    let files: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(files.is_empty(), "files left behind: {files:?}");
+}

@@ -1,7 +1,19 @@
 //! What a check is asked to do: the launch and the engines' switches.
 //! Built by the CLI from the command line and passed down explicitly.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// Time kept between the end of the engines and the deadline, for
+/// building and printing the report.
+const REPORT_RESERVE: Duration = Duration::from_millis(700);
+/// How long after a query's limit the solver layer abandons a solver that
+/// does not answer (`lockstep_smt::SolverConfig::watchdog_margin`).
+const SOLVER_MARGIN: Duration = Duration::from_secs(1);
+/// The least time worth giving a solver-backed engine.
+const MIN_SOLVER_SLOT: Duration = Duration::from_secs(2);
+
+/// The memory a check may use unless `--memory-limit` says otherwise: 1 GiB.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 1 << 30;
 
 /// Which engines run.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -58,6 +70,20 @@ pub struct CheckConfig {
     pub prove_budget: Option<Duration>,
     /// Wall-clock budget for the bounded finder on one kernel.
     pub find_budget: Duration,
+    /// When the whole run must have ended (`--timeout`): the solver-backed
+    /// engines get shares of the time left, so that what the concrete
+    /// search found is reported before the deadline even when a solver
+    /// never answers.
+    pub deadline: Option<Instant>,
+    /// The memory the whole check may use, in bytes (`--memory-limit`):
+    /// each solver gets three quarters of it as its address space, the
+    /// concrete search a quarter of it for the memory a kernel writes
+    /// (its logs and thread states cost as much again) and stops when the
+    /// process holds three quarters.
+    pub memory_limit: u64,
+    /// Re-do a proof that succeeded with the other solver (z3 and cvc5),
+    /// so that `verified` does not rest on one solver's `unsat` alone.
+    pub cross_check: bool,
 }
 
 impl Default for CheckConfig {
@@ -86,6 +112,9 @@ impl Default for CheckConfig {
             smt_log_dir: None,
             prove_budget: Some(Duration::from_secs(30)),
             find_budget: Duration::from_secs(20),
+            deadline: None,
+            memory_limit: DEFAULT_MEMORY_LIMIT,
+            cross_check: false,
         }
     }
 }
@@ -96,9 +125,63 @@ impl CheckConfig {
         self.group_size.iter().chain(&self.num_groups).all(Option::is_some)
     }
 
+    /// The time left before the deadline, less what reporting needs;
+    /// `None` without a deadline.
+    pub fn time_left(&self) -> Option<Duration> {
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()).saturating_sub(REPORT_RESERVE))
+    }
+
+    /// The limits of a solver-backed engine that may use `share` of the time
+    /// left (`budget` and `query` being what it would use without a
+    /// deadline; no budget is no limit): `(budget, per-query limit)`, or
+    /// `None` when too little time is left to start a solver at all. An
+    /// engine checks its budget between queries, and a query that does not
+    /// answer is abandoned only `SOLVER_MARGIN` after its limit, so the
+    /// budget leaves room for one whole query after it.
+    pub fn solver_limits(&self, budget: Option<Duration>, query: Duration, share: f64) -> Option<(Option<Duration>, Duration)> {
+        let Some(left) = self.time_left() else {
+            return Some((budget, query));
+        };
+        let mut slot = left.mul_f64(share.clamp(0.0, 1.0));
+        if let Some(budget) = budget {
+            slot = slot.min(budget.saturating_add(query + SOLVER_MARGIN));
+        }
+        if slot < MIN_SOLVER_SLOT {
+            return None;
+        }
+        let query = query.min((slot / 2).saturating_sub(SOLVER_MARGIN).max(Duration::from_millis(500)));
+        let within = slot.saturating_sub(query + SOLVER_MARGIN);
+        Some((Some(budget.map_or(within, |b| b.min(within))), query))
+    }
+
+    /// The address space each solver process may use.
+    pub fn solver_memory(&self) -> u64 {
+        self.memory_limit / 4 * 3
+    }
+
     /// The log file of one solver session (`engine` is `prove` or `find`)
     /// on `kernel`, when `--smt-log` asks for logs.
     pub fn smt_log(&self, kernel: &str, engine: &str) -> Option<std::path::PathBuf> {
         self.smt_log_dir.as_ref().map(|dir| dir.join(format!("{kernel}.{engine}.smt2")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solver_limits_fit_the_time_left() {
+        let free = CheckConfig::default();
+        assert_eq!(free.solver_limits(Some(Duration::from_secs(30)), Duration::from_secs(20), 0.5), Some((Some(Duration::from_secs(30)), Duration::from_secs(20))));
+        let soon = CheckConfig { deadline: Some(Instant::now() + Duration::from_secs(20)), ..CheckConfig::default() };
+        let (budget, query) = soon.solver_limits(None, Duration::from_secs(20), 0.5).unwrap();
+        // A query started at the end of the budget, abandoned a margin
+        // after its limit, still ends within the share.
+        assert!(budget.unwrap() + query + SOLVER_MARGIN <= Duration::from_secs(10), "{budget:?} {query:?}");
+        let (budget, query) = soon.solver_limits(Some(Duration::from_secs(5)), Duration::from_secs(20), 1.0).unwrap();
+        assert!(budget.unwrap() <= Duration::from_secs(5) && budget.unwrap() + query + SOLVER_MARGIN <= Duration::from_secs(20));
+        let late = CheckConfig { deadline: Some(Instant::now() + Duration::from_secs(1)), ..CheckConfig::default() };
+        assert_eq!(late.solver_limits(None, Duration::from_secs(20), 1.0), None);
     }
 }

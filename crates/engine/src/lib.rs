@@ -16,6 +16,7 @@ pub mod confirm;
 pub mod config;
 pub mod limits;
 pub mod locate;
+pub mod memory;
 pub mod program;
 pub mod prove;
 pub mod search;
@@ -43,19 +44,27 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
         let outcome = search::search(module, kernel, config);
         confirmed.extend(outcome.violations);
         notes.extend(outcome.notes);
-        notes.extend(find_and_confirm(module, kernel, config, &mut confirmed));
+        match memory::spent(config.memory_limit) {
+            Some(why) => notes.push(format!("bounded symbolic search skipped: {why}")),
+            None => notes.extend(find_and_confirm(module, kernel, config, &mut confirmed)),
+        }
     }
     // The prover's budget: its full share when it decides the verdict, a
     // short one when a confirmed error already decides it (its alarms then
     // only add possible violations to the report).
-    let prove_config;
-    let config_for_proof = if confirmed.is_empty() {
-        config
-    } else {
-        prove_config = CheckConfig { prove_budget: Some(std::time::Duration::from_secs(5)), ..config.clone() };
-        &prove_config
-    };
-    let proof = (config.mode != Mode::Find).then(|| prove::prove(module, kernel, config_for_proof));
+    // Under a deadline (`--timeout`) it gets the time left, so that a solver
+    // that never answers cannot hold back what the search found.
+    let budget = if confirmed.is_empty() { config.prove_budget } else { Some(std::time::Duration::from_secs(5)) };
+    let proof = (config.mode != Mode::Find).then(|| match config.solver_limits(budget, config.query_timeout, 1.0) {
+        _ if memory::spent(config.memory_limit).is_some() => {
+            prove::Proof::Unknown { reason: memory::spent(config.memory_limit).unwrap_or_default(), span: None }
+        }
+        Some((prove_budget, query_timeout)) => {
+            let proof = prove::prove(module, kernel, &CheckConfig { prove_budget, query_timeout, ..config.clone() });
+            cross_checked(proof, config, |c| prove::prove(module, kernel, c))
+        }
+        None => prove::Proof::Unknown { reason: "no time was left for the prover (--timeout)".into(), span: None },
+    });
 
     let mut report = KernelReport::new(name);
     match proof {
@@ -139,7 +148,14 @@ pub fn check_uncalled_function(module: &Module, func: FuncId, config: &CheckConf
         return KernelReport { uncalled_function: true, ..KernelReport::unknown(name.clone(), why, None) };
     }
     let mut report = KernelReport { uncalled_function: true, ..KernelReport::new(name.clone()) };
-    match prove::prove_uncalled(module, func, config) {
+    let proof = match config.solver_limits(config.prove_budget, config.query_timeout, 1.0) {
+        Some((prove_budget, query_timeout)) => {
+            let proof = prove::prove_uncalled(module, func, &CheckConfig { prove_budget, query_timeout, ..config.clone() });
+            cross_checked(proof, config, |c| prove::prove_uncalled(module, func, c))
+        }
+        None => prove::Proof::Unknown { reason: "no time was left for the prover (--timeout)".into(), span: None },
+    };
+    match proof {
         prove::Proof::Verified { proved, mut assumptions } => {
             report.verdict = Verdict::Verified;
             report.proved = proved;
@@ -159,6 +175,45 @@ pub fn check_uncalled_function(module: &Module, func: FuncId, config: &CheckConf
     report
 }
 
+/// Under `--cross-check`, re-does a successful `proof` with the other solver
+/// (`prove_with`): the verdict stays `verified` only when both solvers
+/// prove every property; when the other one does not, it is `unknown`, with
+/// both answers named.
+fn cross_checked(proof: prove::Proof, config: &CheckConfig, prove_with: impl FnOnce(&CheckConfig) -> prove::Proof) -> prove::Proof {
+    let prove::Proof::Verified { mut proved, assumptions } = proof else {
+        return proof;
+    };
+    if !config.cross_check {
+        return prove::Proof::Verified { proved, assumptions };
+    }
+    let name = |cvc5: bool| if cvc5 { "cvc5" } else { "z3" };
+    let (first, other) = (name(config.use_cvc5), name(!config.use_cvc5));
+    let limits = config.solver_limits(config.prove_budget, config.query_timeout, 1.0);
+    let second = match limits {
+        _ if memory::spent(config.memory_limit).is_some() => prove::Proof::Unknown { reason: memory::spent(config.memory_limit).unwrap_or_default(), span: None },
+        Some((prove_budget, query_timeout)) => prove_with(&CheckConfig { use_cvc5: !config.use_cvc5, prove_budget, query_timeout, ..config.clone() }),
+        None => prove::Proof::Unknown { reason: "no time was left (--timeout)".into(), span: None },
+    };
+    match second {
+        prove::Proof::Verified { .. } => {
+            proved.push(format!("every property proved by {first} and again by {other} (--cross-check)"));
+            prove::Proof::Verified { proved, assumptions }
+        }
+        prove::Proof::Alarms(alarms) => {
+            let what = alarms.first().map_or_else(String::new, |a| format!(": {}", a.message));
+            let span = alarms.first().and_then(|a| a.primary.clone());
+            prove::Proof::Unknown {
+                reason: format!("the solvers disagree (--cross-check): {first} proved every property, {other} did not prove {} of them{what}", alarms.len()),
+                span,
+            }
+        }
+        prove::Proof::Unknown { reason, span } => prove::Proof::Unknown {
+            reason: format!("not cross-checked (--cross-check): {first} proved every property, {other} gave no answer: {reason}"),
+            span,
+        },
+    }
+}
+
 /// Whether a prover alarm describes a violation already confirmed.
 fn same_finding(confirmed: &Violation, alarm: &Violation) -> bool {
     confirmed.kind == alarm.kind && (confirmed.primary == alarm.primary || confirmed.related.iter().any(|r| Some(&r.span) == alarm.primary.as_ref()))
@@ -167,6 +222,10 @@ fn same_finding(confirmed: &Violation, alarm: &Violation) -> bool {
 /// Runs the bounded symbolic finder and adds each finding that a replay of
 /// its witness confirms; returns notes on what was not confirmed.
 fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, confirmed: &mut Vec<Violation>) -> Vec<String> {
+    // Half of the time left at most, the prover needing the rest.
+    let Some((find_budget, query_timeout)) = config.solver_limits(Some(config.find_budget), config.query_timeout.min(std::time::Duration::from_secs(10)), 0.5) else {
+        return vec!["bounded symbolic search skipped: too little time was left (--timeout)".into()];
+    };
     let find_config = lockstep_find::FindConfig {
         group_size: config.group_size,
         num_groups: config.num_groups,
@@ -174,13 +233,14 @@ fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, confi
         equality_abstraction: config.equality_abstraction,
         loop_unwind: config.loop_unwind.unwrap_or(4),
         solver: if config.use_cvc5 { lockstep_find::SolverKind::Cvc5 } else { lockstep_find::SolverKind::Z3 },
-        query_timeout: config.query_timeout.min(std::time::Duration::from_secs(10)),
-        total_timeout: config.find_budget,
+        query_timeout,
+        total_timeout: find_budget.unwrap_or(config.find_budget),
         warp_size: config.warp_sync,
         only_intra_group: config.only_intra_group,
         only_divergence: config.only_divergence,
         race_arrays: config.race_arrays.clone(),
         replay_log: config.smt_log(&module.functions[kernel].name, "find"),
+        solver_memory: Some(config.solver_memory()),
         ..lockstep_find::FindConfig::default()
     };
     let outcome = lockstep_find::find_bugs(module, kernel, &find_config);

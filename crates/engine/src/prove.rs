@@ -43,6 +43,7 @@ fn prove_config(module: &Module, kernel: FuncId, config: &CheckConfig) -> ProveC
         replay_log: config.smt_log(&module.functions[kernel].name, "prove"),
         check_array_bounds: config.check_array_bounds,
         time_budget: config.prove_budget,
+        solver_memory: Some(config.solver_memory()),
         warp_size: config.warp_sync,
         // Annotation switches are applied to the module before any engine
         // runs (`annotations`), so the prover sees the rewritten kernel.

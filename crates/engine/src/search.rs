@@ -263,6 +263,8 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         only_groups: inputs.only_groups.clone(),
         work_dim: config.work_dim as u32,
         undefined_value: inputs.undefined_value,
+        memory_budget: config.memory_limit / 4,
+        process_memory_limit: Some(config.memory_limit / 4 * 3),
         ..ReplayOptions::default()
     };
     let mut oracle = SimpleHavoc(SeededHavoc { seed: options.havoc_seed });

@@ -102,6 +102,8 @@ pub struct FindConfig {
     /// were races with no read (the rule of `lockstep_analysis::ghost`, as
     /// the replay applies it under `benign_writes_from_memory`).
     pub equality_abstraction: bool,
+    /// The most address space the solver may use, in bytes.
+    pub solver_memory: Option<u64>,
 }
 
 impl Default for FindConfig {
@@ -113,6 +115,7 @@ impl Default for FindConfig {
             solver: SolverKind::Z3,
             query_timeout: Duration::from_secs(10),
             total_timeout: Duration::from_secs(120),
+            solver_memory: Some(lockstep_smt::solver::DEFAULT_MEMORY_LIMIT),
             check_overflow: false,
             array_sizes: Vec::new(),
             warp_size: None,

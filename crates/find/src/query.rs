@@ -283,6 +283,7 @@ impl<'a> Search<'a> {
 
     fn start_solver(&mut self) -> lockstep_smt::Result<()> {
         let mut cfg = SolverConfig::new(self.config.solver, self.config.query_timeout);
+        cfg.memory_limit = self.config.solver_memory;
         if let Some(path) = &self.config.replay_log {
             cfg = cfg.with_log(path.clone());
         }

@@ -413,6 +413,11 @@ pub fn run_with_deadline(cmd: &mut Command, deadline: std::time::Duration) -> st
     if let Ok(mut running) = RUNNING.lock() {
         running.push(pid);
     }
+    // A compiler started while the run is being stopped (by a thread that
+    // had not yet seen the stop) would outlive it.
+    if STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
+        kill_group(pid);
+    }
     let (done, exited) = std::sync::mpsc::channel();
     let waiter = std::thread::spawn(move || {
         let status = child.wait();
@@ -439,13 +444,38 @@ pub fn run_with_deadline(cmd: &mut Command, deadline: std::time::Duration) -> st
 /// `kill_running_compilers`).
 static RUNNING: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
 
-/// Kills every compiler this program has running, with its children. For a
+/// Set once the run is being stopped: compilers started from then on are
+/// killed at once.
+static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Kills every compiler this program has running, with its children, and
+/// every compiler started later, and removes this process's scratch files
+/// (clang's output and the temporary files a killed clang leaves). For a
 /// process about to exit (the CLI's `--timeout`): a compiler runs in a
-/// process group of its own, so nothing else would stop it.
+/// process group of its own, so nothing else would stop it, and an exiting
+/// process runs no destructors.
 pub fn kill_running_compilers() {
+    STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
     let pids = RUNNING.lock().map(|r| r.clone()).unwrap_or_default();
-    for pid in pids {
+    for &pid in &pids {
         kill_group(pid);
+    }
+    let prefix = format!("lockstep-{}-", std::process::id());
+    let remove_scratch_files = || {
+        if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
+            for entry in entries.flatten() {
+                if entry.file_name().to_str().is_some_and(|n| n.starts_with(&prefix)) {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            }
+        }
+    };
+    remove_scratch_files();
+    if !pids.is_empty() {
+        // A killed compiler may still be running for an instant on another
+        // core, and create its temporary file after the first sweep.
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        remove_scratch_files();
     }
 }
 

@@ -167,6 +167,8 @@ pub struct ProveConfig {
     /// GPUVerify's `--only-requires`: annotations other than preconditions
     /// are ignored.
     pub only_requires: bool,
+    /// The most address space each solver may use, in bytes.
+    pub solver_memory: Option<u64>,
 }
 
 impl ProveConfig {
@@ -196,6 +198,7 @@ impl Default for ProveConfig {
             replay_log: None,
             check_array_bounds: false,
             time_budget: None,
+            solver_memory: Some(lockstep_smt::solver::DEFAULT_MEMORY_LIMIT),
             invariants_as_candidates: false,
             warp_size: None,
             no_annotations: false,

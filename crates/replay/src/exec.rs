@@ -474,11 +474,23 @@ impl<'a> Ctx<'a> {
             self.stop(th, IncompleteReason::Unsupported("the host program stops at its first error".into()));
             return Flow::Yield;
         }
-        if self.memory.exhausted() {
+        let process_full = || {
+            let limit = self.opts.process_memory_limit?;
+            crate::memory::resident_bytes(None).filter(|&used| used > limit).map(|used| (limit, used))
+        };
+        if self.total_steps % 4096 == 0 {
+            if let Some((limit, used)) = process_full() {
+                let why = format!("lockstep holds {} MiB, more than the {} MiB the replay may use (--memory-limit)", used >> 20, limit >> 20);
+                self.stop(th, IncompleteReason::Unsupported(why));
+                self.aborted = true;
+                return Flow::Yield;
+            }
+        }
+        if self.memory.exhausted(self.opts.memory_budget) {
             // Lazily backed memory costs what the program writes; past the
             // model's limit the run stops, incomplete, rather than taking
             // the verifier's machine down.
-            let limit = crate::memory::MAX_RESIDENT_BYTES >> 20;
+            let limit = self.opts.memory_budget >> 20;
             self.stop(th, IncompleteReason::Unsupported(format!("the program writes more than {limit} MiB of memory, the model's limit")));
             self.aborted = true;
             return Flow::Yield;

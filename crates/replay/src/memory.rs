@@ -63,9 +63,25 @@ impl Object {
 pub const MAX_ALLOCATION_BYTES: u64 = 1 << 36;
 
 /// The most memory all objects of a replay together may have written
-/// (backed pages): 1 GiB. A replay that writes more stops, incomplete
-/// (`Memory::exhausted`), rather than exhausting the verifier's machine.
-pub const MAX_RESIDENT_BYTES: u64 = 1 << 30;
+/// (backed pages) by default (`ReplayOptions::memory_budget`): 512 MiB, half
+/// of lockstep's default memory limit. A replay that writes more stops,
+/// incomplete, rather than exhausting the verifier's machine.
+pub const MAX_RESIDENT_BYTES: u64 = 1 << 29;
+
+/// The resident memory of process `pid` (this process when `None`), in
+/// bytes; `None` where the system does not say (only Linux's `/proc` is
+/// read) or the process is gone.
+pub fn resident_bytes(pid: Option<u32>) -> Option<u64> {
+    let path = match pid {
+        Some(pid) => format!("/proc/{pid}/statm"),
+        None => "/proc/self/statm".to_string(),
+    };
+    let text = std::fs::read_to_string(path).ok()?;
+    let pages: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
+    // 4 KiB pages on the platforms lockstep is built for; a larger page
+    // would only make the figure an underestimate by a known factor.
+    Some(pages.saturating_mul(4096))
+}
 
 /// Chunk size of copies between objects.
 const COPY_CHUNK: u64 = PAGE_BYTES;
@@ -176,10 +192,10 @@ impl Memory {
         Val::Ptr(Pointer::new(id, 0))
     }
 
-    /// True when the objects together have written more than
-    /// `MAX_RESIDENT_BYTES`: the replay must stop.
-    pub fn exhausted(&self) -> bool {
-        self.resident_pages as u64 * PAGE_BYTES > MAX_RESIDENT_BYTES
+    /// True when the objects together have written more than `budget`
+    /// bytes (`ReplayOptions::memory_budget`): the replay must stop.
+    pub fn exhausted(&self, budget: u64) -> bool {
+        (self.resident_pages.max(0) as u64).saturating_mul(PAGE_BYTES) > budget
     }
 
     /// Records a read of `len` bytes at `offset` of `id` (counted in

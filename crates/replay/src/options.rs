@@ -132,6 +132,16 @@ pub struct ReplayOptions {
     pub host_code: bool,
     /// What OpenCL's `get_work_dim()` returns: the launch's dimensions.
     pub work_dim: u32,
+    /// The most bytes all objects together may have written (backed
+    /// pages); past it the replay stops, incomplete. Default:
+    /// `memory::MAX_RESIDENT_BYTES`.
+    pub memory_budget: u64,
+    /// The most resident memory the whole process may hold while the
+    /// replay runs (looked at every few thousand steps); past it the
+    /// replay stops, incomplete. The memory an interpreter needs besides
+    /// the program's (race logs, thread states) is bounded so. `None`: no
+    /// such check.
+    pub process_memory_limit: Option<u64>,
 }
 
 impl Default for ReplayOptions {
@@ -155,6 +165,8 @@ impl Default for ReplayOptions {
             undefined_value: 0,
             host_code: false,
             work_dim: 3,
+            memory_budget: crate::memory::MAX_RESIDENT_BYTES,
+            process_memory_limit: None,
         }
     }
 }

@@ -116,6 +116,11 @@ impl fmt::Display for Error {
                 if !stderr.trim().is_empty() {
                     write!(f, "; stderr: {}", stderr.trim())?;
                 }
+                // The address-space limit the solver runs under
+                // (`SolverConfig::memory_limit`) ends it this way.
+                if ["out of memory", "bad_alloc", "Cannot allocate memory"].iter().any(|m| stderr.contains(m)) {
+                    write!(f, " (the solver ran out of the memory it may use; lockstep's --memory-limit raises it)")?;
+                }
                 Ok(())
             }
             Error::Timeout { command } => write!(

@@ -58,9 +58,18 @@ impl SolverKind {
         }
     }
 
-    fn args(self, timeout_ms: u128) -> Vec<String> {
+    fn args(self, timeout_ms: u128, memory_limit: Option<u64>) -> Vec<String> {
         match self {
-            SolverKind::Z3 => vec!["-in".into(), "-smt2".into()],
+            // z3 also watches its own heap (`-memory:MB`), which makes it stop
+            // a query with an error before the address-space limit bites;
+            // the rest of the limit is its code and stacks.
+            SolverKind::Z3 => {
+                let mut args = vec!["-in".to_string(), "-smt2".to_string()];
+                if let Some(bytes) = memory_limit {
+                    args.push(format!("-memory:{}", (bytes >> 20).saturating_mul(3) / 4));
+                }
+                args
+            }
             SolverKind::Cvc5 => vec![
                 "--lang=smt2".into(),
                 "--incremental".into(),
@@ -77,6 +86,10 @@ impl fmt::Display for SolverKind {
     }
 }
 
+/// The address space a solver may use unless configured otherwise: 768 MiB,
+/// three quarters of lockstep's default memory limit (`--memory-limit`).
+pub const DEFAULT_MEMORY_LIMIT: u64 = 768 << 20;
+
 /// How to run a solver. Build one with [`SolverConfig::new`] and adjust the
 /// public fields.
 #[derive(Clone, Debug)]
@@ -92,6 +105,10 @@ pub struct SolverConfig {
     /// How much longer than `timeout_per_query` the watchdog waits for any
     /// answer before it kills the process. Default: one second.
     pub watchdog_margin: Duration,
+    /// The most address space the solver process may use, in bytes
+    /// (`RLIMIT_AS`); `None` leaves it unlimited. Default:
+    /// [`DEFAULT_MEMORY_LIMIT`].
+    pub memory_limit: Option<u64>,
 }
 
 impl SolverConfig {
@@ -103,6 +120,7 @@ impl SolverConfig {
             log_path: None,
             program: None,
             watchdog_margin: Duration::from_secs(1),
+            memory_limit: Some(DEFAULT_MEMORY_LIMIT),
         }
     }
 
@@ -192,6 +210,9 @@ struct Process {
     pending: Vec<u8>,
     stderr: Arc<Mutex<Vec<u8>>>,
     stderr_thread: Option<JoinHandle<()>>,
+    /// Whether the child has been waited for: from then on its id may name
+    /// another process, and its group must not be signalled.
+    reaped: bool,
 }
 
 /// How much standard error is kept for error messages.
@@ -202,32 +223,78 @@ const STDERR_LIMIT: usize = 1 << 16;
 /// them before it exits instead of leaving them to finish their query.
 static RUNNING: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
 
-/// Kills every solver process this program has running. For a process about
+/// The ids of the solver processes this program has running (to measure
+/// what they hold).
+pub fn running_solvers() -> Vec<u32> {
+    RUNNING.lock().map(|r| r.clone()).unwrap_or_default()
+}
+
+/// Kills every solver process this program has running, with whatever it
+/// started (each runs in a process group of its own). For a process about
 /// to exit: the solvers' owners are not told.
 pub fn kill_running_solvers() {
+    STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
     let pids = RUNNING.lock().map(|mut r| std::mem::take(&mut *r)).unwrap_or_default();
     for pid in pids {
-        #[cfg(unix)]
-        {
-            extern "C" {
-                fn kill(pid: i32, sig: i32) -> i32;
-            }
-            if let Ok(pid) = i32::try_from(pid) {
-                // SAFETY: kill(2) has no memory effects; the pid is a child
-                // not yet reaped (it leaves the list before it is waited for).
-                unsafe {
-                    kill(pid, 9);
-                }
+        kill_group(pid);
+    }
+}
+
+/// Set once the run is being stopped (`kill_running_solvers`): solvers
+/// started from then on are killed at once.
+static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Kills the process group that the solver `pid` leads, and `pid` itself.
+fn kill_group(pid: u32) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(pid) {
+        // SAFETY: kill(2) has no memory effects; the pid is a child not yet
+        // reaped (it leaves the list before it is waited for), so neither it
+        // nor its group id can name another process.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = pid;
+}
+
+/// Makes `cmd` start in a process group of its own (so that a kill reaches
+/// everything the solver starts), limited to `memory` bytes of address
+/// space when given: a solver that needs more fails its query (an error or
+/// `unknown`, never `unsat`) instead of exhausting the machine.
+fn confine(cmd: &mut Command, memory: Option<u64>) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+        if let Some(bytes) = memory {
+            let limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
+            // SAFETY: the closure runs in the child between fork and exec,
+            // and only calls setrlimit(2), which is async-signal-safe and
+            // touches no memory of the parent's.
+            unsafe {
+                cmd.pre_exec(move || {
+                    if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
             }
         }
     }
+    #[cfg(not(unix))]
+    let _ = (cmd, memory);
 }
 
 impl Process {
     fn start(config: &SolverConfig) -> Result<Process> {
         let program = config.program();
-        let mut child = Command::new(&program)
-            .args(config.kind.args(config.timeout_ms()))
+        let mut cmd = Command::new(&program);
+        confine(&mut cmd, config.memory_limit);
+        let mut child = cmd
+            .args(config.kind.args(config.timeout_ms(), config.memory_limit))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -238,6 +305,10 @@ impl Process {
             })?;
         if let Ok(mut running) = RUNNING.lock() {
             running.push(child.id());
+        }
+        // A solver started while the run is being stopped would outlive it.
+        if STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
+            kill_group(child.id());
         }
         let stdin = child.stdin.take().expect("stdin is piped");
         let mut stdout = child.stdout.take().expect("stdout is piped");
@@ -284,6 +355,7 @@ impl Process {
             pending: Vec::new(),
             stderr: err_buf,
             stderr_thread: Some(stderr_thread),
+            reaped: false,
         })
     }
 
@@ -294,12 +366,17 @@ impl Process {
         let deadline = Instant::now() + limit;
         loop {
             match self.child.try_wait() {
-                Ok(Some(status)) => return status.code(),
+                Ok(Some(status)) => {
+                    self.reaped = true;
+                    return status.code();
+                }
                 Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
                 _ => break,
             }
         }
+        kill_group(self.child.id());
         let _ = self.child.kill();
+        self.reaped = true;
         self.child.wait().ok().and_then(|s| s.code())
     }
 
@@ -325,7 +402,12 @@ impl Drop for Process {
         if let Ok(mut running) = RUNNING.lock() {
             running.retain(|&pid| pid != self.child.id());
         }
-        // Never leave a solver running: kill is harmless if it already exited.
+        // Never leave a solver running, nor anything it started: kill is
+        // harmless if it already exited (it is not reaped yet, so its id
+        // names nothing else).
+        if !self.reaped {
+            kill_group(self.child.id());
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -407,7 +489,7 @@ impl Solver {
             solver
                 .config
                 .kind
-                .args(solver.config.timeout_ms())
+                .args(solver.config.timeout_ms(), solver.config.memory_limit)
                 .join(" ")
         );
         solver.log_line(&header)?;

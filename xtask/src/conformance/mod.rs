@@ -47,6 +47,9 @@ options:
                                     or a baselined test newly misses, crashes or times out
   --bless                           rewrite the baseline from this run
   --json OUT                        write every result (and the figures) as JSON
+  --lockstep-arg ARG                pass ARG to every lockstep run (repeatable)
+  --cross-check                     the same as --lockstep-arg --cross-check: a
+                                    verdict `verified` is re-checked by the other solver
   -v, --verbose                     print each result as it completes
   -h, --help                        this text
 
@@ -68,6 +71,8 @@ pub struct Options {
     pub json: Option<PathBuf>,
     pub verbose: bool,
     pub help: bool,
+    /// Arguments added to every run's command line (`--lockstep-arg`).
+    pub lockstep_args: Vec<String>,
 }
 
 impl Default for Options {
@@ -85,6 +90,7 @@ impl Default for Options {
             json: None,
             verbose: false,
             help: false,
+            lockstep_args: Vec::new(),
         }
     }
 }
@@ -140,6 +146,9 @@ impl Options {
                 "--shared" => o.shared = Some(PathBuf::from(value()?)),
                 "--baseline" => o.baseline = Some(PathBuf::from(value()?)),
                 "--json" => o.json = Some(PathBuf::from(value()?)),
+                "--lockstep-arg" => o.lockstep_args.push(value()?),
+                "--cross-check" if inline.is_some() => return Err(format!("{flag} takes no value")),
+                "--cross-check" => o.lockstep_args.push("--cross-check".to_string()),
                 "--check" | "--bless" | "--verbose" | "-v" | "--help" | "-h"
                     if inline.is_some() =>
                 {
@@ -183,6 +192,35 @@ pub(crate) fn absolute(path: PathBuf) -> PathBuf {
     std::path::absolute(&path).unwrap_or(path)
 }
 
+/// The lockstep binary to run: `option`, else `$LOCKSTEP_BIN`, else the
+/// release build of the target folder; an error when it is not a file.
+pub fn binary(option: &Option<PathBuf>) -> Result<PathBuf, String> {
+    let root = workspace_root();
+    let bin = absolute(resolve(option, "LOCKSTEP_BIN", || {
+        let target = env::var_os("CARGO_TARGET_DIR")
+            .filter(|v| !v.is_empty())
+            .map_or_else(|| root.join("target"), PathBuf::from);
+        target.join("release/lockstep")
+    }));
+    if !bin.is_file() {
+        return Err(format!(
+            "lockstep binary not found at {}\n\
+             build it with `cargo build --release -p lockstep`, or pass --lockstep PATH \
+             (or set LOCKSTEP_BIN)",
+            bin.display()
+        ));
+    }
+    Ok(bin)
+}
+
+/// The shared folder: `option`, else `$LOCKSTEP_SHARED`, else `../shared`
+/// beside the workspace; canonical, so that `..` does not show up in every
+/// test's path.
+pub fn shared_dir(option: &Option<PathBuf>) -> PathBuf {
+    let shared = resolve(option, "LOCKSTEP_SHARED", || workspace_root().join("../shared"));
+    fs::canonicalize(&shared).unwrap_or_else(|_| absolute(shared))
+}
+
 /// Runs the subcommand and returns the process exit status.
 pub fn main(args: &[String]) -> i32 {
     let options = match Options::parse(args) {
@@ -212,23 +250,8 @@ fn selected(o: &Options, key: &str) -> bool {
 
 fn run(o: &Options) -> Result<i32, String> {
     let root = workspace_root();
-    let bin = absolute(resolve(&o.lockstep, "LOCKSTEP_BIN", || {
-        let target = env::var_os("CARGO_TARGET_DIR")
-            .filter(|v| !v.is_empty())
-            .map_or_else(|| root.join("target"), PathBuf::from);
-        target.join("release/lockstep")
-    }));
-    if !bin.is_file() {
-        return Err(format!(
-            "lockstep binary not found at {}\n\
-             build it with `cargo build --release -p lockstep`, or pass --lockstep PATH \
-             (or set LOCKSTEP_BIN)",
-            bin.display()
-        ));
-    }
-    let shared = resolve(&o.shared, "LOCKSTEP_SHARED", || root.join("../shared"));
-    // Canonical, so that `..` does not show up in every test's path.
-    let shared = fs::canonicalize(&shared).unwrap_or_else(|_| absolute(shared));
+    let bin = binary(&o.lockstep)?;
+    let shared = shared_dir(&o.shared);
     let baseline_path = o
         .baseline
         .clone()
@@ -280,6 +303,9 @@ fn run(o: &Options) -> Result<i32, String> {
     };
     if cases.is_empty() {
         return Err("no tests selected".to_string());
+    }
+    for case in &mut cases {
+        case.args.extend(o.lockstep_args.iter().cloned());
     }
 
     let skipped = match unrunnable.iter().filter(|key| selected(o, key)).count() {
