@@ -160,6 +160,10 @@ struct Running {
 /// Starts a check of the document `uri`, cancelling the one running.
 fn start_check(uri: String, running: Arc<Running>, send: impl Fn(Message) + Send + 'static) {
     let Some(path) = uri_to_path(&uri) else { return };
+    // Headers are checked through the files that include them.
+    if !crate::project::inputs::is_kernel_source(&path) {
+        return;
+    }
     let generation = running.generation.fetch_add(1, Ordering::SeqCst) + 1;
     let interrupt = Arc::new(Interrupt::default());
     let previous = running.checks.lock().ok().and_then(|mut c| c.insert(uri.clone(), (generation, interrupt.clone())));

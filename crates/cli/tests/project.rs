@@ -220,3 +220,33 @@ fn ctrl_c_stops_the_run_and_its_checks() {
     assert_eq!(run["interrupted"], true);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn directories_honour_gitignore_and_kernels_get_their_own_flags() {
+    let dir = std::env::temp_dir().join(format!("lockstep-project-{}-walk", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("gen")).unwrap();
+    std::fs::write(dir.join(".gitignore"), "gen/\n").unwrap();
+    // Generated code the project does not check.
+    std::fs::write(dir.join("gen/ignored.cu"), "__global__ void g(int *a) { a[0] = threadIdx.x; }\n").unwrap();
+    // `single` races as soon as a block has two threads; it is only ever
+    // launched with one, which lockstep.toml says for that kernel alone.
+    let two = "__global__ void single(int *a) {\n  a[0] = threadIdx.x;\n}\n\n__global__ void each(int *a) {\n  a[threadIdx.x] = 1;\n}\n";
+    std::fs::write(dir.join("two.cu"), two).unwrap();
+    let (run, code, _) = check(&dir, &[".", "--no-cache", "--no-config", "--blockDim=32", "--gridDim=1", "--format=json"]);
+    assert_eq!(run["summary"]["files"], 1, "gen/ is ignored: {run}");
+    assert_eq!(code, 1);
+    assert_eq!(file(&run, "two.cu")["verdict"], "errors");
+    std::fs::write(
+        dir.join("lockstep.toml"),
+        "flags = [\"--blockDim=32\", \"--gridDim=1\"]\n[[kernels]]\nfile = \"two.cu\"\nname = \"single\"\nflags = [\"--blockDim=1\"]\n",
+    )
+    .unwrap();
+    let (run, code, _) = check(&dir, &[".", "--no-cache", "--format=json"]);
+    let two = file(&run, "two.cu");
+    assert_eq!(two["verdict"], "verified", "{run}");
+    let names: Vec<&str> = two["kernels"].as_array().unwrap().iter().map(|k| k["name"].as_str().unwrap()).collect();
+    assert_eq!(names, vec!["single", "each"]);
+    assert_eq!(code, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

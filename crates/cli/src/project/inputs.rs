@@ -75,11 +75,26 @@ pub fn absolute(path: &Path) -> PathBuf {
     out
 }
 
-/// `path` relative to the working directory when it lies below it, as a
-/// compiler names files in its messages.
+/// `path` relative to the working directory (`../x/y.cu` when it lies
+/// beside it), as a compiler names files in its messages; absolute when
+/// that would climb more than three folders.
 pub fn display(path: &Path) -> String {
-    match std::env::current_dir().ok().and_then(|d| path.strip_prefix(d).ok().map(Path::to_path_buf)) {
-        Some(rel) => rel.display().to_string(),
-        None => path.display().to_string(),
+    let Ok(cwd) = std::env::current_dir() else { return path.display().to_string() };
+    if let Ok(rel) = path.strip_prefix(&cwd) {
+        return rel.display().to_string();
     }
+    let (a, b): (Vec<_>, Vec<_>) = (cwd.components().collect(), path.components().collect());
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let up = a.len() - common;
+    if common <= 1 || up > 3 {
+        return path.display().to_string();
+    }
+    let mut rel = PathBuf::new();
+    for _ in 0..up {
+        rel.push("..");
+    }
+    for part in &b[common..] {
+        rel.push(part);
+    }
+    rel.display().to_string()
 }
