@@ -194,30 +194,55 @@ fn command_line_errors_of_a_run_are_one_rejection() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Whether process `pid` has ended (gone, or a zombie nobody reaped yet).
+fn ended(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        Err(_) => true,
+    }
+}
+
 #[test]
-fn ctrl_c_stops_the_run_and_its_checks() {
+fn ctrl_c_stops_the_run_and_the_compilers_of_its_checks() {
     let dir = example_project("interrupt");
+    // A clang that never finishes, and says who it is: the run is surely
+    // in the middle of its checks when it is interrupted.
+    let clang = dir.join("slow-clang");
+    let pids = dir.join("clang-pids");
+    std::fs::write(&clang, format!("#!/bin/sh\necho $$ >> '{}'\nexec sleep 60\n", pids.display())).unwrap();
+    std::fs::set_permissions(&clang, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let child = Command::new(env!("CARGO_BIN_EXE_lockstep"))
         .current_dir(&dir)
-        .args(["check", "-p", "build", "--no-cache", "-j", "1", "--format=json"])
+        .env("LOCKSTEP_CLANG", &clang)
+        .args(["check", "-p", "build", "--no-cache", "-j", "2", "--format=json"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    // SAFETY: kill(2) on our own child.
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(&pids).map_or(true, |p| p.lines().count() < 2) {
+        assert!(started.elapsed() < std::time::Duration::from_secs(60), "the checks never started clang");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     extern "C" {
         fn kill(pid: i32, sig: i32) -> i32;
     }
+    // SAFETY: kill(2) on our own child.
     unsafe {
         kill(child.id() as i32, 2);
     }
-    let started = std::time::Instant::now();
+    let stopped = std::time::Instant::now();
     let out = child.wait_with_output().unwrap();
-    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert!(stopped.elapsed() < std::time::Duration::from_secs(10), "the run took {:?} to stop", stopped.elapsed());
     let run = common::json(&out);
     assert_eq!(out.status.code(), Some(130), "{run}");
     assert_eq!(run["interrupted"], true);
+    // The clang processes of the stopped checks were killed with them.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    for pid in std::fs::read_to_string(&pids).unwrap().lines() {
+        let pid: i32 = pid.trim().parse().unwrap();
+        assert!(ended(pid), "clang {pid} outlived the run");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
