@@ -273,5 +273,9 @@ fn directories_honour_gitignore_and_kernels_get_their_own_flags() {
     let names: Vec<&str> = two["kernels"].as_array().unwrap().iter().map(|k| k["name"].as_str().unwrap()).collect();
     assert_eq!(names, vec!["single", "each"]);
     assert_eq!(code, 0);
+    // A folder without kernel sources: nothing checked is not verified.
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    let (run, code, _) = check(&dir, &["empty", "--format=json"]);
+    assert_eq!((run["verdict"].as_str(), code), (Some("unknown"), 3), "{run}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -154,6 +154,9 @@ pub fn run(raw: &[String]) -> i32 {
             notes.push(format!("{outside} files are not in the compilation database: they are checked with the default flags"));
         }
     }
+    if files.is_empty() {
+        notes.push("no .cu or .cl file in the inputs: nothing was checked".into());
+    }
     let jobs_list: Vec<Job> = files
         .iter()
         .map(|file| {

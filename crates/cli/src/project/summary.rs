@@ -46,8 +46,12 @@ pub struct Summary<'a> {
 }
 
 impl Summary<'_> {
-    /// The worst effective verdict of the files (`verified` for none).
+    /// The worst effective verdict of the files (`unknown` for none).
     pub fn verdict(&self) -> Verdict {
+        // Nothing checked is nothing verified (as a file without kernels).
+        if self.outcomes.is_empty() {
+            return Verdict::Unknown;
+        }
         let worst = self.outcomes.iter().map(|o| effective_verdict(&o.report)).max().unwrap_or(Verdict::Verified);
         if self.interrupted {
             worst.max(Verdict::Unknown)
