@@ -33,6 +33,11 @@ fi
 # CUDA files that need more than lockstep's own headers declare.
 scripts/install-cuda-headers.sh
 
+# Microsoft's SARIF validator, for the test that validates lockstep's SARIF
+# (crates/cli/tests/project.rs). Optional: without npm the test checks the
+# log's structure only, so a failure here is a warning, never fatal.
+scripts/install-sarif-multitool.sh || echo "setup: warning: the SARIF multitool is not installed (SARIF is then not schema-validated by the tests)" >&2
+
 echo "setup: building the release binary"
 cargo build --release --quiet --bin lockstep
 

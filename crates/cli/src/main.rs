@@ -5,7 +5,10 @@
 //! 1 errors or possible errors, 2 rejected, 3 unknown.
 
 mod equiv;
+mod interrupt;
+mod lsp;
 mod options;
+mod project;
 mod render;
 mod sites;
 
@@ -21,6 +24,9 @@ lockstep: a static verifier for CUDA and OpenCL kernels
 
 usage:
   lockstep check FILE [options]          check every kernel in FILE (.cu or .cl)
+  lockstep check PATH... [options]       check every .cu/.cl file of a project (see below)
+  lockstep check -p BUILD_DIR            check the files of BUILD_DIR/compile_commands.json
+  lockstep lsp                           a language server over stdio, for editors
   lockstep equiv A[:KERNEL] B[:KERNEL]   prove two kernels equivalent (exit 0 equivalent, 1 different)
   lockstep equiv A[:KERNEL]              check a kernel against its __ensures
   lockstep --version | --help
@@ -59,6 +65,23 @@ options of check:
                            `verified` report lists)
   --smt-log=DIR            write every solver session to DIR/KERNEL.ENGINE.smt2
                            (replayable with z3 or cvc5)
+
+options of project runs (several inputs, a directory, or any of these):
+  -j N, --jobs=N           check N files at once (default: the number of cores)
+  -p DIR, --compile-commands=FILE
+                           each file's -I/-D flags from a compilation database
+  --no-cache               check every file again (results are otherwise reused
+                           while a file and its headers are unchanged)
+  --cache-dir=DIR          where results are kept (default .lockstep-cache beside
+                           lockstep.toml, else the user's cache directory)
+  --baseline=FILE          findings recorded in FILE do not fail the run
+  --write-baseline[=FILE]  record the run's findings (default lockstep-baseline.json)
+  --config=FILE, --no-config
+                           this lockstep.toml (default: found walking up), or none
+  --progress=auto|lines|off
+                           a bar on a terminal, else one line per file (stderr)
+  every other option applies to each file; --format=json prints one document
+  for the run, --format=sarif one SARIF log; exit status: the worst verdict's
 
 options of equiv: check's sizing, --kernel-args, --solver and --format, and
   --float=uf|ieee          floats as uninterpreted functions (default) or as
@@ -137,6 +160,7 @@ fn run(args: &[String]) -> i32 {
         }
         Some("check") => run_check(&args[1..]),
         Some("equiv") => run_equiv(&args[1..]),
+        Some("lsp") => lsp::run(&args[1..]),
         Some(other) if other.ends_with(".cu") || other.ends_with(".cl") => run_check(args),
         Some(other) => {
             let message = format!("unknown command `{other}` (expected `check` or `equiv`; see `lockstep --help`)");
@@ -186,6 +210,12 @@ fn run_check(args: &[String]) -> i32 {
     if std::env::var_os("LOCKSTEP_TEST_PANIC").is_some() {
         panic!("LOCKSTEP_TEST_PANIC is set");
     }
+    // Several inputs, a directory or a run option: a project run
+    // (`project`), which checks each file in a child of its own.
+    if project::is_project_run(args) {
+        return project::run(args);
+    }
+    interrupt::install();
     let start = Instant::now();
     let format = requested_format(args);
     let mut options = match options::parse_check(args) {

@@ -168,7 +168,9 @@ pub fn sarif_log(rules: &[&str], results: Vec<Value>, invocation: Value, propert
             "tool": {"driver": {
                 "name": "lockstep",
                 "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules.iter().map(|r| json!({"id": r, "name": r})).collect::<Vec<_>>(),
+                // SARIF wants a rule's `name` readable and different from
+                // its opaque `id` (the multitool's SARIF1001): `DataRace`.
+                "rules": rules.iter().map(|r| json!({"id": r, "name": rule_display_name(r)})).collect::<Vec<_>>(),
             }},
             "invocations": [invocation],
             "results": results,
@@ -176,6 +178,14 @@ pub fn sarif_log(rules: &[&str], results: Vec<Value>, invocation: Value, propert
         }],
     });
     serde_json::to_string_pretty(&value).expect("a JSON value always serialises")
+}
+
+/// A rule's readable name: `data-race` is `DataRace`.
+fn rule_display_name(id: &str) -> String {
+    id.split('-').map(|w| {
+        let mut c = w.chars();
+        c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+    }).collect()
 }
 
 /// A path as the user would write it: relative to the working directory
