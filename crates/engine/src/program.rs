@@ -207,7 +207,7 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
         "host memory safety".into(),
     ];
     report.assumptions = vec![format!(
-        "the program is deterministic (no clock, no input, no memory read before written), so its one execution ({} launch{}) is its only behaviour",
+        "no value the run does not determine (an uninitialised variable, memory never written, input, the clock) reaches a branch, an address, an assertion or a call that acts on it, so the program's one execution ({} launch{}) stands for all its behaviours",
         run.launches.len(),
         if run.launches.len() == 1 { "" } else { "es" }
     )];
@@ -394,7 +394,7 @@ fn kernel_report(
             "race freedom, barrier divergence freedom, memory safety and assertions for {executed} launch{} of the program, by executing every thread on the program's own data",
             if executed == 1 { "" } else { "es" }
         ));
-        report.assumptions.push("the program is deterministic up to these launches, and the kernel's results do not depend on the order of its atomics".into());
+        report.assumptions.push("the program is deterministic up to these launches (values it does not determine reach no branch or address), and the kernel's results do not depend on the order of its atomics".into());
     }
     report.proved.extend(proved);
     report.assumptions.extend(assumptions);
@@ -407,7 +407,7 @@ fn why_not_exact(run: &ProgramRun, launch: Option<&LaunchRecord>, schedule_depen
     }
     if let Some(l) = launch {
         if l.read_undefined {
-            return "the kernel reads memory that was never written".into();
+            return "the kernel uses a value the run does not determine (an uninitialised variable, memory never written, input or the clock)".into();
         }
         if let Err(why) = &l.outcome {
             return why.clone();
@@ -440,7 +440,12 @@ fn launch_config(func: &lockstep_kir::Function, launch: &LaunchRecord, base: &Ch
         func.params
             .iter()
             .zip(&launch.args)
-            .map(|(p, a)| matches!(p.ty, Type::Int(_) | Type::Float(_)).then(|| a.bits()))
+            .enumerate()
+            // An argument with undetermined bits (an uninitialised
+            // variable) may hold any value: the prover leaves it open.
+            .map(|(i, (p, a))| {
+                (matches!(p.ty, Type::Int(_) | Type::Float(_)) && launch.arg_undefined.get(i).is_none_or(|&u| u == 0)).then(|| a.bits())
+            })
             .collect()
     } else {
         Vec::new()

@@ -132,6 +132,13 @@ pub struct ReplayOptions {
     pub host_code: bool,
     /// What OpenCL's `get_work_dim()` returns: the launch's dimensions.
     pub work_dim: u32,
+    /// Track which bits of each value are undetermined, and count only
+    /// their uses (see `definedness`); off, every executed `undef` operand
+    /// and read of never-written memory counts.
+    pub track_definedness: bool,
+    /// With `track_definedness`: the undetermined bits of each argument of
+    /// the entry function (missing ones are determined).
+    pub arg_undefined: Vec<u128>,
 }
 
 impl Default for ReplayOptions {
@@ -155,6 +162,8 @@ impl Default for ReplayOptions {
             undefined_value: 0,
             host_code: false,
             work_dim: 3,
+            track_definedness: false,
+            arg_undefined: Vec::new(),
         }
     }
 }
@@ -178,6 +187,11 @@ pub struct ExternalCall<'c> {
     pub ret: Option<Type>,
     /// Where the call is, for reports.
     pub loc: Loc,
+    /// The undetermined bits of each argument (all zero unless the replay
+    /// tracks definedness).
+    pub arg_undefined: &'c [u128],
+    /// Uses of unspecified values the replay counted before this call.
+    pub uses_so_far: u64,
 }
 
 /// What the environment made of an external call.
@@ -204,6 +218,12 @@ pub trait HavocOracle {
     /// uninterpreted function of its arguments).
     fn call_external(&mut self, _call: &ExternalCall<'_>, _memory: &mut Memory) -> Option<ExternalOutcome> {
         None
+    }
+
+    /// With definedness tracked: the undetermined bits of the value the
+    /// last `call_external` returned (asked once, after the call).
+    fn result_undefined(&mut self) -> u128 {
+        0
     }
 }
 
