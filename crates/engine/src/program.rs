@@ -10,13 +10,15 @@
 //!   location and the host call site;
 //! - a kernel is `verified` by that run when the run is the program's only
 //!   behaviour: nothing nondeterministic happened before or during its
-//!   launches (no clock, no memory read before it was written, no
-//!   unmodelled function) and the kernel's outcome cannot depend on the
-//!   schedule (no atomic whose result it uses), because the interpreter's
-//!   race detection covers every schedule of one input;
+//!   launches (no value the run does not determine, such as the clock,
+//!   input or memory never written, reached a branch, an address or an
+//!   assertion; no unmodelled function) and the kernel's outcome cannot
+//!   depend on the schedule (no atomic whose result it uses), because the
+//!   interpreter's race detection covers every schedule of one input;
 //! - otherwise each distinct launch configuration goes to the prover, with
 //!   the launch's sizes and the sizes of the buffers the program passed
-//!   (and its scalar arguments when they are the only possible ones);
+//!   (and its scalar arguments when they are the only possible ones:
+//!   an undetermined one, such as an uninitialised variable, stays open);
 //! - the host program itself is `verified` when its run is its only
 //!   behaviour and nothing went wrong, `unknown` when the run was cut short
 //!   or could have gone otherwise.

@@ -22,11 +22,15 @@
 //!   sizes of the buffers its pointer arguments point into.
 //!
 //! The run also records where the program's behaviour could differ between
-//! runs: reads of memory never written (malloc'd or cudaMalloc'd), the
-//! clock, seeding `rand` from the clock, functions lockstep does not model.
-//! A run without such nondeterminism is the program's only behaviour, so its
-//! outcome is a proof for this program; with it, the run is one behaviour
-//! among several, good for finding bugs but not for proving their absence.
+//! runs. Values the run does not determine (uninitialised variables,
+//! memory never written, input, the clock, `rand` seeded from the clock)
+//! are followed bit by bit (`lockstep_replay::definedness`); only their
+//! uses (a branch, an address, an assertion, a call that acts on one)
+//! make the run nondeterministic, and so do functions lockstep does not
+//! model. A run without such nondeterminism stands for every behaviour of
+//! the program as far as verdicts go, so its outcome is a proof for this
+//! program; with it, the run is one behaviour among several, good for
+//! finding bugs but not for proving their absence.
 //!
 //! Invariant: a `ProgramRun` never claims determinism that the run did not
 //! have: every source of nondeterminism the run met is in `nondeterminism`.

@@ -244,6 +244,10 @@ pub(crate) struct Ctx<'a> {
     /// The bytes a plain store is about to overwrite, with their offset,
     /// while the store is logged (see `races::Access::silent`).
     silent_prior: Option<(u64, Vec<u8>)>,
+    /// Set while a write of undetermined bytes is logged: two writes of
+    /// one value are benign only when the value is the same in every run,
+    /// and an undetermined one may differ in another.
+    writing_undetermined: bool,
     pub first_unspecified_use: Option<Loc>,
     /// The undetermined bits of the entry function's arguments (see
     /// `ReplayOptions::arg_undefined`).
@@ -323,6 +327,7 @@ impl<'a> Ctx<'a> {
             first_unspecified_use: None,
             entry_undefined: opts.arg_undefined.clone(),
             silent_prior: None,
+            writing_undetermined: false,
             race_scratch: Vec::new(),
             arg_scratch: Vec::new(),
             touched: uses_access_predicates(module).then(HashMap::new),
@@ -400,6 +405,11 @@ impl<'a> Ctx<'a> {
                 size,
                 obj.init.as_deref(),
             );
+            // A variable without an initialiser holds an undetermined
+            // value until it is written.
+            if self.opts.track_definedness && obj.init.is_none() {
+                self.memory.note_undefined_range(id, 0, size);
+            }
             locals.push(id);
             vals[v.index()] = Val::Ptr(Pointer::new(id, 0));
         }
@@ -582,7 +592,9 @@ impl<'a> Ctx<'a> {
             InstKind::Store { ptr, value, .. } => {
                 let p = val!(ptr).as_ptr();
                 let v = val!(value);
+                self.writing_undetermined = track && th.frames[cur].undef[value.index()] != 0;
                 self.store(th, loc, p, v, ty_of(*value), false);
+                self.writing_undetermined = false;
                 None
             }
             InstKind::Atomic { op, ptr, value } => {
@@ -1233,6 +1245,7 @@ impl<'a> Ctx<'a> {
         };
         let mut races = std::mem::take(&mut self.race_scratch);
         let tolerate_benign = self.opts.tolerate_benign_races
+            && !self.writing_undetermined
             && (self.opts.benign_writes_from_memory
                 || loc.inst.is_some_and(|i| self.infos[loc.func.index()].benign_candidates.contains(&i)));
         // A wide access races with the same earlier instruction on each of
@@ -1467,7 +1480,10 @@ impl<'a> Ctx<'a> {
         self.log_access(th, loc, so, soff, len, false, false);
         // Copying through a buffer gives `memmove` semantics for overlaps.
         self.memory.copy_bytes(dobj, doff, so, soff, len);
+        self.writing_undetermined = self.opts.track_definedness
+            && self.memory.get(dobj).and_then(|o| o.undefined.as_ref()).is_some_and(|u| u.any(doff, len, true));
         self.log_access(th, loc, dobj, doff, len, true, false);
+        self.writing_undetermined = false;
     }
 
     fn memset(&mut self, th: &Thread, loc: Loc, dst: Pointer, byte: u8, len: u64) {
