@@ -44,6 +44,10 @@ pub struct ProgramReport {
     pub notes: Vec<Diagnostic>,
 }
 
+/// How many of the values a run compared undetermined ones with are tried
+/// for the program's uninitialised variables in further runs.
+const MAX_VALUE_TRIES: usize = 3;
+
 /// The name of the host program's entry in reports.
 pub const HOST_ENTRY: &str = "main (host program)";
 
@@ -99,9 +103,17 @@ pub fn check_program(device: &Module, host: &Module, config: &CheckConfig) -> Pr
     // a run is one of the program's behaviours, so what goes wrong in it
     // is a confirmed error, with the value in the witness.
     if !went_wrong(&run) && run.nondeterminism.iter().any(|(why, _)| why.contains("uninitialised variable")) {
-        if let Ok(other) = lockstep_host::run_program_with(&linked, main, 0, u128::MAX) {
-            if went_wrong(&other) {
-                run = other;
+        // All ones first, then the values the run compared undetermined
+        // ones with (an assertion `x != 48` on an uninitialised `x` fails
+        // only for 48).
+        let mut tries = vec![u128::MAX];
+        tries.extend(run.compared_values.iter().copied().filter(|&v| v != 0 && v != u128::MAX).take(MAX_VALUE_TRIES));
+        for value in tries {
+            if let Ok(other) = lockstep_host::run_program_with(&linked, main, 0, value) {
+                if went_wrong(&other) {
+                    run = other;
+                    break;
+                }
             }
         }
     }
@@ -151,8 +163,8 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
     for (why, _) in &run.nondeterminism {
         evidence.memory.push(("choice".into(), why.clone()));
     }
-    if run.undefined_value != 0 {
-        evidence.memory.push(("value".into(), "the uninitialised variable holds all-ones bits (-1 as a signed integer)".into()));
+    if let Some(value) = undefined_value_text(run.undefined_value) {
+        evidence.memory.push(("value".into(), value));
     }
     for v in &run.host.violations {
         if let Some(mut converted) = crate::search::convert(module, &run.host, v, &all_buffers, &evidence) {
@@ -238,6 +250,16 @@ fn schedule_dependent(module: &Module, kernel: FuncId) -> bool {
     false
 }
 
+/// What the run's uninitialised variables held, for a witness (nothing for
+/// the first run's zeros).
+fn undefined_value_text(value: u128) -> Option<String> {
+    match value {
+        0 => None,
+        u128::MAX => Some("the uninitialised variable holds all-ones bits (-1 as a signed integer)".into()),
+        v => Some(format!("the uninitialised variables hold {v} (in the low bits of each)")),
+    }
+}
+
 fn dims(d: [u32; 3]) -> String {
     if d[1] == 1 && d[2] == 1 {
         d[0].to_string()
@@ -295,6 +317,9 @@ fn kernel_report(
             memory: vec![("inputs".into(), "the program's own data at the launch".into())],
         };
         let mut witness = witness;
+        if let Some(value) = undefined_value_text(run.undefined_value) {
+            witness.memory.push(("value".into(), value));
+        }
         if launch.undefined_all_ones {
             witness.memory.push(("choice".into(), "uninitialised variables hold all-ones bits".into()));
         }

@@ -165,6 +165,10 @@ pub struct ProgramRun {
     /// The bits the host's uninitialised variables held (see
     /// `run_program_with`).
     pub undefined_value: u128,
+    /// The determined values that undetermined ones were compared with,
+    /// in `main` and in the launches (see
+    /// `lockstep_replay::ReplayResult::compared_values`).
+    pub compared_values: Vec<u128>,
 }
 
 impl ProgramRun {
@@ -241,7 +245,27 @@ pub fn run_program_with(module: &Module, main: FuncId, choice: u32, undefined_va
         })));
     }
     let choice_matters = env.choice_used || host.memory.undefined_reads > 0 || host.unspecified_uses > 0;
-    Ok(ProgramRun { host, launches: env.launches, findings: env.findings, notes: env.notes, nondeterminism, main, choice_matters, undefined_value })
+    let mut compared_values = host.compared_values.clone();
+    for launch in &env.launches {
+        if let Ok(result) = &launch.outcome {
+            for &v in &result.compared_values {
+                if !compared_values.contains(&v) {
+                    compared_values.push(v);
+                }
+            }
+        }
+    }
+    Ok(ProgramRun {
+        host,
+        launches: env.launches,
+        findings: env.findings,
+        notes: env.notes,
+        nondeterminism,
+        main,
+        choice_matters,
+        undefined_value,
+        compared_values,
+    })
 }
 
 /// The interpreter's environment while `main` runs.

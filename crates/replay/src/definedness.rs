@@ -22,6 +22,9 @@ use lockstep_kir::{BinOp, CastOp, EntityRef};
 
 use crate::value::{mask, sext};
 
+/// How many compared values a replay keeps (`ReplayResult::compared_values`).
+pub const MAX_COMPARED: usize = 8;
+
 /// The undetermined bits of `a op b` (width `w`), given those of the
 /// operands (`ua`, `ub`) and their concrete bits.
 pub fn binary(op: BinOp, a: u128, ua: u128, b: u128, ub: u128, w: u32) -> u128 {
@@ -141,7 +144,30 @@ impl crate::exec::Ctx<'_> {
                 used = divides(*op) && u(rhs) != 0;
                 binary(*op, bits(lhs) & mask(w), u(lhs), bits(rhs) & mask(w), u(rhs), w)
             }
-            InstKind::Icmp { lhs, rhs, .. } | InstKind::Fcmp { lhs, rhs, .. } => (u(lhs) | u(rhs) != 0) as u128,
+            InstKind::Icmp { cc, lhs, rhs } => {
+                // An undetermined value compared with a determined one: the
+                // other side of the comparison, and its neighbours for an
+                // ordering, are the values that may send it the other way.
+                let w = width(lhs);
+                let known = match (u(lhs) != 0, u(rhs) != 0) {
+                    (true, false) => Some(bits(rhs) & mask(w)),
+                    (false, true) => Some(bits(lhs) & mask(w)),
+                    _ => None,
+                };
+                if let Some(k) = known {
+                    let mut candidates = vec![k];
+                    if !matches!(cc, lockstep_kir::IntCC::Eq | lockstep_kir::IntCC::Ne) {
+                        candidates.extend([k.wrapping_add(1) & mask(w), k.wrapping_sub(1) & mask(w)]);
+                    }
+                    for c in candidates {
+                        if self.compared_values.len() < MAX_COMPARED && !self.compared_values.contains(&c) {
+                            self.compared_values.push(c);
+                        }
+                    }
+                }
+                (u(lhs) | u(rhs) != 0) as u128
+            }
+            InstKind::Fcmp { lhs, rhs, .. } => (u(lhs) | u(rhs) != 0) as u128,
             InstKind::Select { cond, then_value, else_value } => {
                 if u(cond) != 0 {
                     full

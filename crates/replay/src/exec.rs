@@ -249,6 +249,8 @@ pub(crate) struct Ctx<'a> {
     /// and an undetermined one may differ in another.
     writing_undetermined: bool,
     pub first_unspecified_use: Option<Loc>,
+    /// See `ReplayResult::compared_values`.
+    pub compared_values: Vec<u128>,
     /// The undetermined bits of the entry function's arguments (see
     /// `ReplayOptions::arg_undefined`).
     entry_undefined: Vec<u128>,
@@ -325,6 +327,7 @@ impl<'a> Ctx<'a> {
             threads_exited: 0,
             unspecified_uses: 0,
             first_unspecified_use: None,
+            compared_values: Vec::new(),
             entry_undefined: opts.arg_undefined.clone(),
             silent_prior: None,
             writing_undetermined: false,

@@ -185,6 +185,7 @@ pub fn replay_with_oracle(
         threads_exited: ctx.threads_exited,
         unspecified_uses: ctx.unspecified_uses,
         first_unspecified_use: ctx.first_unspecified_use,
+        compared_values: ctx.compared_values,
         memory: ctx.memory,
     })
 }
