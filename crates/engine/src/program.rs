@@ -10,13 +10,15 @@
 //!   location and the host call site;
 //! - a kernel is `verified` by that run when the run is the program's only
 //!   behaviour: nothing nondeterministic happened before or during its
-//!   launches (no clock, no memory read before it was written, no
-//!   unmodelled function) and the kernel's outcome cannot depend on the
-//!   schedule (no atomic whose result it uses), because the interpreter's
-//!   race detection covers every schedule of one input;
+//!   launches (no value the run does not determine, such as the clock,
+//!   input or memory never written, reached a branch, an address or an
+//!   assertion; no unmodelled function) and the kernel's outcome cannot
+//!   depend on the schedule (no atomic whose result it uses), because the
+//!   interpreter's race detection covers every schedule of one input;
 //! - otherwise each distinct launch configuration goes to the prover, with
 //!   the launch's sizes and the sizes of the buffers the program passed
-//!   (and its scalar arguments when they are the only possible ones);
+//!   (and its scalar arguments when they are the only possible ones:
+//!   an undetermined one, such as an uninitialised variable, stays open);
 //! - the host program itself is `verified` when its run is its only
 //!   behaviour and nothing went wrong, `unknown` when the run was cut short
 //!   or could have gone otherwise.
@@ -41,6 +43,10 @@ pub struct ProgramReport {
     pub kernels: Vec<KernelReport>,
     pub notes: Vec<Diagnostic>,
 }
+
+/// How many of the values a run compared undetermined ones with are tried
+/// for the program's uninitialised variables in further runs.
+const MAX_VALUE_TRIES: usize = 3;
 
 /// The name of the host program's entry in reports.
 pub const HOST_ENTRY: &str = "main (host program)";
@@ -97,9 +103,17 @@ pub fn check_program(device: &Module, host: &Module, config: &CheckConfig) -> Pr
     // a run is one of the program's behaviours, so what goes wrong in it
     // is a confirmed error, with the value in the witness.
     if !went_wrong(&run) && run.nondeterminism.iter().any(|(why, _)| why.contains("uninitialised variable")) {
-        if let Ok(other) = lockstep_host::run_program_with(&linked, main, 0, u128::MAX) {
-            if went_wrong(&other) {
-                run = other;
+        // All ones first, then the values the run compared undetermined
+        // ones with (an assertion `x != 48` on an uninitialised `x` fails
+        // only for 48).
+        let mut tries = vec![u128::MAX];
+        tries.extend(run.compared_values.iter().copied().filter(|&v| v != 0 && v != u128::MAX).take(MAX_VALUE_TRIES));
+        for value in tries {
+            if let Ok(other) = lockstep_host::run_program_with(&linked, main, 0, value) {
+                if went_wrong(&other) {
+                    run = other;
+                    break;
+                }
             }
         }
     }
@@ -149,8 +163,8 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
     for (why, _) in &run.nondeterminism {
         evidence.memory.push(("choice".into(), why.clone()));
     }
-    if run.undefined_value != 0 {
-        evidence.memory.push(("value".into(), "the uninitialised variable holds all-ones bits (-1 as a signed integer)".into()));
+    if let Some(value) = undefined_value_text(run.undefined_value) {
+        evidence.memory.push(("value".into(), value));
     }
     for v in &run.host.violations {
         if let Some(mut converted) = crate::search::convert(module, &run.host, v, &all_buffers, &evidence) {
@@ -207,7 +221,7 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
         "host memory safety".into(),
     ];
     report.assumptions = vec![format!(
-        "the program is deterministic (no clock, no input, no memory read before written), so its one execution ({} launch{}) is its only behaviour",
+        "no value the run does not determine (an uninitialised variable, memory never written, input, the clock) reaches a branch, an address, an assertion or a call that acts on it, so the program's one execution ({} launch{}) stands for all its behaviours",
         run.launches.len(),
         if run.launches.len() == 1 { "" } else { "es" }
     )];
@@ -234,6 +248,16 @@ fn schedule_dependent(module: &Module, kernel: FuncId) -> bool {
         }
     }
     false
+}
+
+/// What the run's uninitialised variables held, for a witness (nothing for
+/// the first run's zeros).
+fn undefined_value_text(value: u128) -> Option<String> {
+    match value {
+        0 => None,
+        u128::MAX => Some("the uninitialised variable holds all-ones bits (-1 as a signed integer)".into()),
+        v => Some(format!("the uninitialised variables hold {v} (in the low bits of each)")),
+    }
 }
 
 fn dims(d: [u32; 3]) -> String {
@@ -293,6 +317,9 @@ fn kernel_report(
             memory: vec![("inputs".into(), "the program's own data at the launch".into())],
         };
         let mut witness = witness;
+        if let Some(value) = undefined_value_text(run.undefined_value) {
+            witness.memory.push(("value".into(), value));
+        }
         if launch.undefined_all_ones {
             witness.memory.push(("choice".into(), "uninitialised variables hold all-ones bits".into()));
         }
@@ -394,7 +421,7 @@ fn kernel_report(
             "race freedom, barrier divergence freedom, memory safety and assertions for {executed} launch{} of the program, by executing every thread on the program's own data",
             if executed == 1 { "" } else { "es" }
         ));
-        report.assumptions.push("the program is deterministic up to these launches, and the kernel's results do not depend on the order of its atomics".into());
+        report.assumptions.push("the program is deterministic up to these launches (values it does not determine reach no branch or address), and the kernel's results do not depend on the order of its atomics".into());
     }
     report.proved.extend(proved);
     report.assumptions.extend(assumptions);
@@ -407,7 +434,7 @@ fn why_not_exact(run: &ProgramRun, launch: Option<&LaunchRecord>, schedule_depen
     }
     if let Some(l) = launch {
         if l.read_undefined {
-            return "the kernel reads memory that was never written".into();
+            return "the kernel uses a value the run does not determine (an uninitialised variable, memory never written, input or the clock)".into();
         }
         if let Err(why) = &l.outcome {
             return why.clone();
@@ -440,7 +467,12 @@ fn launch_config(func: &lockstep_kir::Function, launch: &LaunchRecord, base: &Ch
         func.params
             .iter()
             .zip(&launch.args)
-            .map(|(p, a)| matches!(p.ty, Type::Int(_) | Type::Float(_)).then(|| a.bits()))
+            .enumerate()
+            // An argument with undetermined bits (an uninitialised
+            // variable) may hold any value: the prover leaves it open.
+            .map(|(i, (p, a))| {
+                (matches!(p.ty, Type::Int(_) | Type::Float(_)) && launch.arg_undefined.get(i).is_none_or(|&u| u == 0)).then(|| a.bits())
+            })
             .collect()
     } else {
         Vec::new()

@@ -43,6 +43,8 @@ pub(crate) struct FuncInfo {
     /// The initial value slots of a frame: constants, `undef` (0), null
     /// pointers and the addresses of non-shared globals.
     template: Vec<Val>,
+    /// The undetermined bits of those slots: all of an `undef`'s.
+    undef_template: Vec<u128>,
     /// Values that hold the address of a `__shared__` global: filled per
     /// group when a frame is created.
     shared_addrs: Vec<(ValueId, GlobalId)>,
@@ -71,6 +73,9 @@ pub(crate) struct Frame {
     /// the terminator.
     pub pos: u32,
     pub vals: Vec<Val>,
+    /// With definedness tracked, the undetermined bits of each value (see
+    /// `definedness`); empty otherwise.
+    pub undef: Vec<u128>,
     /// The caller's value that receives the result.
     ret_to: Option<ValueId>,
     /// The private objects of this frame, dead once it returns.
@@ -239,7 +244,16 @@ pub(crate) struct Ctx<'a> {
     /// The bytes a plain store is about to overwrite, with their offset,
     /// while the store is logged (see `races::Access::silent`).
     silent_prior: Option<(u64, Vec<u8>)>,
+    /// Set while a write of undetermined bytes is logged: two writes of
+    /// one value are benign only when the value is the same in every run,
+    /// and an undetermined one may differ in another.
+    writing_undetermined: bool,
     pub first_unspecified_use: Option<Loc>,
+    /// See `ReplayResult::compared_values`.
+    pub compared_values: Vec<u128>,
+    /// The undetermined bits of the entry function's arguments (see
+    /// `ReplayOptions::arg_undefined`).
+    entry_undefined: Vec<u128>,
     race_scratch: Vec<Access>,
     arg_scratch: Vec<Val>,
     /// Per thread, the objects it read or wrote (non-atomically), with the
@@ -313,7 +327,10 @@ impl<'a> Ctx<'a> {
             threads_exited: 0,
             unspecified_uses: 0,
             first_unspecified_use: None,
+            compared_values: Vec::new(),
+            entry_undefined: opts.arg_undefined.clone(),
             silent_prior: None,
+            writing_undetermined: false,
             race_scratch: Vec::new(),
             arg_scratch: Vec::new(),
             touched: uses_access_predicates(module).then(HashMap::new),
@@ -342,7 +359,9 @@ impl<'a> Ctx<'a> {
             async_waits: 0,
             barrier_flags: None,
         };
-        let frame = self.new_frame(&th, kernel, args, None, 0);
+        let arg_undefined = std::mem::take(&mut self.entry_undefined);
+        let frame = self.new_frame(&th, kernel, args, &arg_undefined, None, 0);
+        self.entry_undefined = arg_undefined;
         th.frames.push(frame);
         th
     }
@@ -352,6 +371,7 @@ impl<'a> Ctx<'a> {
         th: &Thread,
         fid: FuncId,
         args: &[Val],
+        arg_undefined: &[u128],
         ret_to: Option<ValueId>,
         path: u64,
     ) -> Frame {
@@ -360,6 +380,13 @@ impl<'a> Ctx<'a> {
         let mut vals = info.template.clone();
         for (param, &arg) in func.params.iter().zip(args) {
             vals[param.value.index()] = convert(arg, param.ty);
+        }
+        let mut undef = Vec::new();
+        if self.opts.track_definedness {
+            undef = info.undef_template.clone();
+            for (param, &u) in func.params.iter().zip(arg_undefined) {
+                undef[param.value.index()] = u & mask(param.ty.bits());
+            }
         }
         for &(v, g) in &info.shared_addrs {
             let instances = &self.global_objs[g.index()];
@@ -381,6 +408,11 @@ impl<'a> Ctx<'a> {
                 size,
                 obj.init.as_deref(),
             );
+            // A variable without an initialiser holds an undetermined
+            // value until it is written.
+            if self.opts.track_definedness && obj.init.is_none() {
+                self.memory.note_undefined_range(id, 0, size);
+            }
             locals.push(id);
             vals[v.index()] = Val::Ptr(Pointer::new(id, 0));
         }
@@ -389,6 +421,7 @@ impl<'a> Ctx<'a> {
             block: func.entry,
             pos: 0,
             vals,
+            undef,
             ret_to,
             locals,
             path,
@@ -447,7 +480,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Records an executed use of an unspecified value at `loc`.
-    fn met_unspecified(&mut self, loc: Loc) {
+    pub(crate) fn met_unspecified(&mut self, loc: Loc) {
         self.unspecified_uses += 1;
         self.first_unspecified_use.get_or_insert(loc);
     }
@@ -504,8 +537,9 @@ impl<'a> Ctx<'a> {
         let func = &module.functions[fid];
         let block = &func.blocks[bid];
         let unspecified = &self.infos[fid.index()].unspecified;
+        let track = self.opts.track_definedness;
         if pos >= block.insts.len() {
-            if unspecified.terms.contains(&bid) {
+            if !track && unspecified.terms.contains(&bid) {
                 self.met_unspecified(Loc { func: fid, block: bid, inst: None });
             }
             return self.terminator(th, func, bid);
@@ -516,10 +550,11 @@ impl<'a> Ctx<'a> {
             block: bid,
             inst: Some(inst),
         };
-        if unspecified.insts.contains(&inst) {
+        if !track && unspecified.insts.contains(&inst) {
             self.met_unspecified(loc);
         }
         let data = &func.insts[inst];
+        let result_undefined = if track { self.undefined_before(th, func, data, loc) } else { 0 };
         let result_ty = data.result.map(|r| func.values[r].ty);
         macro_rules! val {
             ($v:expr) => {
@@ -581,7 +616,9 @@ impl<'a> Ctx<'a> {
             InstKind::Store { ptr, value, .. } => {
                 let p = val!(ptr).as_ptr();
                 let v = val!(value);
+                self.writing_undetermined = track && th.frames[cur].undef[value.index()] != 0;
                 self.store(th, loc, p, v, ty_of(*value), false);
+                self.writing_undetermined = false;
                 None
             }
             InstKind::Atomic { op, ptr, value } => {
@@ -689,7 +726,8 @@ impl<'a> Ctx<'a> {
                 let path = th.frames[cur].path.wrapping_mul(0x100_0000_01b3)
                     ^ (inst.as_u32() as u64 + 1)
                     ^ ((fid.as_u32() as u64) << 32);
-                let frame = self.new_frame(th, *callee, &scratch, data.result, path);
+                let arg_undefined: Vec<u128> = if track { args.iter().map(|v| th.frames[cur].undef[v.index()]).collect() } else { Vec::new() };
+                let frame = self.new_frame(th, *callee, &scratch, &arg_undefined, data.result, path);
                 self.arg_scratch = scratch;
                 th.frames.push(frame);
                 // The caller's position advances when the callee returns.
@@ -697,6 +735,10 @@ impl<'a> Ctx<'a> {
             }
             InstKind::CallExternal { name, args } => {
                 let vals: Vec<Val> = args.iter().map(|v| val!(v)).collect();
+                if let (true, Some(r)) = (track, data.result) {
+                    // Results the model computes below are determined.
+                    th.frames[cur].undef[r.index()] = 0;
+                }
                 let types: Vec<Type> = args.iter().map(|&v| ty_of(v)).collect();
                 if name == BARRIER_FLAGS {
                     // OpenCL's flags: CLK_LOCAL_MEM_FENCE 1, CLK_GLOBAL_MEM_FENCE 2.
@@ -730,8 +772,21 @@ impl<'a> Ctx<'a> {
                     th.frames[cur].pos += 1;
                     return Flow::Continue;
                 }
-                let call = ExternalCall { name, args: &vals, arg_types: &types, ret: result_ty, loc };
-                match self.oracle.call_external(&call, &mut self.memory) {
+                let arg_undefined: Vec<u128> = if track { args.iter().map(|v| th.frames[cur].undef[v.index()]).collect() } else { vec![0; args.len()] };
+                let call = ExternalCall { name, args: &vals, arg_types: &types, ret: result_ty, loc, arg_undefined: &arg_undefined, uses_so_far: self.unspecified_uses };
+                let outcome = self.oracle.call_external(&call, &mut self.memory);
+                if let (true, Some(r)) = (track, data.result) {
+                    // The interpreter's own model (math functions) is a
+                    // function of its arguments; the environment says what
+                    // its results are.
+                    let width = mask(result_ty.map_or(64, |t| t.bits()));
+                    th.frames[cur].undef[r.index()] = match &outcome {
+                        None if arg_undefined.iter().any(|&u| u != 0) => width,
+                        None => 0,
+                        Some(_) => self.oracle.result_undefined() & width,
+                    };
+                }
+                match outcome {
                     None => call_external(name, &vals, &types, result_ty),
                     Some(ExternalOutcome::Return(v)) => v,
                     Some(ExternalOutcome::Exit) => {
@@ -888,6 +943,9 @@ impl<'a> Ctx<'a> {
                 Some(convert(Val::Bits(bits), ty))
             }
         };
+        if track {
+            self.undefined_after(th, func, data, result_undefined);
+        }
         let frame = &mut th.frames[cur];
         if let (Some(r), Some(v)) = (data.result, result) {
             frame.vals[r.index()] = v;
@@ -906,6 +964,9 @@ impl<'a> Ctx<'a> {
                 then_dest,
                 else_dest,
             } => {
+                if self.opts.track_definedness && th.frames[cur].undef[cond.index()] != 0 {
+                    self.met_unspecified(Loc { func: fid, block: bid, inst: None });
+                }
                 let taken = if th.frames[cur].vals[cond.index()].as_bool() {
                     then_dest
                 } else {
@@ -915,6 +976,7 @@ impl<'a> Ctx<'a> {
             }
             Terminator::Return(value) => {
                 let ret = value.map(|v| th.frames[cur].vals[v.index()]);
+                let ret_undefined = value.and_then(|v| th.frames[cur].undef.get(v.index()).copied()).unwrap_or(0);
                 let frame = th.frames.pop().expect("a returning thread has a frame");
                 for id in frame.locals {
                     self.memory.release(id);
@@ -928,6 +990,9 @@ impl<'a> Ctx<'a> {
                     Some(caller) => {
                         if let (Some(r), Some(v)) = (frame.ret_to, ret) {
                             caller.vals[r.index()] = v;
+                            if let Some(u) = caller.undef.get_mut(r.index()) {
+                                *u = ret_undefined;
+                            }
                         }
                         caller.pos += 1;
                     }
@@ -959,6 +1024,12 @@ impl<'a> Ctx<'a> {
             frame.vals[p.index()] = *v;
         }
         self.arg_scratch = scratch;
+        if !frame.undef.is_empty() {
+            let masks: Vec<u128> = call.args.iter().map(|v| frame.undef[v.index()]).collect();
+            for (p, u) in params.iter().zip(masks) {
+                frame.undef[p.index()] = u;
+            }
+        }
         frame.block = call.block;
         frame.pos = 0;
     }
@@ -1198,6 +1269,7 @@ impl<'a> Ctx<'a> {
         };
         let mut races = std::mem::take(&mut self.race_scratch);
         let tolerate_benign = self.opts.tolerate_benign_races
+            && !self.writing_undetermined
             && (self.opts.benign_writes_from_memory
                 || loc.inst.is_some_and(|i| self.infos[loc.func.index()].benign_candidates.contains(&i)));
         // A wide access races with the same earlier instruction on each of
@@ -1388,7 +1460,9 @@ impl<'a> Ctx<'a> {
         if !specification {
             self.log_access(th, loc, obj, off, width, atomic, atomic);
         }
-        self.memory.note_read(obj, off, width);
+        if !self.opts.track_definedness {
+            self.memory.note_read(obj, off, width);
+        }
         let mut buf = [0u8; 16];
         // `check_access` found the bytes inside the object; a type wider
         // than 16 bytes is read as its first 16.
@@ -1430,7 +1504,10 @@ impl<'a> Ctx<'a> {
         self.log_access(th, loc, so, soff, len, false, false);
         // Copying through a buffer gives `memmove` semantics for overlaps.
         self.memory.copy_bytes(dobj, doff, so, soff, len);
+        self.writing_undetermined = self.opts.track_definedness
+            && self.memory.get(dobj).and_then(|o| o.undefined.as_ref()).is_some_and(|u| u.any(doff, len, true));
         self.log_access(th, loc, dobj, doff, len, true, false);
+        self.writing_undetermined = false;
     }
 
     fn memset(&mut self, th: &Thread, loc: Loc, dst: Pointer, byte: u8, len: u64) {
@@ -1470,13 +1547,17 @@ fn bump(counts: &mut HashMap<(Loc, u64), u32>, loc: Loc, path: u64) -> u32 {
 
 fn func_info(module: &Module, func: &Function, global_objs: &[Vec<ObjId>], undefined_value: u128) -> FuncInfo {
     let mut template = vec![Val::Bits(0); func.values.len()];
+    let mut undef_template = vec![0u128; func.values.len()];
     let mut shared_addrs = Vec::new();
     let mut local_addrs = Vec::new();
     for (v, data) in func.values.iter() {
         template[v.index()] = match &data.def {
             ValueDef::Const(bits) => convert(Val::Bits(*bits), data.ty),
             ValueDef::Null => Val::NULL,
-            ValueDef::Undef => convert(Val::Bits(undefined_value & mask(data.ty.bits())), data.ty),
+            ValueDef::Undef => {
+                undef_template[v.index()] = mask(data.ty.bits());
+                convert(Val::Bits(undefined_value & mask(data.ty.bits())), data.ty)
+            }
             ValueDef::GlobalAddr(g) => {
                 if module.globals[*g].space == MemSpace::Shared {
                     shared_addrs.push((v, *g));
@@ -1496,6 +1577,7 @@ fn func_info(module: &Module, func: &Function, global_objs: &[Vec<ObjId>], undef
         specification_loads: lockstep_analysis::ghost::specification_loads(func),
         benign_candidates: lockstep_analysis::ghost::input_independent_stores(func),
         template,
+        undef_template,
         shared_addrs,
         local_addrs,
         unspecified: lockstep_analysis::unspecified::unspecified_uses(func),

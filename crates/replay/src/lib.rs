@@ -52,6 +52,7 @@
 //! - `math`: external (math library) functions.
 
 mod async_copy;
+pub mod definedness;
 mod exec;
 pub mod pages;
 pub mod math;

@@ -214,6 +214,48 @@ impl Memory {
         }
     }
 
+    /// Marks the bytes at `offset` of `id` whose flag is set undefined (a
+    /// store of an undetermined value), starting to track the object's
+    /// definedness if it did not.
+    pub fn note_undefined(&mut self, id: ObjId, offset: u64, flags: &[bool]) {
+        if !flags.iter().any(|&f| f) {
+            return;
+        }
+        let Some(obj) = self.objects.get_mut(id.0 as usize) else {
+            return;
+        };
+        let size = obj.size();
+        let undef = obj.undefined.get_or_insert_with(|| Pages::new(size, false));
+        for (i, &f) in flags.iter().enumerate() {
+            if f {
+                self.resident_pages += undef.fill(offset + i as u64, 1, true).unwrap_or(0);
+            }
+        }
+    }
+
+    /// Marks `len` bytes at `offset` of `id` undefined (a `memset` with an
+    /// undetermined byte).
+    pub fn note_undefined_range(&mut self, id: ObjId, offset: u64, len: u64) {
+        let Some(obj) = self.objects.get_mut(id.0 as usize) else {
+            return;
+        };
+        let size = obj.size();
+        let undef = obj.undefined.get_or_insert_with(|| Pages::new(size, false));
+        self.resident_pages += undef.fill(offset, len, true).unwrap_or(0);
+    }
+
+    /// The definedness flags of `len` bytes at `offset` of `id` (true:
+    /// undefined); all false for an object that does not track them.
+    pub fn undefined_flags(&self, id: ObjId, offset: u64, len: usize) -> Vec<bool> {
+        let mut flags = vec![false; len];
+        if let Some(u) = self.get(id).and_then(|o| o.undefined.as_ref()) {
+            if !u.read_into(offset, &mut flags) {
+                flags.fill(false);
+            }
+        }
+        flags
+    }
+
     /// Writes `bytes` at `offset` of `id` and marks them defined; false
     /// (nothing written) when the range is not inside the object.
     pub fn write(&mut self, id: ObjId, offset: u64, bytes: &[u8]) -> bool {

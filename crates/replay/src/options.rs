@@ -142,6 +142,13 @@ pub struct ReplayOptions {
     /// the program's (race logs, thread states) is bounded so. `None`: no
     /// such check.
     pub process_memory_limit: Option<u64>,
+    /// Track which bits of each value are undetermined, and count only
+    /// their uses (see `definedness`); off, every executed `undef` operand
+    /// and read of never-written memory counts.
+    pub track_definedness: bool,
+    /// With `track_definedness`: the undetermined bits of each argument of
+    /// the entry function (missing ones are determined).
+    pub arg_undefined: Vec<u128>,
 }
 
 impl Default for ReplayOptions {
@@ -167,6 +174,8 @@ impl Default for ReplayOptions {
             work_dim: 3,
             memory_budget: crate::memory::MAX_RESIDENT_BYTES,
             process_memory_limit: None,
+            track_definedness: false,
+            arg_undefined: Vec::new(),
         }
     }
 }
@@ -190,6 +199,11 @@ pub struct ExternalCall<'c> {
     pub ret: Option<Type>,
     /// Where the call is, for reports.
     pub loc: Loc,
+    /// The undetermined bits of each argument (all zero unless the replay
+    /// tracks definedness).
+    pub arg_undefined: &'c [u128],
+    /// Uses of unspecified values the replay counted before this call.
+    pub uses_so_far: u64,
 }
 
 /// What the environment made of an external call.
@@ -216,6 +230,12 @@ pub trait HavocOracle {
     /// uninterpreted function of its arguments).
     fn call_external(&mut self, _call: &ExternalCall<'_>, _memory: &mut Memory) -> Option<ExternalOutcome> {
         None
+    }
+
+    /// With definedness tracked: the undetermined bits of the value the
+    /// last `call_external` returned (asked once, after the call).
+    fn result_undefined(&mut self) -> u128 {
+        0
     }
 }
 

@@ -224,6 +224,10 @@ pub struct ReplayResult {
     pub unspecified_uses: u64,
     /// Where the first of those uses was.
     pub first_unspecified_use: Option<Loc>,
+    /// With definedness tracked: the determined values that undetermined
+    /// ones were compared with (at most `definedness::MAX_COMPARED`), the
+    /// values most worth trying for them in another run.
+    pub compared_values: Vec<u128>,
     /// The final contents of every memory object.
     pub memory: Memory,
 }

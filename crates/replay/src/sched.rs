@@ -185,6 +185,7 @@ pub fn replay_with_oracle(
         threads_exited: ctx.threads_exited,
         unspecified_uses: ctx.unspecified_uses,
         first_unspecified_use: ctx.first_unspecified_use,
+        compared_values: ctx.compared_values,
         memory: ctx.memory,
     })
 }
@@ -666,10 +667,13 @@ fn resolve_warp_ops(ctx: &Ctx, warp: &mut [Thread]) -> bool {
                     Type::Int(bits) => Val::Bits(v.bits() & mask(bits as u32)),
                     _ => v,
                 };
-                t.frames
-                    .last_mut()
-                    .expect("a waiting thread has a frame")
-                    .vals[r.index()] = v;
+                let frame = t.frames.last_mut().expect("a waiting thread has a frame");
+                frame.vals[r.index()] = v;
+                // A warp operation with undetermined operands was counted
+                // as a use when the thread arrived.
+                if let Some(u) = frame.undef.get_mut(r.index()) {
+                    *u = 0;
+                }
             }
             t.status = Status::Runnable;
         }

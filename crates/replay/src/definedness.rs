@@ -1,0 +1,303 @@
+//! Definedness tracking: which bits of a value are undetermined.
+//!
+//! A whole program's run (`lockstep_host`) picks one concrete value where
+//! the program's behaviour leaves it open: an uninitialised variable,
+//! memory never written, input, the clock. Copying such a value, adding to
+//! it or storing it does not make the run differ from the program's other
+//! runs in any way a verdict depends on; only a *use* does: a branch on it
+//! (an assertion is one), an address computed from it, a division by it, a
+//! call that acts on it. This is memcheck's rule, and it lets one run
+//! decide a program whose undetermined values never reach such a use.
+//!
+//! With `ReplayOptions::track_definedness`, every value of a frame carries
+//! a mask of its undetermined bits (`Frame::undef`), memory keeps one flag
+//! per byte (`Object::undefined`), and each executed use is counted in
+//! `ReplayResult::unspecified_uses` (and the static counting of `undef`
+//! operands is off). The masks are exact for bitwise operations and shifts
+//! by a determined amount, where the aggregate-building code of the
+//! front-end needs them (a struct filled field by field from `undef`), and
+//! all-or-nothing elsewhere, which errs only towards more uses.
+
+use lockstep_kir::{BinOp, CastOp, EntityRef};
+
+use crate::value::{mask, sext};
+
+/// How many compared values a replay keeps (`ReplayResult::compared_values`).
+pub const MAX_COMPARED: usize = 8;
+
+/// The undetermined bits of `a op b` (width `w`), given those of the
+/// operands (`ua`, `ub`) and their concrete bits.
+pub fn binary(op: BinOp, a: u128, ua: u128, b: u128, ub: u128, w: u32) -> u128 {
+    let full = mask(w);
+    if ua == 0 && ub == 0 {
+        return 0;
+    }
+    let out = match op {
+        // A determined 0 (and) or 1 (or) fixes the result's bit.
+        BinOp::And => (ua & ub) | (ua & b) | (ub & a),
+        BinOp::Or => (ua & ub) | (ua & !b) | (ub & !a),
+        BinOp::Xor => ua | ub,
+        BinOp::Shl if ub == 0 => (b < w as u128).then(|| ua << b).unwrap_or(0),
+        BinOp::LShr if ub == 0 => (b < w as u128).then(|| ua >> b).unwrap_or(0),
+        BinOp::AShr if ub == 0 => {
+            if b >= w as u128 {
+                full
+            } else {
+                (sext(ua, w) as u128 >> b) | if ua >> (w - 1) & 1 == 1 { full & !(full >> b) } else { 0 }
+            }
+        }
+        _ => full,
+    };
+    out & full
+}
+
+/// Whether `op` with an undetermined divisor is a use (it may trap).
+pub fn divides(op: BinOp) -> bool {
+    matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem)
+}
+
+/// The undetermined bits of a cast's result.
+pub fn cast(op: CastOp, u: u128, from_bits: u32, to_bits: u32) -> u128 {
+    if u == 0 {
+        return 0;
+    }
+    let u = u & mask(from_bits);
+    match op {
+        CastOp::Zext | CastOp::Trunc | CastOp::Bitcast => u & mask(to_bits),
+        CastOp::Sext => sext(u, from_bits) as u128 & mask(to_bits),
+        _ => mask(to_bits.max(1)),
+    }
+}
+
+/// The undetermined bits of each byte: a byte is undetermined when any of
+/// its bits is.
+pub fn byte_flags(u: u128, len: usize) -> Vec<bool> {
+    (0..len).map(|i| i < 16 && (u >> (8 * i)) & 0xff != 0).collect()
+}
+
+/// The undetermined bits of a value read from bytes with these flags.
+pub fn from_byte_flags(flags: &[bool], bits: u32) -> u128 {
+    let mut u = 0u128;
+    for (i, &f) in flags.iter().enumerate().take(16) {
+        if f {
+            u |= 0xff << (8 * i);
+        }
+    }
+    u & mask(bits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_fix_bits() {
+        // An undetermined byte masked off by `and` is determined.
+        assert_eq!(binary(BinOp::And, 0, 0xff, 0xff00, 0, 16), 0);
+        assert_eq!(binary(BinOp::And, 0, 0xffff, 0x0f00, 0, 16), 0x0f00);
+        // `or` with determined ones fixes those bits.
+        assert_eq!(binary(BinOp::Or, 0, 0xffff, 0x00ff, 0, 16), 0xff00);
+        // Shifting moves the undetermined bits; arithmetic spreads them.
+        assert_eq!(binary(BinOp::Shl, 0, 0xff, 8, 0, 32), 0xff00);
+        assert_eq!(binary(BinOp::Add, 0, 1, 0, 0, 32), 0xffff_ffff);
+        assert_eq!(binary(BinOp::Add, 0, 0, 0, 0, 32), 0);
+    }
+
+    #[test]
+    fn casts_keep_bits() {
+        assert_eq!(cast(CastOp::Trunc, 0xff00, 32, 8), 0);
+        assert_eq!(cast(CastOp::Zext, 0x80, 8, 32), 0x80);
+        assert_eq!(cast(CastOp::Sext, 0x80, 8, 32), 0xffff_ff80);
+        assert_eq!(cast(CastOp::SiToFp, 1, 32, 32), 0xffff_ffff);
+    }
+
+    #[test]
+    fn bytes() {
+        assert_eq!(byte_flags(0x0100, 4), vec![false, true, false, false]);
+        assert_eq!(from_byte_flags(&[false, true], 16), 0xff00);
+    }
+}
+
+/// The interpreter's side: per instruction, the undetermined bits of its
+/// result and its uses, before it executes (`undefined_before`), and the
+/// undetermined bytes it stores, after (`undefined_after`).
+impl crate::exec::Ctx<'_> {
+    pub(crate) fn undefined_before(
+        &mut self,
+        th: &crate::exec::Thread,
+        func: &lockstep_kir::Function,
+        data: &lockstep_kir::InstData,
+        loc: crate::result::Loc,
+    ) -> u128 {
+        use lockstep_kir::InstKind;
+        let frame = th.frames.last().expect("a running thread has a frame");
+        let u = |v: &lockstep_kir::ValueId| frame.undef[v.index()];
+        let bits = |v: &lockstep_kir::ValueId| frame.vals[v.index()].bits();
+        let width = |v: &lockstep_kir::ValueId| func.values[*v].ty.bits();
+        let result_width = data.result.map_or(64, |r| func.values[r].ty.bits());
+        let full = mask(result_width);
+        let any = |vs: &[lockstep_kir::ValueId]| vs.iter().any(|v| u(v) != 0);
+        let mut used = false;
+        let out = match &data.kind {
+            InstKind::Binary { op, lhs, rhs } => {
+                let w = width(lhs);
+                used = divides(*op) && u(rhs) != 0;
+                binary(*op, bits(lhs) & mask(w), u(lhs), bits(rhs) & mask(w), u(rhs), w)
+            }
+            InstKind::Icmp { cc, lhs, rhs } => {
+                // An undetermined value compared with a determined one: the
+                // other side of the comparison, and its neighbours for an
+                // ordering, are the values that may send it the other way.
+                let w = width(lhs);
+                let known = match (u(lhs) != 0, u(rhs) != 0) {
+                    (true, false) => Some(bits(rhs) & mask(w)),
+                    (false, true) => Some(bits(lhs) & mask(w)),
+                    _ => None,
+                };
+                if let Some(k) = known {
+                    let mut candidates = vec![k];
+                    if !matches!(cc, lockstep_kir::IntCC::Eq | lockstep_kir::IntCC::Ne) {
+                        candidates.extend([k.wrapping_add(1) & mask(w), k.wrapping_sub(1) & mask(w)]);
+                    }
+                    for c in candidates {
+                        if self.compared_values.len() < MAX_COMPARED && !self.compared_values.contains(&c) {
+                            self.compared_values.push(c);
+                        }
+                    }
+                }
+                (u(lhs) | u(rhs) != 0) as u128
+            }
+            InstKind::Fcmp { lhs, rhs, .. } => (u(lhs) | u(rhs) != 0) as u128,
+            InstKind::Select { cond, then_value, else_value } => {
+                if u(cond) != 0 {
+                    full
+                } else if frame.vals[cond.index()].as_bool() {
+                    u(then_value)
+                } else {
+                    u(else_value)
+                }
+            }
+            InstKind::Cast { op, arg } => cast(*op, u(arg), width(arg), result_width),
+            InstKind::Float { args, .. } => {
+                if any(args) {
+                    full
+                } else {
+                    0
+                }
+            }
+            InstKind::PtrAdd { base, offset } => {
+                if u(base) | u(offset) != 0 {
+                    mask(64)
+                } else {
+                    0
+                }
+            }
+            InstKind::Load { ptr, .. } => {
+                used = u(ptr) != 0;
+                self.bytes_undefined(frame.vals[ptr.index()], data.result.map_or(0, |r| func.values[r].ty.store_size()), result_width)
+            }
+            InstKind::Store { ptr, .. } => {
+                used = u(ptr) != 0;
+                0
+            }
+            InstKind::Atomic { ptr, value, .. } => {
+                used = u(ptr) != 0;
+                let ty = func.values[*value].ty;
+                self.bytes_undefined(frame.vals[ptr.index()], ty.store_size(), ty.bits())
+            }
+            InstKind::CmpXchg { ptr, expected, .. } => {
+                used = u(ptr) != 0 || u(expected) != 0;
+                let ty = func.values[*expected].ty;
+                self.bytes_undefined(frame.vals[ptr.index()], ty.store_size(), ty.bits())
+            }
+            InstKind::MemCopy { dst, src, len } => {
+                used = u(dst) | u(src) | u(len) != 0;
+                0
+            }
+            InstKind::MemSet { dst, len, .. } => {
+                used = u(dst) | u(len) != 0;
+                0
+            }
+            InstKind::Annot { args, .. } | InstKind::Warp { args, .. } => {
+                used = any(args);
+                0
+            }
+            InstKind::AnnotValue { args, .. } => {
+                if any(args) {
+                    full
+                } else {
+                    0
+                }
+            }
+            InstKind::InvalidCall { target } => {
+                used = u(target) != 0;
+                0
+            }
+            // A value the model leaves open.
+            InstKind::Havoc => full,
+            _ => 0,
+        };
+        if used {
+            self.met_unspecified(loc);
+        }
+        out & full
+    }
+
+    /// The undetermined bits of `len` bytes at `p` read as a value of
+    /// `bits` bits.
+    fn bytes_undefined(&self, p: crate::value::Val, len: u64, bits: u32) -> u128 {
+        let p = p.as_ptr();
+        let (Some(obj), Ok(off)) = (p.obj, u64::try_from(p.offset)) else {
+            return 0;
+        };
+        let flags = self.memory.undefined_flags(obj, off, len.min(16) as usize);
+        from_byte_flags(&flags, bits)
+    }
+
+    pub(crate) fn undefined_after(
+        &mut self,
+        th: &mut crate::exec::Thread,
+        func: &lockstep_kir::Function,
+        data: &lockstep_kir::InstData,
+        result_undefined: u128,
+    ) {
+        use lockstep_kir::InstKind;
+        let frame = th.frames.last_mut().expect("a running thread has a frame");
+        // An external call's result was set with the call's outcome.
+        if let (Some(r), false) = (data.result, matches!(data.kind, InstKind::CallExternal { .. })) {
+            frame.undef[r.index()] = result_undefined;
+        }
+        let u = |v: &lockstep_kir::ValueId| frame.undef[v.index()];
+        let (ptr, stored, len) = match &data.kind {
+            InstKind::Store { ptr, value, .. } => (ptr, u(value), func.values[*value].ty.store_size()),
+            // An atomic stores a function of the old value and its operand.
+            InstKind::Atomic { ptr, value, .. } => {
+                let ty = func.values[*value].ty;
+                (ptr, if u(value) | result_undefined != 0 { mask(ty.bits()) } else { 0 }, ty.store_size())
+            }
+            InstKind::CmpXchg { ptr, new, expected } => {
+                let ty = func.values[*expected].ty;
+                (ptr, if u(new) | result_undefined != 0 { mask(ty.bits()) } else { 0 }, ty.store_size())
+            }
+            InstKind::MemSet { dst, byte, len } => {
+                if u(byte) == 0 {
+                    return;
+                }
+                let p = frame.vals[dst.index()].as_ptr();
+                let n = frame.vals[len.index()].bits() as u64;
+                if let (Some(obj), Ok(off)) = (p.obj, u64::try_from(p.offset)) {
+                    self.memory.note_undefined_range(obj, off, n);
+                }
+                return;
+            }
+            _ => return,
+        };
+        if stored == 0 {
+            return;
+        }
+        let p = frame.vals[ptr.index()].as_ptr();
+        if let (Some(obj), Ok(off)) = (p.obj, u64::try_from(p.offset)) {
+            self.memory.note_undefined(obj, off, &byte_flags(stored, len.min(16) as usize));
+        }
+    }
+}
