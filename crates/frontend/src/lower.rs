@@ -1840,7 +1840,8 @@ impl<'a> FnLower<'a> {
                 self.vals.insert(call, Lowered::Scalar(r));
             }
             return Ok(());
-        }        // The launch stub's `cudaLaunch(stub)`: the stub passed each
+        }
+        // The launch stub's `cudaLaunch(stub)`: the stub passed each
         // argument's bytes to `cudaSetupArgument` before it.
         if self.cx.host && name == "cudaLaunch" {
             if let Some(kernel) = args.first().filter(|a| !LLVMIsAFunction(**a).is_null()).and_then(|a| stub_kernel_symbol(&value_name(*a))) {
