@@ -1936,7 +1936,8 @@ impl<'a> Executor<'a> {
 /// form, so that the address terms of a kernel and of its strength-reduced
 /// version coincide syntactically (which the per-element check relies on):
 /// `x << c` becomes `x * 2^c`, `x - c` becomes `x + (-c)`, literals go to
-/// the right of `+` and `*`, and nested literals fold (`(x + 1) + 1` is
+/// the right of `+` and `*`, two symbolic operands of `+` and `*` are put
+/// in one order, and nested literals fold (`(x + 1) + 1` is
 /// `x + 2`). Every rewrite is an identity of modular arithmetic.
 fn normalise(st: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> Option<TermId> {
     use lockstep_smt::{Op, TermKind};
@@ -1964,6 +1965,11 @@ fn normalise(st: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> Option<Term
         (BinOp::Sub, None, Some(c)) => (BinOp::Add, a, st.bv_const(w, c.wrapping_neg() & m)),
         (BinOp::Add | BinOp::Mul, Some(_), None) => (op, b, a),
         (BinOp::Add | BinOp::Mul, None, Some(_)) => (op, a, b),
+        // Two symbolic operands in one canonical order (the term store is
+        // shared by both kernels, so `y * w` and `w * y` become one term:
+        // index linearizations written either way coincide).
+        (BinOp::Add, None, None) => return Some(if a <= b { st.bvadd(a, b) } else { st.bvadd(b, a) }),
+        (BinOp::Mul, None, None) => return Some(if a <= b { st.bvmul(a, b) } else { st.bvmul(b, a) }),
         _ => return None,
     };
     let c = lit(st, b)?;
