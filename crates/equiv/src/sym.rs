@@ -581,6 +581,10 @@ pub struct GroupRun {
 const STEP_BUDGET: u64 = 2_000_000;
 /// Paths one thread may have between two barriers.
 const PATH_LIMIT: usize = 64;
+/// Pruning queries that drop nothing before [`Pruner`] stops asking (a
+/// loop whose trip count the facts do not bound would otherwise cost a
+/// query per iteration up to the path limit).
+const PRUNE_MISSES: u32 = 16;
 
 pub struct Executor<'a> {
     module: &'a lockstep_kir::Module,
@@ -632,6 +636,8 @@ pub struct Pruner {
     pub facts: Vec<TermId>,
     /// Paths dropped so far.
     pub dropped: u32,
+    /// Queries that dropped nothing; the pruner gives up after a few.
+    misses: u32,
     loop_blocks: HashSet<BlockId>,
 }
 
@@ -640,8 +646,14 @@ impl Pruner {
         let cfg = lockstep_analysis::cfg::Cfg::compute(func);
         let dom = lockstep_analysis::dom::DomTree::compute(&cfg);
         let info = lockstep_analysis::loops::LoopInfo::compute(func, &cfg, &dom);
-        let loop_blocks = info.loops().flat_map(|(_, l)| l.blocks.iter().copied()).collect();
-        Pruner { config, facts, dropped: 0, loop_blocks }
+        // Loops with a barrier are aligned instead (`run_param_aligned`):
+        // their trip counts depend on the block size, not on facts that
+        // drop paths.
+        let has_barrier = |l: &lockstep_analysis::loops::Loop| {
+            l.blocks.iter().any(|&b| func.blocks[b].insts.iter().any(|&i| matches!(func.insts[i].kind, InstKind::Barrier { .. })))
+        };
+        let loop_blocks = info.loops().filter(|(_, l)| !has_barrier(l)).flat_map(|(_, l)| l.blocks.iter().copied()).collect();
+        Pruner { config, facts, dropped: 0, misses: 0, loop_blocks }
     }
 
     /// Is `pc` (with the facts and `extra`) unsatisfiable?
@@ -651,6 +663,17 @@ impl Pruner {
     /// `unsat`, and linear: the facts state what the question needs about
     /// the products).
     fn infeasible(&mut self, st: &mut TermStore, extra: &[TermId], pc: TermId) -> bool {
+        if self.misses >= PRUNE_MISSES {
+            return false;
+        }
+        let dropped = self.check(st, extra, pc);
+        if !dropped {
+            self.misses += 1;
+        }
+        dropped
+    }
+
+    fn check(&mut self, st: &mut TermStore, extra: &[TermId], pc: TermId) -> bool {
         let Ok(mut solver) = lockstep_smt::Solver::spawn(self.config.clone()) else { return false };
         let mut memo = HashMap::new();
         let all: Vec<TermId> = self.facts.iter().chain(extra).chain(std::iter::once(&pc)).copied().collect();
