@@ -202,17 +202,21 @@ pub fn power_of_two_block_sizes(a: KernelRef, b: Option<KernelRef>, config: &Equ
         Ok(SatResult::Unsat) => {
             // Only the sizes the preconditions allow (`blockDim.x >= 64`):
             // the others have no launch to compare.
-            let mut allowed = Vec::new();
-            for (&size, &is) in sizes.iter().zip(&is_size) {
-                let mut f = facts.clone();
-                f.pop();
-                f.push(is);
-                pr.label = "allowed block size";
-                if pr.sat(&f).map_or(true, |r| r != SatResult::Unsat) {
-                    allowed.push(size);
-                }
-            }
-            Ok(allowed)
+            let queries: Vec<Vec<TermId>> = is_size
+                .iter()
+                .map(|&is| {
+                    let mut f = facts.clone();
+                    f.pop();
+                    f.push(is);
+                    f
+                })
+                .collect();
+            pr.label = "allowed block size";
+            let answers = match pr.sat_many(&queries) {
+                Ok(a) => a,
+                Err((why, _)) => return Err(why),
+            };
+            Ok(sizes.iter().zip(answers).filter(|(_, r)| *r != SatResult::Unsat).map(|(&s, _)| s).collect())
         }
         Ok(SatResult::Sat) => Err("the preconditions do not restrict blockDim.x to powers of two".into()),
         Ok(SatResult::Unknown(why)) => Err(format!("the solver gave up on the block sizes ({why})")),

@@ -43,7 +43,10 @@ use lockstep_smt::{FpOp, Sort, TermId, TermStore};
 
 use crate::FloatModel;
 
+mod prune;
 mod warp;
+
+pub use prune::Pruner;
 
 /// Why a kernel is outside what the symbolic engine handles.
 #[derive(Clone, Debug)]
@@ -618,50 +621,6 @@ pub struct Executor<'a> {
     loop_reads: Vec<LoopRead>,
     /// The one-thread mode: drops infeasible paths at the branches of loops.
     prune: Option<Pruner>,
-}
-
-/// Drops, in the one-thread mode, the paths through a loop's branch that
-/// the launch facts and the kernel's preconditions make infeasible: a
-/// grid-stride loop over `n <= blockDim.x * gridDim.x` elements runs one
-/// iteration, which the path's condition alone does not show (it would
-/// unroll without end). Dropping an infeasible path is exact; a solver
-/// that cannot decide keeps the path.
-pub struct Pruner {
-    pub config: lockstep_smt::SolverConfig,
-    /// Facts about the launch, over the inputs' symbols.
-    pub facts: Vec<TermId>,
-    /// Paths dropped so far.
-    pub dropped: u32,
-    loop_blocks: HashSet<BlockId>,
-}
-
-impl Pruner {
-    pub fn new(func: &Function, config: lockstep_smt::SolverConfig, facts: Vec<TermId>) -> Pruner {
-        let cfg = lockstep_analysis::cfg::Cfg::compute(func);
-        let dom = lockstep_analysis::dom::DomTree::compute(&cfg);
-        let info = lockstep_analysis::loops::LoopInfo::compute(func, &cfg, &dom);
-        let loop_blocks = info.loops().flat_map(|(_, l)| l.blocks.iter().copied()).collect();
-        Pruner { config, facts, dropped: 0, loop_blocks }
-    }
-
-    /// Is `pc` (with the facts and `extra`) unsatisfiable?
-    ///
-    /// Products of symbols (`blockIdx.x * blockDim.x`) are first replaced
-    /// by fresh constants, the same for the same product (sound for
-    /// `unsat`, and linear: the facts state what the question needs about
-    /// the products).
-    fn infeasible(&mut self, st: &mut TermStore, extra: &[TermId], pc: TermId) -> bool {
-        let Ok(mut solver) = lockstep_smt::Solver::spawn(self.config.clone()) else { return false };
-        let mut memo = HashMap::new();
-        let all: Vec<TermId> = self.facts.iter().chain(extra).chain(std::iter::once(&pc)).copied().collect();
-        let abstracted: Vec<TermId> = all.iter().map(|&f| crate::param::abstract_nonlinear(st, f, &mut memo)).collect();
-        for &f in &abstracted {
-            if solver.assert(st, f).is_err() {
-                return false;
-            }
-        }
-        matches!(solver.check_sat(), Ok(lockstep_smt::SatResult::Unsat))
-    }
 }
 
 impl<'a> Executor<'a> {
@@ -1936,7 +1895,8 @@ impl<'a> Executor<'a> {
 /// form, so that the address terms of a kernel and of its strength-reduced
 /// version coincide syntactically (which the per-element check relies on):
 /// `x << c` becomes `x * 2^c`, `x - c` becomes `x + (-c)`, literals go to
-/// the right of `+` and `*`, and nested literals fold (`(x + 1) + 1` is
+/// the right of `+` and `*`, two symbolic operands of `+` and `*` are put
+/// in one order, and nested literals fold (`(x + 1) + 1` is
 /// `x + 2`). Every rewrite is an identity of modular arithmetic.
 fn normalise(st: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> Option<TermId> {
     use lockstep_smt::{Op, TermKind};
@@ -1964,6 +1924,11 @@ fn normalise(st: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> Option<Term
         (BinOp::Sub, None, Some(c)) => (BinOp::Add, a, st.bv_const(w, c.wrapping_neg() & m)),
         (BinOp::Add | BinOp::Mul, Some(_), None) => (op, b, a),
         (BinOp::Add | BinOp::Mul, None, Some(_)) => (op, a, b),
+        // Two symbolic operands in one canonical order (the term store is
+        // shared by both kernels, so `y * w` and `w * y` become one term:
+        // index linearizations written either way coincide).
+        (BinOp::Add, None, None) => return Some(if a <= b { st.bvadd(a, b) } else { st.bvadd(b, a) }),
+        (BinOp::Mul, None, None) => return Some(if a <= b { st.bvmul(a, b) } else { st.bvmul(b, a) }),
         _ => return None,
     };
     let c = lit(st, b)?;
