@@ -353,6 +353,10 @@ fn check(options: &CheckOptions) -> Report {
             report.kernels.push(KernelReport::unknown("*", msg, None));
             return report;
         }
+        Err(lockstep_frontend::driver::CompileError::Unsupported(u)) => {
+            report.kernels.push(KernelReport::unknown("*", format!("unsupported: {}", u.what), None));
+            return report;
+        }
     }
     // A CUDA file with a host `main` is a whole program (unless the user
     // named kernels): its host side is compiled too, by a second clang

@@ -85,6 +85,8 @@ pub enum CompileError {
     Rejected(Vec<Diagnostic>),
     /// The tool itself is broken (no clang, cannot write the cache).
     Environment(String),
+    /// Valid CUDA that clang cannot compile (see `clang_limitation`).
+    Unsupported(crate::lower::Unsupported),
 }
 
 /// The language of a file from its extension.
@@ -225,6 +227,51 @@ pub const CLANG_DEADLINE: std::time::Duration = std::time::Duration::from_secs(1
 /// against the toolkit's headers, and the toolkit's verdict on the file is
 /// the one reported (its errors are what nvcc would say).
 pub fn compile(file: &Path, options: &CompileOptions) -> Result<Compiled, CompileError> {
+    match compile_against_headers(file, options) {
+        Err(CompileError::Rejected(errors)) => match clang_limitation(&errors) {
+            Some(unsupported) => Err(CompileError::Unsupported(unsupported)),
+            None => Err(CompileError::Rejected(errors)),
+        },
+        other => other,
+    }
+}
+
+/// Clang's errors on valid CUDA that nvcc compiles and clang 19 cannot: a
+/// kernel launched from device code (dynamic parallelism, which clang does
+/// not implement), and a `__shared__` variable of a class with a
+/// constructor (nvcc accepts it with a warning that CUDA's own samples
+/// silence, for `cuda::barrier`). When every error is one of these, the
+/// file is not at fault: it is unsupported, not rejected.
+fn clang_limitation(errors: &[Diagnostic]) -> Option<crate::lower::Unsupported> {
+    let limitations: Vec<crate::lower::Unsupported> = errors.iter().filter_map(|e| {
+        let what = if (e.message.starts_with("reference to __global__ function") || e.message.contains("'__cudaPushCallConfiguration'"))
+            && e.message.contains("in __global__ function")
+        {
+            "a kernel launched from device code (CUDA dynamic parallelism), which clang cannot compile"
+        } else if e.message.starts_with("initialization is not supported for __shared__ variables") {
+            "a `__shared__` variable with a constructor (as `cuda::barrier`), which nvcc accepts and clang cannot compile"
+        } else {
+            return None;
+        };
+        let loc = e.span.as_ref().map(|s| (s.file.clone(), s.line, s.column));
+        Some(crate::lower::Unsupported { what: what.into(), loc })
+    }).collect();
+    // Clang follows a device-side launch it refused with "no matching
+    // function for call to 'kernel'" at the launch: that error is part of
+    // the same limitation.
+    let follow_on = |e: &Diagnostic| {
+        e.message.starts_with("no matching function for call to")
+            && e.span.as_ref().is_some_and(|at| {
+                limitations.iter().any(|u| u.loc.as_ref().is_some_and(|(file, line, _)| *file == at.file && line.abs_diff(at.line) <= 1))
+            })
+    };
+    if limitations.is_empty() || limitations.len() + errors.iter().filter(|e| follow_on(e)).count() < errors.len() {
+        return None;
+    }
+    limitations.into_iter().next()
+}
+
+fn compile_against_headers(file: &Path, options: &CompileOptions) -> Result<Compiled, CompileError> {
     let language = match options.language.or_else(|| language_of(file)) {
         Some(l) => l,
         None => {

@@ -82,6 +82,7 @@ pub fn lower_compiled(
     let compiled = compiled.map_err(|e| match e {
         driver::CompileError::Rejected(d) => FrontError::Rejected(d),
         driver::CompileError::Environment(m) => FrontError::Environment(m),
+        driver::CompileError::Unsupported(u) => FrontError::Unsupported(u),
     })?;
     let start = Instant::now();
     let language = compiled.language;
@@ -114,6 +115,7 @@ pub fn lower_host_compiled(
     let compiled = compiled.map_err(|e| match e {
         driver::CompileError::Rejected(d) => FrontError::Rejected(d),
         driver::CompileError::Environment(m) => FrontError::Environment(m),
+        driver::CompileError::Unsupported(u) => FrontError::Unsupported(u),
     })?;
     let start = Instant::now();
     let library_dirs = library_dirs(&compiled.headers);
