@@ -48,6 +48,16 @@ pub enum FrontError {
     Environment(String),
 }
 
+impl From<driver::CompileError> for FrontError {
+    fn from(e: driver::CompileError) -> FrontError {
+        match e {
+            driver::CompileError::Rejected(d) => FrontError::Rejected(d),
+            driver::CompileError::Environment(m) => FrontError::Environment(m),
+            driver::CompileError::Unsupported(u) => FrontError::Unsupported(u),
+        }
+    }
+}
+
 /// What the front-end produced, with timings for the conformance figures.
 pub struct Loaded {
     pub module: Module,
@@ -79,11 +89,7 @@ pub fn lower_compiled(
     side: Side,
     clang_time: Duration,
 ) -> Result<Loaded, FrontError> {
-    let compiled = compiled.map_err(|e| match e {
-        driver::CompileError::Rejected(d) => FrontError::Rejected(d),
-        driver::CompileError::Environment(m) => FrontError::Environment(m),
-        driver::CompileError::Unsupported(u) => FrontError::Unsupported(u),
-    })?;
+    let compiled = compiled?;
     let start = Instant::now();
     let language = compiled.language;
     let library_dirs = library_dirs(&compiled.headers);
@@ -112,11 +118,7 @@ pub fn lower_host_compiled(
     clang_time: Duration,
     want_program: bool,
 ) -> Result<HostLoaded, FrontError> {
-    let compiled = compiled.map_err(|e| match e {
-        driver::CompileError::Rejected(d) => FrontError::Rejected(d),
-        driver::CompileError::Environment(m) => FrontError::Environment(m),
-        driver::CompileError::Unsupported(u) => FrontError::Unsupported(u),
-    })?;
+    let compiled = compiled?;
     let start = Instant::now();
     let library_dirs = library_dirs(&compiled.headers);
     let mut sites = LaunchSites::default();
