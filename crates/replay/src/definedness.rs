@@ -301,3 +301,47 @@ impl crate::exec::Ctx<'_> {
         }
     }
 }
+
+/// For a branch on an undetermined condition: when both ways only compute
+/// (no memory access, call, division or further branch) before they meet
+/// in one block, the block they meet in and the indices of its parameters
+/// that the two ways may set differently. Taking either way then differs
+/// only in those parameters, which become undetermined, and the branch is
+/// no use (`if (a[i] != b[i]) count++;` with undetermined elements makes
+/// `count` undetermined, nothing more).
+pub fn branch_join(
+    func: &lockstep_kir::Function,
+    then_dest: &lockstep_kir::BlockCall,
+    else_dest: &lockstep_kir::BlockCall,
+) -> Option<(lockstep_kir::BlockId, Vec<usize>)> {
+    use lockstep_kir::{InstKind, Terminator};
+    // The edges into the meeting block a way can take: the way itself, and
+    // the jump at the end of its block when that block only computes.
+    let edges = |dest: &lockstep_kir::BlockCall| {
+        let mut out = vec![(dest.block, dest.args.clone())];
+        let block = &func.blocks[dest.block];
+        let computes_only = block.insts.iter().all(|&i| {
+            let kind = &func.insts[i].kind;
+            kind.is_pure_computation() && !matches!(kind, InstKind::Binary { op, .. } if divides(*op))
+        });
+        if let (true, Terminator::Jump(call)) = (computes_only, &block.term) {
+            if call.block != dest.block {
+                out.push((call.block, call.args.clone()));
+            }
+        }
+        out
+    };
+    let (a, b) = (edges(then_dest), edges(else_dest));
+    for (block_a, args_a) in &a {
+        for (block_b, args_b) in &b {
+            if block_a != block_b {
+                continue;
+            }
+            // Meeting in a way's own block (a triangle) is fine; meeting in
+            // the block of both ways directly is a plain two-edge branch.
+            let differing = args_a.iter().zip(args_b).enumerate().filter(|(_, (x, y))| x != y).map(|(i, _)| i).collect();
+            return Some((*block_a, differing));
+        }
+    }
+    None
+}
