@@ -37,8 +37,8 @@ pub fn binary(op: BinOp, a: u128, ua: u128, b: u128, ub: u128, w: u32) -> u128 {
         BinOp::And => (ua & ub) | (ua & b) | (ub & a),
         BinOp::Or => (ua & ub) | (ua & !b) | (ub & !a),
         BinOp::Xor => ua | ub,
-        BinOp::Shl if ub == 0 => (b < w as u128).then(|| ua << b).unwrap_or(0),
-        BinOp::LShr if ub == 0 => (b < w as u128).then(|| ua >> b).unwrap_or(0),
+        BinOp::Shl if ub == 0 => if b < w as u128 { ua << b } else { 0 },
+        BinOp::LShr if ub == 0 => if b < w as u128 { ua >> b } else { 0 },
         BinOp::AShr if ub == 0 => {
             if b >= w as u128 {
                 full
@@ -178,20 +178,8 @@ impl crate::exec::Ctx<'_> {
                 }
             }
             InstKind::Cast { op, arg } => cast(*op, u(arg), width(arg), result_width),
-            InstKind::Float { args, .. } => {
-                if any(args) {
-                    full
-                } else {
-                    0
-                }
-            }
-            InstKind::PtrAdd { base, offset } => {
-                if u(base) | u(offset) != 0 {
-                    mask(64)
-                } else {
-                    0
-                }
-            }
+            InstKind::Float { args, .. } | InstKind::AnnotValue { args, .. } if any(args) => full,
+            InstKind::PtrAdd { base, offset } if u(base) | u(offset) != 0 => mask(64),
             InstKind::Load { ptr, .. } => {
                 used = u(ptr) != 0;
                 self.bytes_undefined(frame.vals[ptr.index()], data.result.map_or(0, |r| func.values[r].ty.store_size()), result_width)
@@ -221,13 +209,6 @@ impl crate::exec::Ctx<'_> {
             InstKind::Annot { args, .. } | InstKind::Warp { args, .. } => {
                 used = any(args);
                 0
-            }
-            InstKind::AnnotValue { args, .. } => {
-                if any(args) {
-                    full
-                } else {
-                    0
-                }
             }
             InstKind::InvalidCall { target } => {
                 used = u(target) != 0;
