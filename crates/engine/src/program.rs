@@ -221,7 +221,7 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
         "host memory safety".into(),
     ];
     report.assumptions = vec![format!(
-        "no value the run does not determine (an uninitialised variable, memory never written, input, the clock) reaches a branch, an address, an assertion or a call that acts on it, so the program's one execution ({} launch{}) stands for all its behaviours",
+        "no value the run does not determine (an uninitialised variable, memory never written, input, the clock) decides an address, an assertion, a call that acts on it or a branch with effects beyond the values it computes, so the program's one execution ({} launch{}) stands for all its behaviours",
         run.launches.len(),
         if run.launches.len() == 1 { "" } else { "es" }
     )];

@@ -1340,6 +1340,42 @@ block2:
         }
     }
 
+    #[test]
+    fn a_branch_whose_ways_only_compute_makes_its_join_undetermined_not_the_run() {
+        // `count = x != 5 ? count + 1 : count` on a never-written `x`: the
+        // ways meet at block2, whose parameter becomes undetermined. Only a
+        // branch on that parameter is a use.
+        let text = |tail: &str| {
+            format!(
+                r#"
+language cuda
+device fn0 "main" link "main" () entry block0 {{
+  v0: i64 = const 8
+  v1: i64 = const 5
+  v2: i64 = const 1
+block0:
+  v3: ptr.generic = call_external "malloc"(v0)
+  v4: i64 = load v3 align 8
+  v5: i1 = icmp ne v4, v1
+  br v5, block1, block2(v2)
+block1:
+  v6: i64 = add v2, v2
+  jump block2(v6)
+block2(v7: i64):
+  v8: i1 = icmp eq v7, v1
+{tail}
+block3:
+  return
+block4:
+  return
+}}
+"#
+            )
+        };
+        assert!(run_text_is_deterministic(&text("  jump block3")));
+        assert!(!run_text_is_deterministic(&text("  br v8, block3, block4")));
+    }
+
     fn run_text_is_deterministic(text: &str) -> bool {
         run(text).is_deterministic()
     }

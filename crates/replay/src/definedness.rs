@@ -37,8 +37,8 @@ pub fn binary(op: BinOp, a: u128, ua: u128, b: u128, ub: u128, w: u32) -> u128 {
         BinOp::And => (ua & ub) | (ua & b) | (ub & a),
         BinOp::Or => (ua & ub) | (ua & !b) | (ub & !a),
         BinOp::Xor => ua | ub,
-        BinOp::Shl if ub == 0 => (b < w as u128).then(|| ua << b).unwrap_or(0),
-        BinOp::LShr if ub == 0 => (b < w as u128).then(|| ua >> b).unwrap_or(0),
+        BinOp::Shl if ub == 0 => if b < w as u128 { ua << b } else { 0 },
+        BinOp::LShr if ub == 0 => if b < w as u128 { ua >> b } else { 0 },
         BinOp::AShr if ub == 0 => {
             if b >= w as u128 {
                 full
@@ -178,20 +178,8 @@ impl crate::exec::Ctx<'_> {
                 }
             }
             InstKind::Cast { op, arg } => cast(*op, u(arg), width(arg), result_width),
-            InstKind::Float { args, .. } => {
-                if any(args) {
-                    full
-                } else {
-                    0
-                }
-            }
-            InstKind::PtrAdd { base, offset } => {
-                if u(base) | u(offset) != 0 {
-                    mask(64)
-                } else {
-                    0
-                }
-            }
+            InstKind::Float { args, .. } | InstKind::AnnotValue { args, .. } if any(args) => full,
+            InstKind::PtrAdd { base, offset } if u(base) | u(offset) != 0 => mask(64),
             InstKind::Load { ptr, .. } => {
                 used = u(ptr) != 0;
                 self.bytes_undefined(frame.vals[ptr.index()], data.result.map_or(0, |r| func.values[r].ty.store_size()), result_width)
@@ -221,13 +209,6 @@ impl crate::exec::Ctx<'_> {
             InstKind::Annot { args, .. } | InstKind::Warp { args, .. } => {
                 used = any(args);
                 0
-            }
-            InstKind::AnnotValue { args, .. } => {
-                if any(args) {
-                    full
-                } else {
-                    0
-                }
             }
             InstKind::InvalidCall { target } => {
                 used = u(target) != 0;
@@ -300,4 +281,48 @@ impl crate::exec::Ctx<'_> {
             self.memory.note_undefined(obj, off, &byte_flags(stored, len.min(16) as usize));
         }
     }
+}
+
+/// For a branch on an undetermined condition: when both ways only compute
+/// (no memory access, call, division or further branch) before they meet
+/// in one block, the block they meet in and the indices of its parameters
+/// that the two ways may set differently. Taking either way then differs
+/// only in those parameters, which become undetermined, and the branch is
+/// no use (`if (a[i] != b[i]) count++;` with undetermined elements makes
+/// `count` undetermined, nothing more).
+pub fn branch_join(
+    func: &lockstep_kir::Function,
+    then_dest: &lockstep_kir::BlockCall,
+    else_dest: &lockstep_kir::BlockCall,
+) -> Option<(lockstep_kir::BlockId, Vec<usize>)> {
+    use lockstep_kir::{InstKind, Terminator};
+    // The edges into the meeting block a way can take: the way itself, and
+    // the jump at the end of its block when that block only computes.
+    let edges = |dest: &lockstep_kir::BlockCall| {
+        let mut out = vec![(dest.block, dest.args.clone())];
+        let block = &func.blocks[dest.block];
+        let computes_only = block.insts.iter().all(|&i| {
+            let kind = &func.insts[i].kind;
+            kind.is_pure_computation() && !matches!(kind, InstKind::Binary { op, .. } if divides(*op))
+        });
+        if let (true, Terminator::Jump(call)) = (computes_only, &block.term) {
+            if call.block != dest.block {
+                out.push((call.block, call.args.clone()));
+            }
+        }
+        out
+    };
+    let (a, b) = (edges(then_dest), edges(else_dest));
+    for (block_a, args_a) in &a {
+        for (block_b, args_b) in &b {
+            if block_a != block_b {
+                continue;
+            }
+            // Meeting in a way's own block (a triangle) is fine; meeting in
+            // the block of both ways directly is a plain two-edge branch.
+            let differing = args_a.iter().zip(args_b).enumerate().filter(|(_, (x, y))| x != y).map(|(i, _)| i).collect();
+            return Some((*block_a, differing));
+        }
+    }
+    None
 }

@@ -76,6 +76,10 @@ pub(crate) struct Frame {
     /// With definedness tracked, the undetermined bits of each value (see
     /// `definedness`); empty otherwise.
     pub undef: Vec<u128>,
+    /// After a branch on an undetermined condition whose ways meet again
+    /// (`definedness::branch_join`): the block they meet in and the
+    /// parameters that become undetermined there.
+    pub pending_join: Option<(BlockId, Vec<usize>)>,
     /// The caller's value that receives the result.
     ret_to: Option<ValueId>,
     /// The private objects of this frame, dead once it returns.
@@ -422,6 +426,7 @@ impl<'a> Ctx<'a> {
             pos: 0,
             vals,
             undef,
+            pending_join: None,
             ret_to,
             locals,
             path,
@@ -772,7 +777,7 @@ impl<'a> Ctx<'a> {
                     th.frames[cur].pos += 1;
                     return Flow::Continue;
                 }
-                let arg_undefined: Vec<u128> = if track { args.iter().map(|v| th.frames[cur].undef[v.index()]).collect() } else { vec![0; args.len()] };
+                let arg_undefined: Vec<u128> = if track { args.iter().map(|v| th.frames[cur].undef[v.index()]).collect() } else { Vec::new() };
                 let call = ExternalCall { name, args: &vals, arg_types: &types, ret: result_ty, loc, arg_undefined: &arg_undefined, uses_so_far: self.unspecified_uses };
                 let outcome = self.oracle.call_external(&call, &mut self.memory);
                 if let (true, Some(r)) = (track, data.result) {
@@ -965,7 +970,10 @@ impl<'a> Ctx<'a> {
                 else_dest,
             } => {
                 if self.opts.track_definedness && th.frames[cur].undef[cond.index()] != 0 {
-                    self.met_unspecified(Loc { func: fid, block: bid, inst: None });
+                    match crate::definedness::branch_join(func, then_dest, else_dest) {
+                        Some(join) => th.frames[cur].pending_join = Some(join),
+                        None => self.met_unspecified(Loc { func: fid, block: bid, inst: None }),
+                    }
                 }
                 let taken = if th.frames[cur].vals[cond.index()].as_bool() {
                     then_dest
@@ -1028,6 +1036,16 @@ impl<'a> Ctx<'a> {
             let masks: Vec<u128> = call.args.iter().map(|v| frame.undef[v.index()]).collect();
             for (p, u) in params.iter().zip(masks) {
                 frame.undef[p.index()] = u;
+            }
+            // The ways of a branch on an undetermined value met: what they
+            // may set differently is undetermined.
+            if frame.pending_join.as_ref().is_some_and(|(join, _)| *join == call.block) {
+                let (_, differing) = frame.pending_join.take().expect("checked");
+                for i in differing {
+                    if let Some(p) = params.get(i) {
+                        frame.undef[p.index()] = mask(func.values[*p].ty.bits());
+                    }
+                }
             }
         }
         frame.block = call.block;

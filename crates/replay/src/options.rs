@@ -199,7 +199,7 @@ pub struct ExternalCall<'c> {
     pub ret: Option<Type>,
     /// Where the call is, for reports.
     pub loc: Loc,
-    /// The undetermined bits of each argument (all zero unless the replay
+    /// The undetermined bits of each argument (empty unless the replay
     /// tracks definedness).
     pub arg_undefined: &'c [u128],
     /// Uses of unspecified values the replay counted before this call.
