@@ -197,6 +197,19 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
         });
     }
     if !report.violations.is_empty() {
+        // A library function lockstep does not model may have set memory
+        // the program then used (an allocation's out-pointer, a mapped
+        // buffer): what went wrong after such a call may be the model's
+        // doing, not the program's. It is a possible error, not a
+        // confirmed one.
+        // (The witness lists the call among its choices.)
+        if run.nondeterminism.iter().any(|(why, _)| why.ends_with("is not modelled")) {
+            for v in &mut report.violations {
+                v.confirmed = false;
+            }
+            report.verdict = Verdict::PossibleErrors;
+            return report;
+        }
         report.verdict = Verdict::Errors;
         return report;
     }
@@ -355,7 +368,14 @@ fn kernel_report(
         }
     }
     if !report.violations.is_empty() {
-        report.verdict = Verdict::Errors;
+        // As in the host's report: a pointer the kernel met null or out of
+        // bounds may come from a library call lockstep does not model.
+        if run.nondeterminism.iter().any(|(why, _)| why.ends_with("is not modelled")) {
+            for v in report.violations.iter_mut().filter(|v| matches!(v.kind, Kind::NullPointer | Kind::OutOfBounds)) {
+                v.confirmed = false;
+            }
+        }
+        report.verdict = if report.violations.iter().any(|v| v.confirmed) { Verdict::Errors } else { Verdict::PossibleErrors };
         return report;
     }
     // The launches the run does not settle go to the prover, once per
