@@ -8,3 +8,6 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 cargo test --workspace --quiet --no-fail-fast
 cargo xtask conformance --check
+# A bounded run of the fuzzer (issue 17): mutants of the suites and corpora
+# must not crash, hang or leave processes or files behind.
+cargo xtask fuzz --time 60 --timeout 20

@@ -487,7 +487,9 @@ fn leftover_processes(running: &Mutex<HashSet<u32>>) -> Option<String> {
         if name == "lockstep" {
             continue;
         }
-        if state != "Z" {
+        // A child lockstep killed as it exited may take an instant to die:
+        // only one still alive a second later was left behind.
+        if state != "Z" && still_alive_after(pid, Duration::from_secs(1)) {
             named.push(format!("{name} ({pid})"));
             signal(pid as i32);
         }
@@ -499,6 +501,22 @@ fn leftover_processes(running: &Mutex<HashSet<u32>>) -> Option<String> {
         }
     }
     (!named.is_empty()).then(|| named.join(", "))
+}
+
+/// Whether process `pid` is still running (not a zombie, not gone) after
+/// waiting up to `wait` for it to end.
+fn still_alive_after(pid: u32, wait: Duration) -> bool {
+    let started = Instant::now();
+    loop {
+        let alive = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| s.rfind(')').map(|i| s[i + 2..].split_whitespace().next().unwrap_or("") != "Z"))
+            .unwrap_or(false);
+        if !alive || started.elapsed() >= wait {
+            return alive;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 #[cfg(test)]

@@ -434,7 +434,18 @@ pub fn run_with_deadline(cmd: &mut Command, deadline: std::time::Duration) -> st
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(cmd, 0);
     cmd.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+    // Spawning and registering happen under the lock that
+    // `kill_running_compilers` takes, so a compiler is either started
+    // before a stop (and killed by it) or not started at all: a process
+    // that exits while another thread spawns cannot leave the new child
+    // behind.
+    let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    if STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(std::io::Error::other("the run is stopping"));
+    }
     let mut child = cmd.spawn()?;
+    running.push(child.id());
+    drop(running);
     // Drain both pipes on threads, so that a chatty clang never blocks on a
     // full pipe while we wait for it.
     let mut stdout = child.stdout.take();
@@ -457,14 +468,6 @@ pub fn run_with_deadline(cmd: &mut Command, deadline: std::time::Duration) -> st
     // finished clang is noticed at once (no polling interval added to every
     // compilation); at the deadline the group is killed by its id.
     let pid = child.id();
-    if let Ok(mut running) = RUNNING.lock() {
-        running.push(pid);
-    }
-    // A compiler started while the run is being stopped (by a thread that
-    // had not yet seen the stop) would outlive it.
-    if STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
-        kill_group(pid);
-    }
     let (done, exited) = std::sync::mpsc::channel();
     let waiter = std::thread::spawn(move || {
         let status = child.wait();
@@ -502,8 +505,11 @@ static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::
 /// process group of its own, so nothing else would stop it, and an exiting
 /// process runs no destructors.
 pub fn kill_running_compilers() {
-    STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
-    let pids = RUNNING.lock().map(|r| r.clone()).unwrap_or_default();
+    let pids = {
+        let running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
+        running.clone()
+    };
     for &pid in &pids {
         kill_group(pid);
     }

@@ -233,8 +233,11 @@ pub fn running_solvers() -> Vec<u32> {
 /// started (each runs in a process group of its own). For a process about
 /// to exit: the solvers' owners are not told.
 pub fn kill_running_solvers() {
-    STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
-    let pids = RUNNING.lock().map(|mut r| std::mem::take(&mut *r)).unwrap_or_default();
+    let pids = {
+        let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
+        std::mem::take(&mut *running)
+    };
     for pid in pids {
         kill_group(pid);
     }
@@ -293,6 +296,17 @@ impl Process {
         let program = config.program();
         let mut cmd = Command::new(&program);
         confine(&mut cmd, config.memory_limit);
+        // Spawning and registering happen under the lock that
+        // `kill_running_solvers` takes: a solver is either started before a
+        // stop (and killed by it) or not at all, so a process that exits
+        // while another thread spawns cannot leave the new solver behind.
+        let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        if STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(Error::Spawn {
+                program: program.display().to_string(),
+                source: std::io::Error::other("the run is stopping"),
+            });
+        }
         let mut child = cmd
             .args(config.kind.args(config.timeout_ms(), config.memory_limit))
             .stdin(Stdio::piped())
@@ -303,13 +317,8 @@ impl Process {
                 program: program.display().to_string(),
                 source,
             })?;
-        if let Ok(mut running) = RUNNING.lock() {
-            running.push(child.id());
-        }
-        // A solver started while the run is being stopped would outlive it.
-        if STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
-            kill_group(child.id());
-        }
+        running.push(child.id());
+        drop(running);
         let stdin = child.stdin.take().expect("stdin is piped");
         let mut stdout = child.stdout.take().expect("stdout is piped");
         let mut stderr = child.stderr.take().expect("stderr is piped");
