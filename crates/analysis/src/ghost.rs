@@ -19,7 +19,10 @@
 //!    writes back the value it finds there (`v = A[0]; A[0] = v`).
 //!
 //! Value-tracked stores are those of memory-independent values
-//! (`input_independent_stores`), and under `--equality-abstraction` every
+//! (`input_independent_stores`), extended, in a kernel, to values read
+//! from global or constant objects that no write of the kernel reaches
+//! (`value_tracked_stores`: every thread reads the same contents there at
+//! any time, so equal addresses give equal values), and under `--equality-abstraction` every
 //! plain store (there the threads of a group read one value from bytes
 //! nobody wrote, so values derived from memory are equal by construction).
 //! Any write that would make a read return something else races with that
@@ -46,7 +49,10 @@
 
 use std::collections::HashSet;
 
-use lockstep_kir::{EntityRef, Function, InstId, InstKind, ValueDef, ValueId};
+use lockstep_kir::{EntityRef, Function, InstId, InstKind, MemSpace, Module, ValueDef, ValueId};
+
+use crate::memory::written_memory;
+use crate::pointers::static_root;
 
 /// The loads of `func` whose values serve only annotations.
 pub fn specification_loads(func: &Function) -> HashSet<InstId> {
@@ -147,6 +153,40 @@ block0:
         assert_eq!(loads.len(), 3);
         assert!(spec.contains(&loads[0]) && spec.contains(&loads[1]), "both reads in the assertion");
         assert!(!spec.contains(&loads[2]), "the read that is stored is real");
+    }
+
+    #[test]
+    fn reads_of_unwritten_global_memory_are_value_tracked_in_a_kernel() {
+        // `out[i] = in[i]`: `in` is never written, so equal addresses read
+        // equal values; once the kernel also writes `in`, they need not.
+        let text = |extra: &str| {
+            format!(
+                r#"
+language cuda
+kernel fn0 "k" link "k" (v0 "in": ptr.global, v1 "out": ptr.global) entry block0 {{
+  v2: i64 = const 4
+block0:
+  v3: i32 = builtin local_id x
+  v4: i64 = zext v3
+  v5: i64 = mul v4, v2
+  v6: ptr.global = ptradd v0, v5
+  v7: i32 = load v6 align 4
+  v8: ptr.global = ptradd v1, v5
+  store v8, v7 align 4
+  {extra}
+  return
+}}
+"#
+            )
+        };
+        for (extra, tracked) in [("", true), ("store v6, v3 align 4", false)] {
+            let m = parse_module(&text(extra)).unwrap();
+            let f = &m.functions[m.kernels().next().unwrap().0];
+            let first_store =
+                f.insts.iter().find(|(_, d)| matches!(d.kind, InstKind::Store { .. })).map(|(i, _)| i).unwrap();
+            assert!(!input_independent_stores(f).contains(&first_store));
+            assert_eq!(value_tracked_stores(&m, f).contains(&first_store), tracked, "extra: {extra:?}");
+        }
     }
 
     #[test]
@@ -256,6 +296,73 @@ fn independent(func: &Function, v: ValueId, memo: &mut Vec<Option<bool>>, depth:
                 false
             }
         }
+    };
+    memo[v.as_u32() as usize] = Some(result);
+    result
+}
+
+/// The value-tracked stores of `func` (see the module documentation): the
+/// `input_independent_stores`, and, in a kernel whose writes can all be
+/// traced (no call), the stores whose values are computed from constants,
+/// parameters, thread geometry and loads of global or constant objects
+/// named statically that no write of the kernel reaches. Only a kernel
+/// qualifies: in a device function run on its own, memory its caller
+/// writes may look unwritten.
+pub fn value_tracked_stores(module: &Module, func: &Function) -> HashSet<InstId> {
+    let mut out = input_independent_stores(func);
+    let written = written_memory(func);
+    if !func.is_kernel || written.everything {
+        return out;
+    }
+    let stable = |ptr: ValueId| {
+        static_root(func, ptr).is_some_and(|r| {
+            let space = r.space(module, func);
+            matches!(space, MemSpace::Global | MemSpace::Constant) && !written.may_write(Some(r), space)
+        })
+    };
+    let mut memo: Vec<Option<bool>> = vec![None; func.values.len()];
+    for (id, data) in func.insts.iter() {
+        let value = match data.kind {
+            InstKind::Store { value, .. } => value,
+            InstKind::MemSet { byte, .. } => byte,
+            _ => continue,
+        };
+        if !out.contains(&id) && stable_value(func, value, &stable, &mut memo, 0) {
+            out.insert(id);
+        }
+    }
+    out
+}
+
+/// Whether `v` is computed from constants, parameters, thread geometry and
+/// loads through `stable` pointers (themselves so computed) only.
+fn stable_value(
+    func: &Function,
+    v: ValueId,
+    stable: &dyn Fn(ValueId) -> bool,
+    memo: &mut Vec<Option<bool>>,
+    depth: u32,
+) -> bool {
+    if let Some(known) = memo[v.as_u32() as usize] {
+        return known;
+    }
+    if depth > 64 {
+        return false;
+    }
+    let result = match &func.values[v].def {
+        ValueDef::Param(_) | ValueDef::Const(_) | ValueDef::Null | ValueDef::GlobalAddr(_) | ValueDef::LocalAddr(_) => {
+            true
+        }
+        ValueDef::Undef | ValueDef::BlockParam(..) => false,
+        ValueDef::Inst(inst) => match &func.insts[*inst].kind {
+            InstKind::Load { ptr, .. } => stable(*ptr) && stable_value(func, *ptr, stable, memo, depth + 1),
+            kind if kind.is_pure_computation() => {
+                let mut operands = Vec::new();
+                kind.for_each_operand(|o| operands.push(o));
+                operands.into_iter().all(|o| stable_value(func, o, stable, memo, depth + 1))
+            }
+            _ => false,
+        },
     };
     memo[v.as_u32() as usize] = Some(result);
     result

@@ -189,6 +189,10 @@ struct OwnEntry {
 /// What the executor needs to know beyond the function.
 pub struct Setup<'a> {
     pub func: &'a Function,
+    /// The stores the interpreter treats as value-tracked (see
+    /// `lockstep_analysis::ghost::value_tracked_stores`): their writes of
+    /// equal values do not race.
+    pub value_tracked: &'a std::collections::HashSet<InstId>,
     pub dag: &'a Unrolled,
     pub objs: &'a Objects,
     pub rel: &'a Relevance,
@@ -222,7 +226,9 @@ fn is_havocked(space: MemSpace) -> bool {
 impl<'a, 'b> Exec<'a, 'b> {
     pub fn new(s: &'b Setup<'a>, t: &'b mut Terms, ids: ThreadIds, tag: &'static str, record_checks: bool) -> Self {
         let func = s.func;
-        let track_own = func.insts.values().any(|d| matches!(d.kind, InstKind::Store { value, .. } if !s.rel.is_from_memory(value)));
+        let track_own = func.insts.iter().any(|(i, d)| {
+            matches!(d.kind, InstKind::Store { value, .. } if !s.rel.is_from_memory(value) || s.value_tracked.contains(&i))
+        });
         Exec { s, t, ids, tag, record_checks, log: Vec::new(), own_log: Vec::new(), trace: Trace::default(), track_own }
     }
 
@@ -580,7 +586,9 @@ impl<'a, 'b> Exec<'a, 'b> {
                 let bits = self.bits(v);
                 let bits = self.t.resize(bits, (len * 8) as u32);
                 let bits = self.t.name(bits);
-                let benign = self.s.equality_abstraction || !self.s.rel.is_from_memory(*value);
+                let benign = self.s.equality_abstraction
+                    || !self.s.rel.is_from_memory(*value)
+                    || self.s.value_tracked.contains(&inst);
                 // What the thread finds at those bytes before the write.
                 let silent = if self.s.equality_abstraction && self.s.rel.memory {
                     let found = self.read(st, &cands, off, len);

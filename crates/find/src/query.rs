@@ -209,7 +209,18 @@ impl<'a> Search<'a> {
         let global_offset = config.global_offset.map(|o| terms.bv(32, o as u32 as u128));
         let launch = Launch { group_size, num_groups, global_offset, same_group, args, init };
 
+        // The interpreter's value-tracked stores (`lockstep_analysis::ghost`),
+        // decided on the module's kernel as the interpreter decides them: a
+        // kernel with calls keeps the memory-independent stores only.
+        let original = &module.functions[kernel];
+        let calls = original.insts.values().any(|d| matches!(d.kind, InstKind::Call { .. }));
+        let value_tracked = if calls {
+            std::collections::HashSet::new()
+        } else {
+            lockstep_analysis::ghost::value_tracked_stores(module, original)
+        };
         let setup = Setup {
+            value_tracked: &value_tracked,
             func,
             dag: &dag,
             objs: &objs,

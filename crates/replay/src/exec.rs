@@ -1593,7 +1593,7 @@ fn func_info(module: &Module, func: &Function, global_objs: &[Vec<ObjId>], undef
     }
     FuncInfo {
         specification_loads: lockstep_analysis::ghost::specification_loads(func),
-        benign_candidates: lockstep_analysis::ghost::input_independent_stores(func),
+        benign_candidates: lockstep_analysis::ghost::value_tracked_stores(module, func),
         template,
         undef_template,
         shared_addrs,

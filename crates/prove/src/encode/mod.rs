@@ -432,7 +432,20 @@ impl<'a> Enc<'a> {
         enc.benign_sites = if config.equality_abstraction {
             func.insts.keys().filter(|&i| comparable(i)).collect()
         } else {
-            lockstep_analysis::ghost::input_independent_stores(func).into_iter().filter(|&i| comparable(i)).collect()
+            // The rule the interpreter applies to the module's kernel: the
+            // extension to reads of unwritten objects holds only where the
+            // kernel's own writes are all visible (it calls nothing), so
+            // that both engines call the same stores value-tracked.
+            let original = module.functions.get(kernel);
+            let traceable = original.is_some_and(|f| {
+                f.is_kernel && !f.insts.values().any(|d| matches!(d.kind, InstKind::Call { .. }))
+            });
+            let tracked = if traceable {
+                lockstep_analysis::ghost::value_tracked_stores(module, func)
+            } else {
+                lockstep_analysis::ghost::input_independent_stores(func)
+            };
+            tracked.into_iter().filter(|&i| comparable(i)).collect()
         };
         for (b, block) in func.blocks.iter() {
             for &i in &block.insts {
@@ -456,7 +469,6 @@ impl<'a> Enc<'a> {
         if !enc.consistent_loads.is_empty() {
             enc.assumptions.push("two reads by one thread of one location between barriers, with no write of its own to the object between them, return the same value (a write by another thread between them is a data race, which is checked)".into());
         }
-        enc.extend_benign_sites();
         enc.setup_threads();
         if !enc.async_copies.memcopy_of.is_empty() {
             // The interpreter makes the same choice (see `lockstep_replay`'s
