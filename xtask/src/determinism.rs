@@ -76,24 +76,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
 }
 
 pub fn main(args: &[String]) -> i32 {
-    let o = match parse(args) {
-        Ok(Some(o)) => o,
-        Ok(None) => {
-            print!("{USAGE}");
-            return 0;
-        }
-        Err(e) => {
-            eprintln!("error: {e}\n\n{USAGE}");
-            return 2;
-        }
-    };
-    match run(&o) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
+    crate::run_subcommand(args, USAGE, parse, run)
 }
 
 fn run(o: &Options) -> Result<i32, String> {

@@ -89,3 +89,28 @@ fn bless() -> i32 {
     }
     worst
 }
+
+/// Runs a subcommand whose options `parse` reads (`None` for `--help`) and
+/// `run` carries out: usage on `--help`, exit status 2 with the usage on a
+/// bad option, 2 with the error when the run fails.
+fn run_subcommand<O>(
+    args: &[String],
+    usage: &str,
+    parse: impl FnOnce(&[String]) -> Result<Option<O>, String>,
+    run: impl FnOnce(&O) -> Result<i32, String>,
+) -> i32 {
+    match parse(args) {
+        Ok(Some(o)) => run(&o).unwrap_or_else(|e| {
+            eprintln!("error: {e}");
+            2
+        }),
+        Ok(None) => {
+            print!("{usage}");
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}\n\n{usage}");
+            2
+        }
+    }
+}

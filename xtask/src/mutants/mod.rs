@@ -109,23 +109,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
 
 /// Runs the subcommand and returns the process exit status.
 pub fn main(args: &[String]) -> i32 {
-    match parse(args) {
-        Ok(Some(o)) => match run(&o) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("error: {e}");
-                2
-            }
-        },
-        Ok(None) => {
-            print!("{USAGE}");
-            0
-        }
-        Err(e) => {
-            eprintln!("error: {e}\n\n{USAGE}");
-            2
-        }
-    }
+    crate::run_subcommand(args, USAGE, parse, run)
 }
 
 /// What one run of the binary said, from its JSON report.
