@@ -1,7 +1,6 @@
 //! The launch sites of a CUDA file's host code, read from its host
 //! compilation: for each `k<<<grid, block, shared>>>(args)`, the kernel and
-//! the parts of the configuration and arguments that are compile-time
-//! constants.
+//! the parts of the configuration that are compile-time constants.
 //!
 //! A kernel checked alone (the file has no `main`, or its host program is
 //! not supported) would otherwise be checked for every launch size, while
@@ -42,8 +41,6 @@ pub struct LaunchSite {
     pub block: [Option<u32>; 3],
     /// The dynamic shared memory size when it is a constant.
     pub shared_bytes: Option<u64>,
-    /// Each argument's value when it is an integer constant (scalars only).
-    pub args: Vec<Option<u128>>,
 }
 
 /// The launch sites of a host module, by the device symbol of the kernel.
@@ -249,14 +246,11 @@ pub unsafe fn launch_sites(module: LLVMModuleRef) -> LaunchSites {
                 if configure && LLVMGetNumArgOperands(inst) >= 5 {
                     if let Some((call, kernel)) = stub_after(bb) {
                         site_calls.insert(call as usize);
-                        let n = LLVMGetNumArgOperands(call);
-                        let args = (0..n).map(|i| constant(LLVMGetOperand(call, i))).collect();
                         sites.by_kernel.entry(kernel).or_default().push(LaunchSite {
                             line: line_of(inst),
                             grid: dim3(LLVMGetOperand(inst, 0), LLVMGetOperand(inst, 1)),
                             block: dim3(LLVMGetOperand(inst, 2), LLVMGetOperand(inst, 3)),
                             shared_bytes: constant(LLVMGetOperand(inst, 4)).map(|v| v as u64),
-                            args,
                         });
                     }
                 }
