@@ -558,13 +558,24 @@ fn check(options: &CheckOptions) -> Report {
                 kernel.name
             )));
         }
+        // The arguments too: a kernel checked alone is checked for the values
+        // its launch sites pass, not for every value of every argument.
+        let from_arguments = if sized { None } else { sites::preconditions(kernel, &config, dims, &launch_sites) };
+        let patched;
+        let checked_module = match from_arguments.as_ref() {
+            Some((function, _)) => {
+                patched = with_function(module, id, function.clone());
+                &patched
+            }
+            None => module,
+        };
         let started = std::time::Instant::now();
-        let mut kernel_report = lockstep_engine::check_kernel(module, id, &config);
+        let mut kernel_report = lockstep_engine::check_kernel(checked_module, id, &config);
         if options.axioms_file.is_some() {
             without_confirmation(&mut kernel_report);
         }
         report.timings.push((format!("check {}", kernel.name), started.elapsed().as_secs_f64() * 1000.0));
-        if let Some(from_sites) = from_sites {
+        for from_sites in from_sites.into_iter().chain(from_arguments.map(|(_, facts)| facts)) {
             report.notes.push(Diagnostic::note(from_sites.note));
             kernel_report.assumptions.push(from_sites.assumption);
         }
@@ -583,6 +594,13 @@ fn check(options: &CheckOptions) -> Report {
         }
     }
     report
+}
+
+/// `module` with function `id` replaced.
+fn with_function(module: &lockstep_kir::Module, id: lockstep_kir::FuncId, function: lockstep_kir::Function) -> lockstep_kir::Module {
+    let mut copy = module.clone();
+    copy.functions[id] = function;
+    copy
 }
 
 /// Adds a kernel's (or function's) report to the file's, whose assumptions

@@ -12,7 +12,7 @@
 //! with other sizes is not covered.
 
 use lockstep_frontend::{LaunchSite, LaunchSites};
-use lockstep_kir::Function;
+use lockstep_kir::{BuiltinVar, Function};
 
 /// What the sites fixed, for the report.
 pub struct FromSites {
@@ -23,7 +23,10 @@ pub struct FromSites {
 }
 
 /// The value all sites agree on for one dimension, if any.
-fn common<T: Copy + PartialEq>(sites: &[LaunchSite], get: impl Fn(&LaunchSite) -> Option<T>) -> Option<T> {
+fn common<T: Copy + PartialEq>(
+    sites: &[LaunchSite],
+    get: impl Fn(&LaunchSite) -> Option<T>,
+) -> Option<T> {
     let first = get(sites.first()?)?;
     sites.iter().all(|s| get(s) == Some(first)).then_some(first)
 }
@@ -31,24 +34,34 @@ fn common<T: Copy + PartialEq>(sites: &[LaunchSite], get: impl Fn(&LaunchSite) -
 /// Whether CUDA can launch these sizes at all (a site that cannot launch
 /// fixes nothing: the engines check only launchable sizes).
 fn launchable(block: [Option<u32>; 3], grid: [Option<u32>; 3]) -> bool {
-    let b = block.map(|d| u64::from(d.unwrap_or(1)));
-    let g = grid.map(|d| u64::from(d.unwrap_or(1)));
-    let block_ok = b.iter().all(|&d| d >= 1) && b[0] <= 1024 && b[1] <= 1024 && b[2] <= 64 && b.iter().product::<u64>() <= 1024;
-    let grid_ok = g.iter().all(|&d| d >= 1) && g[0] < 1 << 31 && g[1] < 1 << 16 && g[2] < 1 << 16;
-    block_ok && grid_ok
+    let launch = lockstep_replay::Launch {
+        group_size: block.map(|d| d.unwrap_or(1)),
+        num_groups: grid.map(|d| d.unwrap_or(1)),
+        global_offset: [0; 3],
+    };
+    launch.cuda_launchable()
 }
 
 fn shape(dims: [Option<u32>; 3]) -> String {
-    let parts: Vec<String> = dims.iter().map(|d| d.map_or_else(|| "?".to_string(), |v| v.to_string())).collect();
+    let parts: Vec<String> = dims
+        .iter()
+        .map(|d| d.map_or_else(|| "?".to_string(), |v| v.to_string()))
+        .collect();
     format!("({})", parts.join(", "))
 }
 
 /// Fixes in `config` the sizes every launch site of `kernel` agrees on.
-pub fn apply(config: &mut lockstep_engine::CheckConfig, kernel: &Function, sites: &LaunchSites) -> Option<FromSites> {
+pub fn apply(
+    config: &mut lockstep_engine::CheckConfig,
+    kernel: &Function,
+    sites: &LaunchSites,
+) -> Option<FromSites> {
     let sites = sites.only_sites_of(&kernel.link_name)?;
     let block = [0, 1, 2].map(|d| common(sites, |s| s.block[d]));
     let grid = [0, 1, 2].map(|d| common(sites, |s| s.grid[d]));
-    if !launchable(block, grid) || (block.iter().all(Option::is_none) && grid.iter().all(Option::is_none)) {
+    if !launchable(block, grid)
+        || (block.iter().all(Option::is_none) && grid.iter().all(Option::is_none))
+    {
         return None;
     }
     for d in 0..3 {
@@ -63,9 +76,17 @@ pub fn apply(config: &mut lockstep_engine::CheckConfig, kernel: &Function, sites
         config.dynamic_shared_bytes = Some(bytes);
     }
     let lines: Vec<String> = sites.iter().map(|s| s.line.to_string()).collect();
-    let any = if grid.iter().chain(&block).any(Option::is_none) { " (? = any size)" } else { "" };
+    let any = if grid.iter().chain(&block).any(Option::is_none) {
+        " (? = any size)"
+    } else {
+        ""
+    };
     let what = format!("grid {} and block {}{any}", shape(grid), shape(block));
-    let at = format!("line{} {}", if lines.len() == 1 { "" } else { "s" }, lines.join(", "));
+    let at = format!(
+        "line{} {}",
+        if lines.len() == 1 { "" } else { "s" },
+        lines.join(", ")
+    );
     Some(FromSites {
         note: format!(
             "`{}` is checked as this file launches it ({at}): {what}; give --blockDim and --gridDim to check other launches",
@@ -73,4 +94,44 @@ pub fn apply(config: &mut lockstep_engine::CheckConfig, kernel: &Function, sites
         ),
         assumption: format!("`{}` is launched only by this file's launch sites ({at}), with {what}", kernel.name),
     })
+}
+
+/// The kernel with the precondition its launch sites establish on its
+/// arguments and on the sizes `config` leaves symbolic (see
+/// `lockstep_frontend::launch_preconditions`), and what it says. `dims` is
+/// the number of dimensions the kernel reads: the sizes of the others are
+/// not constrained. Nothing when the user fixed arguments (their values
+/// rule, and a precondition contradicting them would make every check
+/// vacuous) or when some site establishes nothing.
+pub fn preconditions(
+    kernel: &Function,
+    config: &lockstep_engine::CheckConfig,
+    dims: u8,
+    sites: &LaunchSites,
+) -> Option<(Function, FromSites)> {
+    let sites = sites.only_sites_of(&kernel.link_name)?;
+    if config.scalar_args.iter().any(Option::is_some) {
+        return None;
+    }
+    let usable = |var: BuiltinVar, d: u8| {
+        let fixed = match var {
+            BuiltinVar::LocalSize => config.group_size[usize::from(d)],
+            _ => config.num_groups[usize::from(d)],
+        };
+        d < dims && fixed.is_none()
+    };
+    let mut patched = kernel.clone();
+    let facts = lockstep_frontend::launch_preconditions::add_launch_preconditions(
+        &mut patched,
+        sites,
+        &usable,
+    )?;
+    let listed = facts.join("; ");
+    Some((
+        patched,
+        FromSites {
+            note: format!("`{}` is checked for the arguments its launch sites pass ({listed})", kernel.name),
+            assumption: format!("`{}` is launched only by this file's launch sites, with arguments as they pass them ({listed})", kernel.name),
+        },
+    ))
 }

@@ -29,6 +29,11 @@ pub fn confirm(module: &Module, kernel: FuncId, config: &CheckConfig, found: &Fo
         num_groups: to_u32(w.num_groups),
         global_offset: config.global_offset.map(|o| o.min(u32::MAX as u64) as u32),
     };
+    // A launch CUDA refuses (more than 1024 threads per block, say) is no
+    // behaviour of the program, whatever the interpreter would do with it.
+    if module.language == lockstep_kir::Language::Cuda && !launch.cuda_launchable() {
+        return None;
+    }
     let mut groups: Vec<u32> = w
         .threads
         .iter()

@@ -133,6 +133,16 @@ impl<'a> Search<'a> {
         let num_groups: [TermId; 3] = std::array::from_fn(|d| {
             size(&mut terms, &mut constraints, config.num_groups[d], format!("num_groups_{}", dim_name(d)))
         });
+        // CUDA runs at most 1024 threads per block (each size is at most
+        // `max`, so the product below cannot wrap for any `max` up to 1024).
+        let symbolic_block = config.group_size.iter().filter(|d| d.is_none()).count();
+        if module.language == lockstep_kir::Language::Cuda && symbolic_block >= 2 && max <= 1024 {
+            let xy = terms.st.bvmul(group_size[0], group_size[1]);
+            let xyz = terms.st.bvmul(xy, group_size[2]);
+            let limit = terms.bv(32, 1024);
+            let within = terms.st.bvule(xyz, limit);
+            constraints.push(within);
+        }
 
         // Two threads with symbolic ids below the sizes.
         let mut ids = Vec::new();

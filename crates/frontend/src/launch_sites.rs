@@ -30,6 +30,7 @@ use llvm_sys::debuginfo::*;
 use llvm_sys::prelude::*;
 
 use crate::lower::stub_kernel_symbol;
+use crate::site_exprs::{conditions_before, ExprReader, SiteExpr};
 
 /// One `k<<<grid, block, shared>>>(args)` of the host code.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +42,33 @@ pub struct LaunchSite {
     pub block: [Option<u32>; 3],
     /// The dynamic shared memory size when it is a constant.
     pub shared_bytes: Option<u64>,
+    /// Each grid and block dimension as an expression of the host code.
+    pub grid_exprs: [Option<SiteExpr>; 3],
+    pub block_exprs: [Option<SiteExpr>; 3],
+    /// What the launch passes to the stub, operand by operand, in the host
+    /// ABI (a small struct may be split or packed: see `HostArg`).
+    pub args: Vec<HostArg>,
+    /// Conditions that hold whenever the launch runs (`site_exprs`).
+    pub conditions: Vec<SiteExpr>,
+}
+
+/// One operand of a stub call: its type in the host ABI and, for an
+/// integer, its expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HostArg {
+    Int {
+        width: u32,
+        expr: SiteExpr,
+    },
+    Float {
+        width: u32,
+    },
+    /// A pointer; `by_value` when it carries a struct passed by value.
+    Ptr {
+        by_value: bool,
+    },
+    /// Anything else (a vector, a struct the ABI passes whole).
+    Other,
 }
 
 /// The launch sites of a host module, by the device symbol of the kernel.
@@ -85,7 +113,10 @@ impl KnownBits {
     const UNKNOWN: KnownBits = KnownBits { known: 0, bits: 0 };
 
     fn constant(v: u64) -> KnownBits {
-        KnownBits { known: u64::MAX, bits: v }
+        KnownBits {
+            known: u64::MAX,
+            bits: v,
+        }
     }
 
     /// The `width` bits at `shift`, when all are known.
@@ -132,28 +163,41 @@ unsafe fn known_bits(v: LLVMValueRef, depth: u32) -> KnownBits {
             let src = LLVMGetOperand(v, 0);
             let from = LLVMGetIntTypeWidth(LLVMTypeOf(src)).min(64);
             let k = known_bits(src, depth + 1);
-            KnownBits { known: k.known | !low_mask(from), bits: k.bits & low_mask(from) }
+            KnownBits {
+                known: k.known | !low_mask(from),
+                bits: k.bits & low_mask(from),
+            }
         }
         LLVMTrunc => operand(0),
         LLVMAnd => {
             let (a, b) = (operand(0), operand(1));
             let zeros = (a.known & !a.bits) | (b.known & !b.bits);
-            KnownBits { known: (a.known & b.known) | zeros, bits: a.bits & b.bits }
+            KnownBits {
+                known: (a.known & b.known) | zeros,
+                bits: a.bits & b.bits,
+            }
         }
         LLVMOr => {
             let (a, b) = (operand(0), operand(1));
             let ones = (a.known & a.bits) | (b.known & b.bits);
-            KnownBits { known: (a.known & b.known) | ones, bits: a.bits | b.bits }
+            KnownBits {
+                known: (a.known & b.known) | ones,
+                bits: a.bits | b.bits,
+            }
         }
         LLVMShl | LLVMLShr => {
             let (a, by) = (operand(0), operand(1));
             match by.field(0, width).filter(|&n| n < u64::from(width)) {
-                Some(n) if LLVMGetInstructionOpcode(v) == LLVMShl => {
-                    KnownBits { known: (a.known << n) | low_mask(n as u32), bits: a.bits << n }
-                }
+                Some(n) if LLVMGetInstructionOpcode(v) == LLVMShl => KnownBits {
+                    known: (a.known << n) | low_mask(n as u32),
+                    bits: a.bits << n,
+                },
                 Some(n) => {
                     let vacated = !(width_mask >> n) & width_mask;
-                    KnownBits { known: ((a.known & width_mask) >> n) | vacated, bits: (a.bits & width_mask) >> n }
+                    KnownBits {
+                        known: ((a.known & width_mask) >> n) | vacated,
+                        bits: (a.bits & width_mask) >> n,
+                    }
                 }
                 None => KnownBits::UNKNOWN,
             }
@@ -175,7 +219,10 @@ unsafe fn known_bits(v: LLVMValueRef, depth: u32) -> KnownBits {
         }
         _ => KnownBits::UNKNOWN,
     };
-    KnownBits { known: result.known | !width_mask, bits: result.bits & width_mask }
+    KnownBits {
+        known: result.known | !width_mask,
+        bits: result.bits & width_mask,
+    }
 }
 
 /// The value of an integer operand when all its bits are known.
@@ -236,21 +283,40 @@ pub unsafe fn launch_sites(module: LLVMModuleRef) -> LaunchSites {
     // The stub calls that belong to a site; any other use of a stub is an
     // "other use".
     let mut site_calls: BTreeSet<usize> = BTreeSet::new();
+    let mut reader = ExprReader::default();
     let mut f = LLVMGetFirstFunction(module);
     while !f.is_null() {
         let mut bb = LLVMGetFirstBasicBlock(f);
         while !bb.is_null() {
             let mut inst = LLVMGetFirstInstruction(bb);
             while !inst.is_null() {
-                let configure = direct_callee(inst).is_some_and(|c| value_name(c) == "cudaConfigureCall");
+                let configure =
+                    direct_callee(inst).is_some_and(|c| value_name(c) == "cudaConfigureCall");
                 if configure && LLVMGetNumArgOperands(inst) >= 5 {
                     if let Some((call, kernel)) = stub_after(bb) {
                         site_calls.insert(call as usize);
+                        let dim_exprs = |reader: &mut ExprReader, xy: u32, z: u32| {
+                            let (xy, z) = (LLVMGetOperand(inst, xy), LLVMGetOperand(inst, z));
+                            [
+                                reader.field(xy, 0),
+                                reader.field(xy, 32),
+                                reader.field(z, 0),
+                            ]
+                        };
+                        let grid_exprs = dim_exprs(&mut reader, 0, 1);
+                        let block_exprs = dim_exprs(&mut reader, 2, 3);
+                        let args = (0..LLVMGetNumArgOperands(call))
+                            .map(|i| host_arg(&mut reader, call, i))
+                            .collect();
                         sites.by_kernel.entry(kernel).or_default().push(LaunchSite {
                             line: line_of(inst),
                             grid: dim3(LLVMGetOperand(inst, 0), LLVMGetOperand(inst, 1)),
                             block: dim3(LLVMGetOperand(inst, 2), LLVMGetOperand(inst, 3)),
                             shared_bytes: constant(LLVMGetOperand(inst, 4)).map(|v| v as u64),
+                            grid_exprs,
+                            block_exprs,
+                            args,
+                            conditions: conditions_before(&mut reader, bb),
                         });
                     }
                 }
@@ -275,7 +341,9 @@ pub unsafe fn launch_sites(module: LLVMModuleRef) -> LaunchSites {
                     if op.is_null() || LLVMIsAFunction(op).is_null() || op == f {
                         continue;
                     }
-                    let Some(kernel) = stub_kernel_symbol(&value_name(op)) else { continue };
+                    let Some(kernel) = stub_kernel_symbol(&value_name(op)) else {
+                        continue;
+                    };
                     let site_call = callee == Some(op) && site_calls.contains(&(inst as usize));
                     if !site_call {
                         sites.other_uses.insert(kernel);
@@ -296,6 +364,32 @@ pub unsafe fn launch_sites(module: LLVMModuleRef) -> LaunchSites {
         g = LLVMGetNextGlobal(g);
     }
     sites
+}
+
+/// Operand `i` of the stub call `call`, as the host ABI passes it.
+unsafe fn host_arg(reader: &mut ExprReader, call: LLVMValueRef, i: u32) -> HostArg {
+    use llvm_sys::LLVMTypeKind::*;
+    let v = LLVMGetOperand(call, i);
+    let ty = LLVMTypeOf(v);
+    match LLVMGetTypeKind(ty) {
+        LLVMIntegerTypeKind => match reader.expr(v) {
+            Some(expr) => HostArg::Int {
+                width: LLVMGetIntTypeWidth(ty),
+                expr,
+            },
+            None => HostArg::Other,
+        },
+        LLVMFloatTypeKind => HostArg::Float { width: 32 },
+        LLVMDoubleTypeKind => HostArg::Float { width: 64 },
+        LLVMHalfTypeKind | LLVMBFloatTypeKind => HostArg::Float { width: 16 },
+        LLVMPointerTypeKind => {
+            // Attribute index i + 1 is operand i's (0 is the result's).
+            let byval = llvm_sys::core::LLVMGetEnumAttributeKindForName(c"byval".as_ptr(), 5);
+            let by_value = !LLVMGetCallSiteEnumAttribute(call, i + 1, byval).is_null();
+            HostArg::Ptr { by_value }
+        }
+        _ => HostArg::Other,
+    }
 }
 
 /// The stub call that a `cudaConfigureCall` in `block` guards: clang

@@ -13,7 +13,9 @@ pub mod builtins;
 pub mod driver;
 mod fnptr;
 mod host_models;
+pub mod launch_preconditions;
 pub mod launch_sites;
+pub mod site_exprs;
 pub mod lower;
 mod pch;
 mod ptx;
@@ -34,7 +36,8 @@ use lockstep_diag::Diagnostic;
 use lockstep_kir::{Language, Module};
 
 pub use driver::{language_of, CompileOptions, CudaHeaders, HeadersUsed, Side};
-pub use launch_sites::{LaunchSite, LaunchSites};
+pub use launch_sites::{HostArg, LaunchSite, LaunchSites};
+pub use site_exprs::SiteExpr;
 pub use lower::{Unsupported, UnsupportedKernel};
 
 /// Why the front-end produced no KIR.

@@ -624,13 +624,7 @@ impl<'m> HostEnv<'m> {
         };
         // In 128 bits, so that no grid of 32-bit sizes can wrap the count.
         let threads: u128 = grid.iter().chain(&block).map(|&d| d as u128).product();
-        let per_block: u128 = block.iter().map(|&d| d as u128).product();
-        // CUDA's limits (every device since compute capability 2.0): at
-        // most 1024 threads per block, 1024 in x and y and 64 in z; grids
-        // below 2^31 in x and 65536 in y and z.
-        let block_ok = per_block <= 1024 && block[0] <= 1024 && block[1] <= 1024 && block[2] <= 64;
-        let grid_ok = grid[0] < 1 << 31 && grid[1] < 1 << 16 && grid[2] < 1 << 16;
-        if grid.contains(&0) || block.contains(&0) || !block_ok || !grid_ok {
+        if !(Launch { group_size: block, num_groups: grid, global_offset: [0; 3] }).cuda_launchable() {
             // CUDA refuses the launch: the kernel does not run.
             self.last_error = CUDA_ERROR_INVALID_CONFIGURATION;
             record.outcome = Err(format!(

@@ -642,6 +642,27 @@ impl Function {
         }
     }
 
+    /// Replaces every use of `from` (by instructions and terminators) with
+    /// `to`, which must have the same type.
+    pub fn replace_uses(&mut self, from: ValueId, to: ValueId) {
+        let swap = |v: ValueId| if v == from { to } else { v };
+        for inst in self.insts.values_mut() {
+            inst.kind.map_operands(swap);
+        }
+        for block in self.blocks.values_mut() {
+            match &mut block.term {
+                Terminator::Branch { cond, .. } => *cond = swap(*cond),
+                Terminator::Return(Some(v)) => *v = swap(*v),
+                _ => {}
+            }
+            for call in block.term.block_calls_mut() {
+                for a in &mut call.args {
+                    *a = swap(*a);
+                }
+            }
+        }
+    }
+
     /// The block that contains each instruction, computed on demand.
     pub fn inst_blocks(&self) -> SecondaryMap<InstId, Option<BlockId>> {
         let mut map = SecondaryMap::new();

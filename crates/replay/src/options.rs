@@ -35,6 +35,20 @@ impl Launch {
         self.group_size.iter().fold(1u64, |n, &d| n.saturating_mul(d as u64))
     }
 
+    /// Whether CUDA runs this launch: every device since compute
+    /// capability 2.0 allows at most 1024 threads per block, 1024 in x and
+    /// y and 64 in z, and grids below 2^31 in x and 65536 in y and z; no
+    /// size may be zero. The runtime refuses any other launch, so a
+    /// witness that needs one is no behaviour of a CUDA program.
+    pub fn cuda_launchable(&self) -> bool {
+        let [bx, by, bz] = self.group_size;
+        let [gx, gy, gz] = self.num_groups;
+        let sizes_positive = self.group_size.iter().chain(&self.num_groups).all(|&d| d > 0);
+        let block_ok = self.threads_per_group() <= 1024 && bx <= 1024 && by <= 1024 && bz <= 64;
+        let grid_ok = gx < 1 << 31 && gy < 1 << 16 && gz < 1 << 16;
+        sizes_positive && block_ok && grid_ok
+    }
+
     /// Groups in the grid; saturates like `threads_per_group`.
     pub fn groups(&self) -> u64 {
         self.num_groups.iter().fold(1u64, |n, &d| n.saturating_mul(d as u64))

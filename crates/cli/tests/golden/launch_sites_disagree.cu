@@ -1,9 +1,10 @@
-// expect: possible-errors
+// expect: verified
 // flags: --check-array-bounds
 // Two launch sites give the kernel different block sizes, so its block
-// size is not fixed by them: it is checked for every block size, and a
-// block larger than the shared buffer (as neither site launches, but the
-// kernel does not guard against) writes past it.
+// size is not fixed to one of them: it is checked for the launches of
+// either site (256 threads, or 128 threads in an even number of blocks).
+// Neither launches a block larger than the shared buffer, which the kernel
+// does not guard against.
 #define BLOCK 256
 
 __global__ void reverse_blocks(int *data) {
