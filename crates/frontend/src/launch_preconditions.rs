@@ -68,6 +68,8 @@ fn matches(param: Type, arg: &HostArg) -> bool {
         (Type::Float(w), HostArg::Float { width }) => w as u32 == *width,
         (Type::Ptr(MemSpace::Private), HostArg::Ptr { by_value }) => *by_value,
         (Type::Ptr(_), HostArg::Ptr { by_value }) => !*by_value,
+        // A function pointer is an integer in KIR (see `fnptr`).
+        (Type::Int(64), HostArg::Ptr { by_value: false }) => true,
         _ => false,
     }
 }
@@ -590,6 +592,27 @@ block0:
         let usable = |_: BuiltinVar, _: u8| true;
         assert!(add_launch_preconditions(&mut f, &[first, second], &usable).is_none());
         assert!(f.blocks[f.entry].insts.is_empty());
+    }
+
+    #[test]
+    fn a_function_pointer_argument_keeps_the_others_aligned() {
+        // KIR gives a function pointer parameter an integer; the host
+        // passes a pointer in its place.
+        let module = lockstep_kir::parse_module(
+            r#"
+language cuda
+kernel fn0 "k" link "k" (v0 "op": i64, v1 "n": i32, v2 "width": i32) entry block0 {
+block0:
+  return
+}
+"#,
+        )
+        .unwrap();
+        let mut f = module.functions.values().next().unwrap().clone();
+        let sites = [site(5, vec![HostArg::Ptr { by_value: false }, int(N), int(N)])];
+        let usable = |_: BuiltinVar, _: u8| false;
+        let facts = add_launch_preconditions(&mut f, &sites, &usable).unwrap();
+        assert_eq!(facts, ["line 5: width == n"]);
     }
 
     #[test]
