@@ -560,7 +560,7 @@ fn check(options: &CheckOptions) -> Report {
         }
         // The arguments too: a kernel checked alone is checked for the values
         // its launch sites pass, not for every value of every argument.
-        let from_arguments = if sized { None } else { sites::preconditions(kernel, &config, dims, &launch_sites) };
+        let from_arguments = if sized { None } else { sites::preconditions(kernel, &mut config, dims, &launch_sites) };
         let patched;
         let checked_module = match from_arguments.as_ref() {
             Some((function, _)) => {

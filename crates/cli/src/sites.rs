@@ -105,7 +105,7 @@ pub fn apply(
 /// vacuous) or when some site establishes nothing.
 pub fn preconditions(
     kernel: &Function,
-    config: &lockstep_engine::CheckConfig,
+    config: &mut lockstep_engine::CheckConfig,
     dims: u8,
     sites: &LaunchSites,
 ) -> Option<(Function, FromSites)> {
@@ -120,6 +120,12 @@ pub fn preconditions(
         };
         d < dims && fixed.is_none()
     };
+    // The bounded search must reach the block sizes the sites launch
+    // (its symbolic sizes are otherwise small).
+    let largest = sites.iter().flat_map(|s| s.block_exprs.iter().flatten()).filter_map(|e| e.as_const()).filter(|&c| c <= 1024).max();
+    if let Some(c) = largest {
+        config.largest_searched_size = Some(c as u64);
+    }
     let mut patched = kernel.clone();
     let facts = lockstep_frontend::launch_preconditions::add_launch_preconditions(
         &mut patched,

@@ -52,6 +52,10 @@ pub struct CheckConfig {
     pub loop_unwind: Option<u32>,
     /// Scalar argument values (GPUVerify's `--kernel-args`), by position.
     pub scalar_args: Vec<Option<u128>>,
+    /// A launch size the bounded search must be able to try for a
+    /// symbolic size, when larger than its own limit (a few dozen): the
+    /// kernel's preconditions name it.
+    pub largest_searched_size: Option<u64>,
     /// Sizes in bytes of pointer arguments' buffers (`--kernel-arrays`), by
     /// position among the pointer parameters.
     pub array_sizes: Vec<Option<u64>>,
@@ -106,6 +110,7 @@ impl Default for CheckConfig {
             disabled_rules: Vec::new(),
             loop_unwind: None,
             scalar_args: Vec::new(),
+            largest_searched_size: None,
             array_sizes: Vec::new(),
             dynamic_shared_bytes: None,
             work_dim: 3,

@@ -1,10 +1,9 @@
-// expect: possible-errors
+// expect: errors
 // flags: --check-array-bounds
 // Two launch sites give the kernel different block sizes; the second
 // launches blocks twice as large as the shared buffer, and the kernel
-// writes past it. The prover reports it; the bounded search explores
-// symbolic block sizes up to 64 threads only, so it finds no confirmed
-// witness at 512 and the verdict is possible-errors.
+// writes past it. The bounded search, whose symbolic block sizes are
+// otherwise small, tries the sites' sizes and confirms it.
 #define BLOCK 256
 
 __global__ void reverse_blocks(int *data) {
