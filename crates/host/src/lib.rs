@@ -952,8 +952,10 @@ impl HavocOracle for HostEnv<'_> {
             "rand" | "random" => {
                 // Seeded from the clock, `rand`'s numbers are undetermined:
                 // they matter only where the program uses them.
+                // Its sign bit is 0 (RAND_MAX is 2^31 - 1): a value that is
+                // known not to be negative.
                 if self.rand_unknown {
-                    self.result_undefined = u128::MAX;
+                    self.result_undefined = 0x7fff_ffff;
                 }
                 ret(self.rand.next() as u64)
             }
