@@ -999,7 +999,15 @@ impl<'a> Ctx<'a> {
                 if self.opts.track_definedness && th.frames[cur].undef[cond.index()] != 0 {
                     match crate::definedness::branch_join(func, then_dest, else_dest) {
                         Some(join) => th.frames[cur].pending_join = Some(join),
-                        None => self.met_unspecified(Loc { func: fid, block: bid, inst: None }),
+                        None => {
+                            self.met_unspecified(Loc { func: fid, block: bid, inst: None });
+                            // The host's way is its path condition, which the
+                            // launches that follow may assume.
+                            if self.opts.host_code {
+                                let taken = th.frames[cur].vals[cond.index()].as_bool();
+                                self.memory.terms.note_path(th.frames[cur].sym[cond.index()], taken);
+                            }
+                        }
                     }
                 }
                 let taken = if th.frames[cur].vals[cond.index()].as_bool() {

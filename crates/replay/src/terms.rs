@@ -39,8 +39,9 @@ pub type TermId = u32;
 /// precision is lost.
 const MAX_TERMS: usize = 4_000_000;
 
+/// One term: a draw, a constant, or an operation on other terms.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-enum Node {
+pub enum Node {
     /// The run's `n`-th draw: a value the run does not determine.
     Fresh(u32),
     /// A determined operand: its bits and width.
@@ -148,7 +149,16 @@ pub struct Terms {
     bounds: Vec<f64>,
     index: HashMap<Node, TermId>,
     fresh: u32,
+    /// The host's path condition: each branch of the host program on an
+    /// undetermined condition that has a term, with the way it took (see
+    /// `note_path`).
+    pub path: Vec<(TermId, bool)>,
+    path_seen: std::collections::HashSet<(TermId, bool)>,
 }
+
+/// How many branches of a host run `Terms::path` keeps: dropping later
+/// ones only weakens what a launch may assume.
+const MAX_PATH: usize = 4096;
 
 /// Whether integer `op` gives the same result with its operands swapped.
 fn commutes(op: BinOp) -> bool {
@@ -359,6 +369,19 @@ impl Terms {
             }
         }
         t
+    }
+
+    /// Records that the host took a branch on `cond` (a term; 0 is
+    /// ignored) the way `taken` says.
+    pub fn note_path(&mut self, cond: TermId, taken: bool) {
+        if cond != 0 && self.path.len() < MAX_PATH && self.path_seen.insert((cond, taken)) {
+            self.path.push((cond, taken));
+        }
+    }
+
+    /// The node of term `t`.
+    pub fn node(&self, t: TermId) -> Option<Node> {
+        (t != 0).then(|| self.nodes.get(t as usize - 1).copied()).flatten()
     }
 
     /// Whether the float term `t` of `bits` bits is never NaN nor infinite.
