@@ -322,7 +322,9 @@ impl Terms {
                     _ => Range::Unknown,
                 }
             }
-            Node::Cmp(..) => Range::Int(0, 1),
+            // A comparison is one bit, whose signed values are -1 and 0: no
+            // range worth keeping.
+            Node::Cmp(..) => Range::Unknown,
             Node::Cast(op, a, from, to) => match op {
                 CastOp::Sext => int(a).map_or(Range::Unknown, |(lo, hi)| int_range(Some(lo), Some(hi), to)),
                 CastOp::Zext | CastOp::Trunc => int(a).filter(|r| r.0 >= 0).map_or(Range::Unknown, |(lo, hi)| int_range(Some(lo), Some(hi), to)),
@@ -530,6 +532,10 @@ mod tests {
         assert_eq!(t.int_range_of(d), Some((0, 18)));
         assert_eq!(int_outcome_ranges(IntCC::Sle, (0, 18), (18, 18)), Some(true));
         assert_eq!(int_outcome_ranges(IntCC::Sle, (0, 18), (17, 17)), None);
+        // A comparison's bit has no range: `true` is -1 as a signed bit.
+        let one = t.constant(1, 32);
+        let cmp = t.compare(IntCC::Slt, r, one);
+        assert_eq!(t.int_range_of(cmp), None);
         // Unsigned comparisons of ranges with negative values are not decided.
         assert_eq!(int_outcome_ranges(IntCC::Ult, (-1, 3), (5, 5)), None);
         // A draw whose sign bit is unknown has no range, nor its remainder.
