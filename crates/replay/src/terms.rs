@@ -35,9 +35,10 @@ pub type TermId = u32;
 
 /// How many terms one run may create: past it, values get no term (a
 /// host loop over millions of undetermined values would otherwise hold
-/// gigabytes of terms). Without a term a comparison stays a use: only
-/// precision is lost.
-const MAX_TERMS: usize = 4_000_000;
+/// gigabytes of terms; a million take about 100 MiB, within the default
+/// memory limit). Without a term a comparison stays a use: only precision
+/// is lost.
+const MAX_TERMS: usize = 1_000_000;
 
 /// One term: a draw, a constant, or an operation on other terms.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
