@@ -14,6 +14,7 @@
 pub mod annotations;
 pub mod confirm;
 pub mod config;
+pub mod host_path;
 pub mod limits;
 pub mod locate;
 pub mod memory;

@@ -92,7 +92,10 @@ pub fn check_program(device: &Module, host: &Module, config: &CheckConfig) -> Pr
                 run = other;
                 break;
             }
-            if !run.host.completed && other.host.completed {
+            // A run that completes, or that reaches launches the first did
+            // not (input the first run's zeros turned away), shows more of
+            // the program.
+            if other.host.completed && (!run.host.completed || other.launches.len() > run.launches.len()) {
                 run = other;
             }
         }
@@ -117,11 +120,65 @@ pub fn check_program(device: &Module, host: &Module, config: &CheckConfig) -> Pr
             }
         }
     }
-    let mut kernels = vec![host_report(&linked, &run)];
+    let report = reports_of(&linked, device, &run, config);
+    // A kernel whose proof failed for an input value the host lets through
+    // (`host_path`) is run again with that input: what goes wrong then
+    // happened, with the value in the witness.
+    if went_wrong(&run) || run.input_reads == 0 {
+        return report;
+    }
+    for value in input_candidates(&report, &run, device) {
+        if let Ok(other) = lockstep_host::run_program(&linked, main, value) {
+            if went_wrong(&other) {
+                return reports_of(&linked, device, &other, config);
+            }
+        }
+    }
+    report
+}
+
+/// The values of the kernels' input-fed scalar arguments in the witnesses
+/// of the prover's unconfirmed findings.
+fn input_candidates(report: &ProgramReport, run: &ProgramRun, device: &Module) -> Vec<u32> {
+    let mut out = Vec::new();
+    if !report.kernels.iter().any(|k| k.verdict == Verdict::PossibleErrors) {
+        return out;
+    }
+    for kernel in report.kernels.iter().filter(|k| k.verdict == Verdict::PossibleErrors) {
+        let Some(launch) = run.launches.iter().find(|l| device.functions[l.kernel].name == kernel.name) else { continue };
+        let func = &device.functions[launch.kernel];
+        for v in kernel.violations.iter().filter(|v| !v.confirmed) {
+            let Some(witness) = &v.witness else { continue };
+            for (name, value) in &witness.args {
+                let Some(i) = func.params.iter().position(|p| &p.name == name) else { continue };
+                let fed = launch.arg_terms.get(i).is_some_and(|&t| t != 0) && launch.arg_undefined.get(i).is_some_and(|&u| u != 0);
+                let parsed = value.trim().parse::<i64>().ok().map(|v| v as u32);
+                if let (true, Some(value)) = (fed, parsed) {
+                    if !out.contains(&value) && out.len() < MAX_VALUE_TRIES {
+                        out.push(value);
+                    }
+                }
+            }
+        }
+    }
+    // The values the run compared its input with, and their neighbours,
+    // are where the host's branches change their way.
+    for &v in &run.compared_values {
+        let v = v as u32;
+        if v != run.choice && !out.contains(&v) && out.len() < 2 * MAX_VALUE_TRIES {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// The reports of one run of the program.
+fn reports_of(linked: &Module, device: &Module, run: &ProgramRun, config: &CheckConfig) -> ProgramReport {
+    let mut kernels = vec![host_report(linked, run)];
     let mut notes: Vec<Diagnostic> = run
         .notes
         .iter()
-        .map(|(message, loc)| Diagnostic { span: span(&linked, loc), ..Diagnostic::note(message.clone()) })
+        .map(|(message, loc)| Diagnostic { span: span(linked, loc), ..Diagnostic::note(message.clone()) })
         .collect();
 
     let mut by_kernel: BTreeMap<FuncId, Vec<&LaunchRecord>> = BTreeMap::new();
@@ -137,7 +194,7 @@ pub fn check_program(device: &Module, host: &Module, config: &CheckConfig) -> Pr
         }
     }
     for (kernel, launches) in by_kernel {
-        kernels.push(kernel_report(&linked, device, kernel, &launches, &run, config));
+        kernels.push(kernel_report(linked, device, kernel, &launches, run, config));
     }
     ProgramReport { kernels, notes }
 }
@@ -171,6 +228,9 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
     }
     if let Some(value) = undefined_value_text(run.undefined_value) {
         evidence.memory.push(("value".into(), value));
+    }
+    if let Some(input) = input_text(run) {
+        evidence.memory.push(("input".into(), input));
     }
     for v in &run.host.violations {
         if let Some(mut converted) = crate::search::convert(module, &run.host, v, &all_buffers, &evidence) {
@@ -279,6 +339,12 @@ fn undefined_value_text(value: u128) -> Option<String> {
     }
 }
 
+/// What the run read as input, for a witness (nothing for the first run's
+/// zeros, or a run that read none).
+fn input_text(run: &ProgramRun) -> Option<String> {
+    (run.input_reads > 0 && run.choice != 0).then(|| format!("every number the program reads as input is {}", run.choice))
+}
+
 fn dims(d: [u32; 3]) -> String {
     if d[1] == 1 && d[2] == 1 {
         d[0].to_string()
@@ -339,6 +405,9 @@ fn kernel_report(
         if let Some(value) = undefined_value_text(run.undefined_value) {
             witness.memory.push(("value".into(), value));
         }
+        if let Some(input) = input_text(run) {
+            witness.memory.push(("input".into(), input));
+        }
         if launch.undefined_all_ones {
             witness.memory.push(("choice".into(), "uninitialised variables hold all-ones bits".into()));
         }
@@ -386,17 +455,32 @@ fn kernel_report(
     }
     // The launches the run does not settle go to the prover, once per
     // distinct configuration.
-    let mut configs: Vec<CheckConfig> = Vec::new();
+    // A launch whose arguments came from input assumes what the host's
+    // branches before it say about them (`host_path`).
+    let mut configs: Vec<(CheckConfig, Option<(Module, Vec<String>)>)> = Vec::new();
     for launch in &to_prove {
-        let c = launch_config(func, launch, config);
-        if !configs.iter().any(|o| same_launch(o, &c)) {
-            configs.push(c);
+        let mut c = launch_config(func, launch, config);
+        let assumed = crate::host_path::assume_host_path(device, kernel, launch, &run.host.memory.terms);
+        if assumed.is_some() {
+            // The finder's witness names the arguments' values, which the
+            // program, run again with them as input, may confirm.
+            c.mode = Mode::Both;
+        }
+        if assumed.is_some() || !configs.iter().any(|(o, a)| a.is_none() && same_launch(o, &c)) {
+            configs.push((c, assumed));
         }
     }
     let mut proved: Vec<String> = Vec::new();
     let mut assumptions: Vec<String> = Vec::new();
-    for c in &configs {
-        let sub = crate::check_kernel(device, kernel, c);
+    for (c, assumed) in &configs {
+        let module = assumed.as_ref().map_or(device, |(m, _)| m);
+        let mut sub = crate::check_kernel(module, kernel, c);
+        if let (Some((_, names)), Verdict::Verified) = (assumed, sub.verdict) {
+            sub.assumptions.push(format!(
+                "the host's branches before the launch, on the input it passes as {}: the kernel was checked for the values that take them as this run did",
+                names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            ));
+        }
         match sub.verdict {
             Verdict::Verified => {
                 for p in sub.proved {

@@ -47,6 +47,7 @@ use lockstep_replay::{
 };
 
 pub use lockstep_kir::link::LinkMap;
+use lockstep_replay::terms::TermId;
 
 /// The prefix of the calls that stand for launches (see the front-end).
 pub const LAUNCH_PREFIX: &str = "__lockstep_launch:";
@@ -143,6 +144,14 @@ pub struct LaunchRecord {
     /// The undetermined bits of each argument (an uninitialised variable,
     /// memory never written, input).
     pub arg_undefined: Vec<u128>,
+    /// The term of each undetermined argument (0: none), in the run's
+    /// `Memory::terms` (see `lockstep_replay::terms`).
+    pub arg_terms: Vec<TermId>,
+    /// The host's path condition at the launch: the branches on
+    /// undetermined values it took, as terms with the way taken. Every
+    /// execution of the program that reaches this launch the same way
+    /// satisfies them.
+    pub path: Vec<(TermId, bool)>,
 }
 
 /// Everything one run of the program saw.
@@ -169,6 +178,11 @@ pub struct ProgramRun {
     /// in `main` and in the launches (see
     /// `lockstep_replay::ReplayResult::compared_values`).
     pub compared_values: Vec<u128>,
+    /// The `choice` the run was made with: every value it read as input
+    /// was this number.
+    pub choice: u32,
+    /// How many input calls (`scanf`, `getchar`...) the run made.
+    pub input_reads: u64,
 }
 
 impl ProgramRun {
@@ -265,6 +279,8 @@ pub fn run_program_with(module: &Module, main: FuncId, choice: u32, undefined_va
         choice_matters,
         undefined_value,
         compared_values,
+        choice,
+        input_reads: env.input_reads,
     })
 }
 
@@ -282,7 +298,8 @@ struct HostEnv<'m> {
     /// The next launch's arguments as `cudaSetupArgument` gave them:
     /// (offset, bytes).
     /// With each, which of its bytes are undetermined.
-    pending_args: Vec<(u64, Vec<u8>, Vec<bool>)>,
+    /// With each, which of its bytes are undetermined, and its term.
+    pending_args: Vec<(u64, Vec<u8>, Vec<bool>, TermId)>,
     rand: rand::GlibcRand,
     /// Set once `rand` was seeded from the clock or another unknown value.
     rand_unknown: bool,
@@ -550,7 +567,7 @@ impl<'m> HostEnv<'m> {
     /// private object that the kernel's parameter points to. With them,
     /// the undetermined bits of each (a struct's undetermined bytes stay
     /// undetermined in its copy).
-    fn kernel_args(&mut self, memory: &mut Memory, kernel: FuncId) -> Result<(Vec<Val>, Vec<u128>), String> {
+    fn kernel_args(&mut self, memory: &mut Memory, kernel: FuncId) -> Result<(Vec<Val>, Vec<u128>, Vec<TermId>), String> {
         let func = &self.module.functions[kernel];
         let pieces = std::mem::take(&mut self.pending_args);
         if pieces.len() != func.params.len() {
@@ -558,7 +575,9 @@ impl<'m> HostEnv<'m> {
         }
         let mut args = Vec::new();
         let mut undefined = Vec::new();
-        for (param, (_, bytes, flags)) in func.params.iter().zip(pieces) {
+        let mut terms = Vec::new();
+        for (param, (_, bytes, flags, term)) in func.params.iter().zip(pieces) {
+            terms.push(term);
             let mut word = [0u8; 16];
             let n = bytes.len().min(16);
             word[..n].copy_from_slice(&bytes[..n]);
@@ -579,7 +598,7 @@ impl<'m> HostEnv<'m> {
             });
             undefined.push(lockstep_replay::definedness::from_byte_flags(&flags, width));
         }
-        Ok((args, undefined))
+        Ok((args, undefined, terms))
     }
 
     /// A launch; `host_uses` counts the host's uses of undetermined values
@@ -591,7 +610,7 @@ impl<'m> HostEnv<'m> {
         let Some((grid, block, shared_bytes, site)) = self.pending.take() else {
             return ExternalOutcome::Unsupported("a launch without a configuration".into());
         };
-        let (args, arg_undefined) = match self.kernel_args(memory, kernel) {
+        let (args, arg_undefined, arg_terms) = match self.kernel_args(memory, kernel) {
             Ok(args) => args,
             Err(why) => return ExternalOutcome::Unsupported(why),
         };
@@ -621,6 +640,8 @@ impl<'m> HostEnv<'m> {
             read_undefined: false,
             undefined_all_ones: false,
             arg_undefined: arg_undefined.clone(),
+            arg_terms,
+            path: memory.terms.path.clone(),
         };
         // In 128 bits, so that no grid of 32-bit sizes can wrap the count.
         let threads: u128 = grid.iter().chain(&block).map(|&d| d as u128).product();
@@ -902,7 +923,8 @@ impl HavocOracle for HostEnv<'_> {
                     Some((id, off)) if size <= MAX_ARGUMENT_BYTES => {
                         let bytes = memory.object(id).bytes.read(off, size).unwrap_or_default();
                         let flags = memory.undefined_flags(id, off, bytes.len());
-                        self.pending_args.push((offset, bytes, flags));
+                        let term = memory.tag_at(id, off, size).unwrap_or(0);
+                        self.pending_args.push((offset, bytes, flags, term));
                         ret(0)
                     }
                     Some(_) => ret_err(CUDA_ERROR_INVALID_VALUE),
@@ -946,8 +968,10 @@ impl HavocOracle for HostEnv<'_> {
             "rand" | "random" => {
                 // Seeded from the clock, `rand`'s numbers are undetermined:
                 // they matter only where the program uses them.
+                // Its sign bit is 0 (RAND_MAX is 2^31 - 1): a value that is
+                // known not to be negative.
                 if self.rand_unknown {
-                    self.result_undefined = u128::MAX;
+                    self.result_undefined = 0x7fff_ffff;
                 }
                 ret(self.rand.next() as u64)
             }

@@ -144,6 +144,10 @@ impl crate::exec::Ctx<'_> {
                 used = divides(*op) && u(rhs) != 0;
                 binary(*op, bits(lhs) & mask(w), u(lhs), bits(rhs) & mask(w), u(rhs), w)
             }
+            // A comparison whose outcome is the same in every run (two
+            // computations of one value, or ranges that do not overlap;
+            // see `terms`) is determined.
+            InstKind::Icmp { .. } | InstKind::Fcmp { .. } if self.comparison_decided(frame, func, &data.kind) => 0,
             InstKind::Icmp { cc, lhs, rhs } => {
                 // An undetermined value compared with a determined one: the
                 // other side of the comparison, and its neighbours for an
@@ -221,7 +225,135 @@ impl crate::exec::Ctx<'_> {
         if used {
             self.met_unspecified(loc);
         }
+        self.result_term = if out & full != 0 { self.term_of(th, func, data) } else { 0 };
         out & full
+    }
+
+    /// Whether the comparison `kind`, with an undetermined operand, comes
+    /// out the same in every run (see `terms`).
+    fn comparison_decided(&self, frame: &crate::exec::Frame, func: &lockstep_kir::Function, kind: &lockstep_kir::InstKind) -> bool {
+        use crate::terms::{float_outcome_ranges, int_outcome_ranges, Terms};
+        use lockstep_kir::InstKind;
+        let terms = &self.memory.terms;
+        let undetermined = |v: &lockstep_kir::ValueId| frame.undef[v.index()] != 0;
+        let term = |v: &lockstep_kir::ValueId| if undetermined(v) { frame.sym[v.index()] } else { 0 };
+        match kind {
+            InstKind::Icmp { cc, lhs, rhs } => {
+                let w = func.values[*lhs].ty.bits();
+                if func.values[*lhs].ty.is_ptr() {
+                    return false;
+                }
+                if Terms::int_outcome(*cc, term(lhs), term(rhs)).is_some() {
+                    return true;
+                }
+                let range = |v: &lockstep_kir::ValueId| {
+                    if undetermined(v) {
+                        terms.int_range_of(term(v))
+                    } else {
+                        let x = sext(frame.vals[v.index()].bits() & mask(w), w);
+                        Some((x, x))
+                    }
+                };
+                matches!((range(lhs), range(rhs)), (Some(a), Some(b)) if int_outcome_ranges(*cc, a, b).is_some())
+            }
+            InstKind::Fcmp { cc, lhs, rhs } => {
+                let w = func.values[*lhs].ty.bits();
+                if terms.float_outcome(*cc, term(lhs), term(rhs), w).is_some() {
+                    return true;
+                }
+                let range = |v: &lockstep_kir::ValueId| {
+                    if undetermined(v) {
+                        terms.float_range_of(term(v), w)
+                    } else {
+                        let bits = frame.vals[v.index()].bits();
+                        let x = match w {
+                            32 => f32::from_bits(bits as u32) as f64,
+                            64 => f64::from_bits(bits as u64),
+                            _ => return None,
+                        };
+                        x.is_finite().then_some((x, x))
+                    }
+                };
+                matches!((range(lhs), range(rhs)), (Some(a), Some(b)) if float_outcome_ranges(*cc, a, b).is_some())
+            }
+            _ => false,
+        }
+    }
+
+    /// The term of the undetermined result of `data` (see `terms`), before
+    /// it executes; 0 when it has none.
+    fn term_of(&mut self, th: &crate::exec::Thread, func: &lockstep_kir::Function, data: &lockstep_kir::InstData) -> crate::terms::TermId {
+        use lockstep_kir::InstKind;
+        let frame = th.frames.last().expect("a running thread has a frame");
+        let terms = &mut self.memory.terms;
+        // An operand's term: its own while it is undetermined, its bits
+        // otherwise; pointers have none (an address differs per run).
+        let mut t = |v: &lockstep_kir::ValueId| {
+            let ty = func.values[*v].ty;
+            if ty.is_ptr() {
+                0
+            } else if frame.undef[v.index()] != 0 {
+                frame.sym[v.index()]
+            } else {
+                terms.constant(frame.vals[v.index()].bits() & mask(ty.bits()), ty.bits())
+            }
+        };
+        let result_ty = data.result.map(|r| func.values[r].ty);
+        if result_ty.is_none_or(|ty| ty.is_ptr()) {
+            return 0;
+        }
+        match &data.kind {
+            InstKind::Binary { op, lhs, rhs } => {
+                let (a, b) = (t(lhs), t(rhs));
+                terms.binary(*op, a, b, func.values[*lhs].ty.bits())
+            }
+            InstKind::Icmp { cc, lhs, rhs } => {
+                let (a, b) = (t(lhs), t(rhs));
+                terms.compare(*cc, a, b)
+            }
+            InstKind::Cast { op, arg } => {
+                let a = t(arg);
+                terms.cast(*op, a, func.values[*arg].ty.bits(), result_ty.map_or(0, |ty| ty.bits()))
+            }
+            InstKind::Float { op, args } => {
+                let a = args.first().map_or(0, &mut t);
+                let b = args.get(1).map_or(0, &mut t);
+                terms.float(*op, a, b, func.values[args[0]].ty.bits())
+            }
+            InstKind::Select { cond, then_value, else_value } => {
+                if frame.undef[cond.index()] == 0 {
+                    // The way taken is determined: the result is that value.
+                    let chosen = if frame.vals[cond.index()].as_bool() { then_value } else { else_value };
+                    t(chosen)
+                } else {
+                    let (c, a, b) = (t(cond), t(then_value), t(else_value));
+                    terms.select(c, a, b)
+                }
+            }
+            InstKind::Load { ptr, .. } => {
+                // Memory keeps the term of a value stored whole; bytes that
+                // were never written (or input) are a draw, which later
+                // loads of the same bytes share until they are written.
+                let p = frame.vals[ptr.index()].as_ptr();
+                let len = result_ty.map_or(0, |ty| ty.store_size());
+                let (Some(obj), Ok(off)) = (p.obj, u64::try_from(p.offset)) else {
+                    return 0;
+                };
+                if let Some(known) = self.memory.tag_at(obj, off, len) {
+                    return known;
+                }
+                let bits = result_ty.map_or(64, |ty| ty.bits());
+                let undefined = self.bytes_undefined(frame.vals[ptr.index()], len, bits);
+                let mut word = [0u8; 16];
+                self.memory.read_at(obj, off, &mut word[..len.min(16) as usize]);
+                let fresh = self.memory.terms.fresh_known(u128::from_le_bytes(word), undefined, bits);
+                self.memory.tag(obj, off, len, fresh);
+                fresh
+            }
+            // A value the model leaves open is a draw of its own.
+            InstKind::Havoc => terms.fresh(),
+            _ => 0,
+        }
     }
 
     /// The undetermined bits of `len` bytes at `p` read as a value of
@@ -247,6 +379,7 @@ impl crate::exec::Ctx<'_> {
         // An external call's result was set with the call's outcome.
         if let (Some(r), false) = (data.result, matches!(data.kind, InstKind::CallExternal { .. })) {
             frame.undef[r.index()] = result_undefined;
+            frame.sym[r.index()] = if result_undefined != 0 { self.result_term } else { 0 };
         }
         let u = |v: &lockstep_kir::ValueId| frame.undef[v.index()];
         let (ptr, stored, len) = match &data.kind {
@@ -279,6 +412,15 @@ impl crate::exec::Ctx<'_> {
         let p = frame.vals[ptr.index()].as_ptr();
         if let (Some(obj), Ok(off)) = (p.obj, u64::try_from(p.offset)) {
             self.memory.note_undefined(obj, off, &byte_flags(stored, len.min(16) as usize));
+            // A plain store keeps the value's term with its bytes (an
+            // atomic's stored value has none: it depends on the schedule).
+            if let InstKind::Store { value, .. } = &data.kind {
+                let term = frame.sym[value.index()];
+                let in_bounds = self.memory.get(obj).is_some_and(|o| off.checked_add(len).is_some_and(|end| end <= o.size()));
+                if in_bounds {
+                    self.memory.tag(obj, off, len, term);
+                }
+            }
         }
     }
 }

@@ -76,6 +76,10 @@ pub(crate) struct Frame {
     /// With definedness tracked, the undetermined bits of each value (see
     /// `definedness`); empty otherwise.
     pub undef: Vec<u128>,
+    /// With definedness tracked, the term of each value (`terms`), which
+    /// means something only while the value is undetermined (its `undef`
+    /// is not 0); empty otherwise.
+    pub sym: Vec<crate::terms::TermId>,
     /// After a branch on an undetermined condition whose ways meet again
     /// (`definedness::branch_join`): the block they meet in and the
     /// parameters that become undetermined there.
@@ -253,6 +257,9 @@ pub(crate) struct Ctx<'a> {
     /// and an undetermined one may differ in another.
     writing_undetermined: bool,
     pub first_unspecified_use: Option<Loc>,
+    /// The term of the undetermined result of the instruction executing
+    /// (see `terms`), from `undefined_before` to `undefined_after`.
+    pub(crate) result_term: crate::terms::TermId,
     /// See `ReplayResult::compared_values`.
     pub compared_values: Vec<u128>,
     /// The undetermined bits of the entry function's arguments (see
@@ -331,6 +338,7 @@ impl<'a> Ctx<'a> {
             threads_exited: 0,
             unspecified_uses: 0,
             first_unspecified_use: None,
+            result_term: 0,
             compared_values: Vec::new(),
             entry_undefined: opts.arg_undefined.clone(),
             silent_prior: None,
@@ -364,7 +372,7 @@ impl<'a> Ctx<'a> {
             barrier_flags: None,
         };
         let arg_undefined = std::mem::take(&mut self.entry_undefined);
-        let frame = self.new_frame(&th, kernel, args, &arg_undefined, None, 0);
+        let frame = self.new_frame(&th, kernel, args, &arg_undefined, &[], None, 0);
         self.entry_undefined = arg_undefined;
         th.frames.push(frame);
         th
@@ -376,6 +384,7 @@ impl<'a> Ctx<'a> {
         fid: FuncId,
         args: &[Val],
         arg_undefined: &[u128],
+        arg_terms: &[crate::terms::TermId],
         ret_to: Option<ValueId>,
         path: u64,
     ) -> Frame {
@@ -386,10 +395,15 @@ impl<'a> Ctx<'a> {
             vals[param.value.index()] = convert(arg, param.ty);
         }
         let mut undef = Vec::new();
+        let mut sym = Vec::new();
         if self.opts.track_definedness {
             undef = info.undef_template.clone();
+            sym = vec![0; undef.len()];
             for (param, &u) in func.params.iter().zip(arg_undefined) {
                 undef[param.value.index()] = u & mask(param.ty.bits());
+            }
+            for (param, &t) in func.params.iter().zip(arg_terms) {
+                sym[param.value.index()] = t;
             }
         }
         for &(v, g) in &info.shared_addrs {
@@ -426,6 +440,7 @@ impl<'a> Ctx<'a> {
             pos: 0,
             vals,
             undef,
+            sym,
             pending_join: None,
             ret_to,
             locals,
@@ -732,7 +747,8 @@ impl<'a> Ctx<'a> {
                     ^ (inst.as_u32() as u64 + 1)
                     ^ ((fid.as_u32() as u64) << 32);
                 let arg_undefined: Vec<u128> = if track { args.iter().map(|v| th.frames[cur].undef[v.index()]).collect() } else { Vec::new() };
-                let frame = self.new_frame(th, *callee, &scratch, &arg_undefined, data.result, path);
+                let arg_terms: Vec<crate::terms::TermId> = if track { args.iter().map(|v| th.frames[cur].sym[v.index()]).collect() } else { Vec::new() };
+                let frame = self.new_frame(th, *callee, &scratch, &arg_undefined, &arg_terms, data.result, path);
                 self.arg_scratch = scratch;
                 th.frames.push(frame);
                 // The caller's position advances when the callee returns.
@@ -789,6 +805,17 @@ impl<'a> Ctx<'a> {
                         None if arg_undefined.iter().any(|&u| u != 0) => width,
                         None => 0,
                         Some(_) => self.oracle.result_undefined() & width,
+                    };
+                    // What the environment leaves open is a draw of its
+                    // own; the interpreter's library functions get no
+                    // term (the device's and the host's versions differ).
+                    let undefined = th.frames[cur].undef[r.index()];
+                    th.frames[cur].sym[r.index()] = match &outcome {
+                        Some(ExternalOutcome::Return(Some(v))) if undefined != 0 => {
+                            self.memory.terms.fresh_known(v.bits(), undefined, result_ty.map_or(64, |t| t.bits()))
+                        }
+                        Some(_) if undefined != 0 => self.memory.terms.fresh(),
+                        _ => 0,
                     };
                 }
                 match outcome {
@@ -972,7 +999,15 @@ impl<'a> Ctx<'a> {
                 if self.opts.track_definedness && th.frames[cur].undef[cond.index()] != 0 {
                     match crate::definedness::branch_join(func, then_dest, else_dest) {
                         Some(join) => th.frames[cur].pending_join = Some(join),
-                        None => self.met_unspecified(Loc { func: fid, block: bid, inst: None }),
+                        None => {
+                            self.met_unspecified(Loc { func: fid, block: bid, inst: None });
+                            // The host's way is its path condition, which the
+                            // launches that follow may assume.
+                            if self.opts.host_code {
+                                let taken = th.frames[cur].vals[cond.index()].as_bool();
+                                self.memory.terms.note_path(th.frames[cur].sym[cond.index()], taken);
+                            }
+                        }
                     }
                 }
                 let taken = if th.frames[cur].vals[cond.index()].as_bool() {
@@ -985,6 +1020,7 @@ impl<'a> Ctx<'a> {
             Terminator::Return(value) => {
                 let ret = value.map(|v| th.frames[cur].vals[v.index()]);
                 let ret_undefined = value.and_then(|v| th.frames[cur].undef.get(v.index()).copied()).unwrap_or(0);
+                let ret_term = value.and_then(|v| th.frames[cur].sym.get(v.index()).copied()).unwrap_or(0);
                 let frame = th.frames.pop().expect("a returning thread has a frame");
                 for id in frame.locals {
                     self.memory.release(id);
@@ -1000,6 +1036,9 @@ impl<'a> Ctx<'a> {
                             caller.vals[r.index()] = v;
                             if let Some(u) = caller.undef.get_mut(r.index()) {
                                 *u = ret_undefined;
+                            }
+                            if let Some(t) = caller.sym.get_mut(r.index()) {
+                                *t = ret_term;
                             }
                         }
                         caller.pos += 1;
@@ -1037,6 +1076,10 @@ impl<'a> Ctx<'a> {
             for (p, u) in params.iter().zip(masks) {
                 frame.undef[p.index()] = u;
             }
+            let terms: Vec<crate::terms::TermId> = call.args.iter().map(|v| frame.sym[v.index()]).collect();
+            for (p, t) in params.iter().zip(terms) {
+                frame.sym[p.index()] = t;
+            }
             // The ways of a branch on an undetermined value met: what they
             // may set differently is undetermined.
             if frame.pending_join.as_ref().is_some_and(|(join, _)| *join == call.block) {
@@ -1044,6 +1087,7 @@ impl<'a> Ctx<'a> {
                 for i in differing {
                     if let Some(p) = params.get(i) {
                         frame.undef[p.index()] = mask(func.values[*p].ty.bits());
+                        frame.sym[p.index()] = 0;
                     }
                 }
             }

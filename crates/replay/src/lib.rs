@@ -55,6 +55,7 @@ mod async_copy;
 pub mod definedness;
 mod exec;
 pub mod pages;
+pub mod terms;
 pub mod math;
 pub mod memory;
 pub mod options;

@@ -10,7 +10,10 @@
 
 use lockstep_kir::{FuncId, GlobalId, LocalId, MemSpace, Module};
 
+use std::collections::BTreeMap;
+
 use crate::pages::{Pages, PAGE_BYTES};
+use crate::terms::{TermId, Terms};
 use crate::value::{ObjId, Pointer, Val};
 
 /// Who created an object and what it stands for.
@@ -97,6 +100,11 @@ pub struct Memory {
     /// Pages backed by real memory, over all objects (contents and
     /// definedness flags).
     resident_pages: i64,
+    /// The terms of the run's undetermined values (see `terms`).
+    pub terms: Terms,
+    /// The term of the undetermined value stored at (object, offset), with
+    /// its length in bytes; any write, copy or fill of those bytes drops it.
+    tags: BTreeMap<(ObjId, u64), (TermId, u8)>,
 }
 
 impl Memory {
@@ -221,6 +229,7 @@ impl Memory {
         if !flags.iter().any(|&f| f) {
             return;
         }
+        self.untag(id, offset, flags.len() as u64);
         let Some(obj) = self.objects.get_mut(id.0 as usize) else {
             return;
         };
@@ -236,6 +245,7 @@ impl Memory {
     /// Marks `len` bytes at `offset` of `id` undefined (a `memset` with an
     /// undetermined byte).
     pub fn note_undefined_range(&mut self, id: ObjId, offset: u64, len: u64) {
+        self.untag(id, offset, len);
         let Some(obj) = self.objects.get_mut(id.0 as usize) else {
             return;
         };
@@ -267,6 +277,7 @@ impl Memory {
         };
         self.resident_pages += delta;
         self.note_write(id, offset, bytes.len() as u64);
+        self.untag(id, offset, bytes.len() as u64);
         true
     }
 
@@ -282,6 +293,7 @@ impl Memory {
         };
         self.resident_pages += delta;
         self.note_write(id, offset, len);
+        self.untag(id, offset, len);
         true
     }
 
@@ -303,6 +315,21 @@ impl Memory {
         if src_tracks && d.undefined.is_none() {
             let size = d.size();
             self.objects[dst.0 as usize].undefined = Some(Pages::new(size, false));
+        }
+        // The terms of the values copied go with them (read before the
+        // target's are dropped, for a copy within one object).
+        let moved: Vec<(u64, (TermId, u8))> = if self.tags.is_empty() {
+            Vec::new()
+        } else {
+            self.tags
+                .range((src, src_off)..(src, src_off.saturating_add(len)))
+                .filter(|(&(_, off), &(_, n))| off + n as u64 <= src_off + len)
+                .map(|(&(_, off), &tag)| (off - src_off, tag))
+                .collect()
+        };
+        self.untag(dst, dst_off, len);
+        for (at, tag) in moved {
+            self.tags.insert((dst, dst_off + at), tag);
         }
         // Chunks run backwards when the target lies after the source in the
         // same object, so that no chunk overwrites bytes still to be read.
@@ -333,8 +360,44 @@ impl Memory {
         true
     }
 
+    /// Drops the terms of values stored in `len` bytes at `offset` of `id`
+    /// (those bytes were written, or got contents the run does not know).
+    fn untag(&mut self, id: ObjId, offset: u64, len: u64) {
+        if self.tags.is_empty() || len == 0 {
+            return;
+        }
+        // A tag covers at most 16 bytes: one that overlaps starts less than
+        // 16 bytes before the range.
+        let from = (id, offset.saturating_sub(15));
+        let to = (id, offset.saturating_add(len));
+        let gone: Vec<(ObjId, u64)> = self
+            .tags
+            .range(from..to)
+            .filter(|(&(_, off), &(_, n))| off + n as u64 > offset)
+            .map(|(&key, _)| key)
+            .collect();
+        for key in gone {
+            self.tags.remove(&key);
+        }
+    }
+
+    /// Records that the `len` bytes at `offset` of `id` hold the value of
+    /// term `term` (just stored there).
+    pub fn tag(&mut self, id: ObjId, offset: u64, len: u64, term: TermId) {
+        if term != 0 && (1..=16).contains(&len) {
+            self.tags.insert((id, offset), (term, len as u8));
+        }
+    }
+
+    /// The term of the value of `len` bytes at `offset` of `id`, when one
+    /// was stored there whole and not overwritten since.
+    pub fn tag_at(&self, id: ObjId, offset: u64, len: u64) -> Option<TermId> {
+        self.tags.get(&(id, offset)).filter(|&&(_, n)| n as u64 == len).map(|&(t, _)| t)
+    }
+
     /// Drops the contents of an object whose frame returned.
     pub(crate) fn release(&mut self, id: ObjId) {
+        self.untag(id, 0, u64::MAX >> 1);
         if let Some(obj) = self.objects.get_mut(id.0 as usize) {
             obj.live = false;
             let mut delta = obj.bytes.clear();
