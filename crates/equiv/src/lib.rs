@@ -49,6 +49,7 @@ pub mod param;
 pub mod sym;
 pub mod testing;
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use lockstep_kir::{FuncId, Function, Module, SrcLoc, Type};
@@ -447,7 +448,10 @@ fn prove_each_size(
         let Some(group_size) = concrete(c.group_size) else { continue };
         let shape = LaunchShape { group_size, num_groups: [1; 3] }.to_string();
         let block = shape.split(' ').next().unwrap_or("").to_string();
-        match prove(a, b, group_size, &c) {
+        let started = std::time::Instant::now();
+        let proof = prove(a, b, group_size, &c);
+        trace(&format!("bounded proof for {block}: {:?}", started.elapsed()));
+        match proof {
             Proof::Proved { proved: p, assumptions: s } => {
                 for line in p {
                     if !proved.contains(&line) {
@@ -581,6 +585,7 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
             fixed.push(e);
         }
     }
+    let started = std::time::Instant::now();
     let run_a = match sym::Executor::new(a.module, &fa, "a", &mut inputs).run() {
         Ok(r) => r,
         Err(u) => return Proof::Unknown(format!("`{}` is outside the symbolic engine: {}", a.func().name, u.what), a.describe(u.loc)),
@@ -594,6 +599,8 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
         },
         _ => None,
     };
+
+    trace(&format!("bounded runs ({} threads): {:?}", group_size.iter().product::<u32>(), started.elapsed()));
 
     // A group that reads a buffer some group writes could see another
     // group's writes, which one group's execution does not model.
@@ -650,12 +657,12 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
     let mut base = inputs.launch_constraints();
     base.extend(fixed);
     base.extend(run_a.requires.iter().copied());
-    base.extend(run_a.defs.iter().copied());
+    let mut defs: Vec<TermId> = run_a.defs.clone();
     if let Some(r) = &run_b {
         base.extend(r.requires.iter().copied());
-        base.extend(r.defs.iter().copied());
+        defs.extend(r.defs.iter().copied());
     }
-    let mut session = Session { solver: &mut solver, inputs: &mut inputs, base };
+    let mut session = Session::new(&mut solver, &mut inputs, base, &defs);
     let mut proved = Vec::new();
 
     // Misaligned accesses would break the element-wise memory model.
@@ -816,17 +823,93 @@ fn element_check(
 struct Session<'s> {
     solver: &'s mut Solver,
     inputs: &'s mut sym::Inputs,
+    /// Facts every query needs: the launch, fixed arguments, preconditions.
     base: Vec<TermId>,
+    /// The definitions of the named arrays (`name = stores`), sent to the
+    /// solver only when a query needs the name.
+    defs: Vec<Def>,
 }
 
-impl Session<'_> {
+/// A definition `name = term` of a fresh constant that no other
+/// definition defines.
+struct Def {
+    name: lockstep_smt::FunId,
+    fact: TermId,
+    /// The symbols of `term`.
+    uses: Vec<lockstep_smt::FunId>,
+}
+
+impl<'s> Session<'s> {
+    fn new(solver: &'s mut Solver, inputs: &'s mut sym::Inputs, mut base: Vec<TermId>, defs: &[TermId]) -> Session<'s> {
+        let st = &inputs.st;
+        base.retain(|&f| st.as_bool(f) != Some(true));
+        let mut named = Vec::new();
+        for &fact in defs {
+            match Self::definition(st, fact) {
+                Some((name, term)) => named.push(Def { name, fact, uses: st.free_symbols(&[term]).funs }),
+                None => base.push(fact),
+            }
+        }
+        Session { solver, inputs, base, defs: named }
+    }
+
+    /// The defined constant and its term when `fact` is `c = term` (either
+    /// way round) with `c` a constant that `term` does not mention.
+    fn definition(st: &lockstep_smt::TermStore, fact: TermId) -> Option<(lockstep_smt::FunId, TermId)> {
+        let lockstep_smt::TermKind::App(lockstep_smt::Op::Eq, args) = st.kind(fact) else { return None };
+        let [x, y] = args[..] else { return None };
+        for (c, term) in [(x, y), (y, x)] {
+            if let lockstep_smt::TermKind::Const(f) = st.kind(c) {
+                if !st.free_symbols(&[term]).funs.contains(f) {
+                    return Some((*f, term));
+                }
+            }
+        }
+        None
+    }
+
+    /// The facts a query of `goal` needs: the base, and the definitions of
+    /// the names they use, transitively. A definition of a fresh constant
+    /// that nothing else mentions constrains nothing else (any model of the
+    /// rest extends to it), so leaving it out keeps the answer; it spares
+    /// the solver the final contents of `__shared__` arrays when only the
+    /// outputs matter.
+    fn relevant(&self, goal: TermId) -> Vec<TermId> {
+        let st = &self.inputs.st;
+        let roots: Vec<TermId> = self.base.iter().copied().chain([goal]).collect();
+        let mut needed: HashSet<lockstep_smt::FunId> = st.free_symbols(&roots).funs.into_iter().collect();
+        let mut taken = vec![false; self.defs.len()];
+        loop {
+            let mut grew = false;
+            for (i, d) in self.defs.iter().enumerate() {
+                if !taken[i] && needed.contains(&d.name) {
+                    taken[i] = true;
+                    grew = true;
+                    needed.extend(d.uses.iter().copied());
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        let mut facts = self.base.clone();
+        facts.extend(self.defs.iter().zip(&taken).filter(|(_, &t)| t).map(|(d, _)| d.fact));
+        facts
+    }
+
     /// Is `goal` satisfiable together with the base facts? `Ok(None)`: no.
     /// For a satisfiable goal, a candidate with small values when there is
     /// one (so that the interpreter can confirm it), else any.
     fn query(&mut self, goal: TermId) -> Result<Option<Candidate>, String> {
         let err = |e: lockstep_smt::Error| format!("solver error: {e}");
+        let started = std::time::Instant::now();
+        let facts = self.relevant(goal);
+        if std::env::var_os("LOCKSTEP_EQUIV_TRACE").is_some() {
+            let bytes: usize = facts.iter().chain([&goal]).map(|&f| lockstep_smt::print::term_to_string(&self.inputs.st, f).len()).sum();
+            trace(&format!("bounded query: {} facts, {bytes} bytes", facts.len() + 1));
+        }
         self.solver.push().map_err(err)?;
-        for &f in &self.base {
+        for &f in &facts {
             self.solver.assert(&self.inputs.st, f).map_err(err)?;
         }
         self.solver.assert(&self.inputs.st, goal).map_err(err)?;
@@ -852,6 +935,7 @@ impl Session<'_> {
             SatResult::Unknown(why) => Err(format!("the solver gave up ({why})")),
         };
         self.solver.pop().map_err(err)?;
+        trace(&format!("bounded query: {:?} in {:?}", result.as_ref().map(|r| r.is_some()), started.elapsed()));
         result
     }
 

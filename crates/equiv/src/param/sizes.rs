@@ -39,8 +39,11 @@ pub fn power_of_two_block_sizes(a: KernelRef, b: Option<KernelRef>, config: &Equ
         pr.per_thread.extend(reqs);
     }
     let rest = (y * z).max(1);
-    let sizes: Vec<u32> = (0..=10).map(|k| 1u32 << k).filter(|&p| p as u64 * rest <= 1024).collect();
     let bd = pr.inp.local_size[0];
+    if let Some(sizes) = sizes_by_folding(&mut pr.inp.st, &pr.per_thread, bd, 1024 / rest as u32) {
+        return sizes;
+    }
+    let sizes: Vec<u32> = (0..=10).map(|k| 1u32 << k).filter(|&p| p as u64 * rest <= 1024).collect();
     let is_size: Vec<TermId> = sizes
         .iter()
         .map(|&p| {
@@ -77,4 +80,35 @@ pub fn power_of_two_block_sizes(a: KernelRef, b: Option<KernelRef>, config: &Equ
         Ok(SatResult::Unknown(why)) => Err(format!("the solver gave up on the block sizes ({why})")),
         Err((why, _)) => Err(why),
     }
+}
+
+/// The block sizes without the solver, when the preconditions that mention
+/// `blockDim.x` fold to literals for every size from 1 to `max` (the launch
+/// limit): `Some(Ok)` with the allowed sizes when they are all powers of
+/// two, `Some(Err)` when some other size is allowed, `None` when a
+/// precondition does not fold (it also mentions an argument or a thread
+/// id), and the solver decides.
+///
+/// A size is excluded only when a precondition is false for it, which no
+/// launch of that size satisfies; preconditions that do not mention
+/// `blockDim.x` are the same for every size and are left out, so a size may
+/// be kept that contradictory preconditions would exclude, which only adds
+/// a proof.
+fn sizes_by_folding(st: &mut TermStore, reqs: &[TermId], bd: TermId, max: u32) -> Option<Result<Vec<u32>, String>> {
+    let mentions: Vec<TermId> = reqs.iter().copied().filter(|&r| st.free_symbols(&[r]).funs.iter().any(|&f| st.fun(f).name == "blockDim.x")).collect();
+    if mentions.is_empty() || st.as_bv(bd).is_some() {
+        return None;
+    }
+    let mut sizes = Vec::new();
+    for x in 1..=max {
+        let value = st.bv_const(32, x as u128);
+        let values = HashMap::from([(bd, value)]);
+        match fold_under(st, &mentions, &values)? {
+            true if x.is_power_of_two() => sizes.push(x),
+            true => return Some(Err(format!("the preconditions allow blockDim.x = {x}, not a power of two"))),
+            false => {}
+        }
+    }
+    crate::trace(&format!("block sizes by evaluating the preconditions: {sizes:?}"));
+    Some(Ok(sizes))
 }

@@ -61,12 +61,25 @@ impl Prover<'_> {
     /// only weakens the query, so an `unsat` answer stands, and most
     /// queries do not need them; they are expensive to bit-blast.
     pub(super) fn sat(&mut self, facts: &[TermId]) -> Res<SatResult> {
+        if self.sampled_model(facts) {
+            crate::trace(&format!("param query ({}): sat on a sample point", self.label));
+            return Ok(SatResult::Sat);
+        }
         if let Some(light) = self.light_facts(facts) {
             if let Ok(SatResult::Unsat) = self.sat_timed(&light) {
                 return Ok(SatResult::Unsat);
             }
         }
         self.sat_timed(facts)
+    }
+
+    /// Does one of a few concrete launches ([`sample_points`]) satisfy
+    /// every fact? Then the conjunction is satisfiable, and the solver,
+    /// which takes long on the heavy facts to find that out, is spared
+    /// (failed alignment and uniformity checks are the common case).
+    fn sampled_model(&mut self, facts: &[TermId]) -> bool {
+        let points = sample_points(&mut self.inp.st, facts);
+        points.iter().any(|p| fold_under(&mut self.inp.st, facts, p) == Some(true))
     }
 
     /// `facts` without the [`Self::heavy`] ones, for a first attempt;

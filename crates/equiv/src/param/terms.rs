@@ -186,3 +186,69 @@ pub fn substitute(st: &mut TermStore, t: TermId, map: &HashMap<TermId, TermId>, 
     memo.insert(t, r);
     r
 }
+
+/// The truth of the conjunction of `facts` once the symbols in `values` are
+/// replaced by their values: `Some` when every fact folds to a literal (or
+/// one to `false`), `None` when some fact still mentions other symbols (or
+/// operators the term store does not fold).
+pub(super) fn fold_under(st: &mut TermStore, facts: &[TermId], values: &HashMap<TermId, TermId>) -> Option<bool> {
+    let mut memo = HashMap::new();
+    let mut all = true;
+    for &f in facts {
+        let g = substitute(st, f, values, &mut memo);
+        match st.as_bool(g) {
+            Some(true) => {}
+            Some(false) => return Some(false),
+            None => all = false,
+        }
+    }
+    all.then_some(true)
+}
+
+/// A few concrete launches for [`fold_under`]: every bit-vector or Boolean
+/// constant of `facts` gets a value (0, false), the block and grid sizes 1
+/// except `blockDim.x`, which takes each of the common sizes in turn.
+/// Satisfying assignments found this way are models: a satisfiable query
+/// needs no solver when one of them satisfies it.
+pub(super) fn sample_points(st: &mut TermStore, facts: &[TermId]) -> Vec<HashMap<TermId, TermId>> {
+    // The constants of `facts`, by a walk over their terms.
+    let mut consts = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack: Vec<TermId> = facts.to_vec();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        match st.kind(t) {
+            TermKind::Const(f) => consts.push((t, *f)),
+            TermKind::App(_, args) => stack.extend(args.iter().copied()),
+            TermKind::ConstArray(v) => stack.push(*v),
+            _ => {}
+        }
+    }
+    let mut points = Vec::new();
+    for x in [64u128, 256, 32, 1] {
+        let mut values = HashMap::new();
+        for &(c, f) in &consts {
+            let name = st.fun(f).name.clone();
+            let v = match st.sort_of(c).clone() {
+                s if s.bv_width().is_some() => {
+                    let w = s.bv_width().expect("a bit-vector");
+                    let v = if name == "blockDim.x" {
+                        x
+                    } else if name.starts_with("blockDim.") || name.starts_with("gridDim.") {
+                        1
+                    } else {
+                        0
+                    };
+                    st.bv_const(w, v)
+                }
+                Sort::Bool => st.false_(),
+                _ => continue,
+            };
+            values.insert(c, v);
+        }
+        points.push(values);
+    }
+    points
+}
