@@ -585,13 +585,35 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
             fixed.push(e);
         }
     }
+    // Loop branches are pruned with the launch facts, the fixed arguments
+    // and, so that an index below the input's length plus a stride of up
+    // to twice the grid's size cannot wrap around, fewer than 2^30 threads
+    // in each dimension (an assumption, reported when a path was dropped):
+    // a grid-stride loop on a launch that covers its input runs once per
+    // thread instead of forking at every iteration.
+    let mut prune_facts = inputs.launch_constraints();
+    prune_facts.extend(fixed.iter().copied());
+    let mut below_2_30 = Vec::new();
+    for d in 0..3 {
+        let st = &mut inputs.st;
+        let g64 = st.zero_extend(32, inputs.num_groups[d]);
+        let b64 = st.bv_const(64, group_size[d] as u128);
+        let total = st.bvmul(g64, b64);
+        let lim = st.bv_const(64, 1u128 << 30);
+        below_2_30.push(st.bvult(total, lim));
+    }
+    prune_facts.extend(below_2_30.iter().copied());
+    let pruner = |f: &lockstep_kir::Function| {
+        let quick = SolverConfig::new(config.solver, config.query_timeout.min(Duration::from_secs(2)));
+        sym::Pruner::new(f, quick, prune_facts.clone())
+    };
     let started = std::time::Instant::now();
-    let run_a = match sym::Executor::new(a.module, &fa, "a", &mut inputs).run() {
+    let run_a = match sym::Executor::new(a.module, &fa, "a", &mut inputs).with_pruning(pruner(&fa)).run() {
         Ok(r) => r,
         Err(u) => return Proof::Unknown(format!("`{}` is outside the symbolic engine: {}", a.func().name, u.what), a.describe(u.loc)),
     };
     let run_b = match (b, &fb) {
-        (Some(b), Some(fb)) => match sym::Executor::new(b.module, fb, "b", &mut inputs).run() {
+        (Some(b), Some(fb)) => match sym::Executor::new(b.module, fb, "b", &mut inputs).with_pruning(pruner(fb)).run() {
             Ok(r) => Some(r),
             Err(u) => {
                 return Proof::Unknown(format!("`{}` is outside the symbolic engine: {}", b.func().name, u.what), b.describe(u.loc))
@@ -657,6 +679,11 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
     let mut base = inputs.launch_constraints();
     base.extend(fixed);
     base.extend(run_a.requires.iter().copied());
+    // A pruned path kept its condition, which only these facts imply.
+    let pruned = run_a.pruned > 0 || run_b.as_ref().is_some_and(|r| r.pruned > 0);
+    if pruned {
+        base.extend(below_2_30.iter().copied());
+    }
     let mut defs: Vec<TermId> = run_a.defs.clone();
     if let Some(r) = &run_b {
         base.extend(r.requires.iter().copied());
@@ -779,6 +806,9 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
     if many_groups {
         assumptions.push("no two groups write the same element of an output (each group's writes are its own)".to_string());
     }
+    if pruned {
+        assumptions.push("the grid has fewer than 2^30 threads in each dimension (a loop's index stepping by up to twice the grid's size does not wrap around)".to_string());
+    }
     assumptions.extend(session.inputs.float_assumptions());
     if b.is_none() && proved.is_empty() {
         return Proof::Unknown("nothing to prove".into(), None);
@@ -842,7 +872,8 @@ struct Def {
 impl<'s> Session<'s> {
     fn new(solver: &'s mut Solver, inputs: &'s mut sym::Inputs, mut base: Vec<TermId>, defs: &[TermId]) -> Session<'s> {
         let st = &inputs.st;
-        base.retain(|&f| st.as_bool(f) != Some(true));
+        let mut seen = HashSet::new();
+        base.retain(|&f| st.as_bool(f) != Some(true) && seen.insert(f));
         let mut named = Vec::new();
         for &fact in defs {
             match Self::definition(st, fact) {

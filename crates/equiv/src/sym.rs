@@ -338,6 +338,8 @@ pub struct GroupRun {
     pub obligations: Vec<Obligation>,
     /// Pointer parameters the kernel reads.
     pub reads: HashSet<usize>,
+    /// Infeasible paths dropped at loop branches ([`Pruner`]).
+    pub pruned: u32,
 }
 
 /// Instructions executed by all threads before the run gives up.
@@ -501,6 +503,7 @@ impl<'a> Executor<'a> {
             misaligned: self.misaligned,
             obligations: self.obligations,
             reads: self.reads,
+            pruned: self.prune.as_ref().map_or(0, |p| p.dropped),
         })
     }
 
@@ -792,15 +795,25 @@ impl<'a> Executor<'a> {
                                 let nc = self.inp.st.not(c);
                                 let (then_pc, else_pc) = (self.inp.st.and(&[p.pc, c]), self.inp.st.and(&[p.pc, nc]));
                                 if let Some(pr) = self.prune.as_mut().filter(|pr| pr.loop_blocks.contains(&p.block)) {
+                                    // The bounded proof assumes every fact of
+                                    // the pruner in its queries, under which the
+                                    // side taken is implied: its path keeps its
+                                    // condition, so that its writes stay
+                                    // unguarded terms (the one-thread mode's
+                                    // prover does not assume them all).
                                     if pr.infeasible(&mut self.inp.st, &self.requires, else_pc) {
                                         pr.dropped += 1;
-                                        p.pc = then_pc;
+                                        if self.param {
+                                            p.pc = then_pc;
+                                        }
                                         self.jump(&mut p, &then_dest, loc)?;
                                         continue;
                                     }
                                     if pr.infeasible(&mut self.inp.st, &self.requires, then_pc) {
                                         pr.dropped += 1;
-                                        p.pc = else_pc;
+                                        if self.param {
+                                            p.pc = else_pc;
+                                        }
                                         self.jump(&mut p, &else_dest, loc)?;
                                         continue;
                                     }
