@@ -574,6 +574,7 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
     };
     let params: Vec<Type> = fa.params.iter().map(|p| p.ty).collect();
     let mut inputs = sym::Inputs::new(group_size, config.num_groups, &params);
+    inputs.fix_scalars(&config.scalar_args);
     inputs.floats = config.floats;
     // Fixed scalar arguments.
     let mut fixed = Vec::new();

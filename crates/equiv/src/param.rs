@@ -169,6 +169,7 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     let funcs: Vec<lockstep_kir::Function> = kernels.iter().map(|k| inline(*k)).collect::<Res<_>>()?;
     let params: Vec<Type> = funcs[0].params.iter().map(|p| p.ty).collect();
     let mut inp = Inputs::new_param(config.group_size, config.num_groups, &params);
+    inp.fix_scalars(&config.scalar_args);
     inp.floats = config.floats;
     let mut sconf = SolverConfig::new(config.solver, config.query_timeout);
     if let Some(path) = std::env::var_os("LOCKSTEP_EQUIV_LOG") {

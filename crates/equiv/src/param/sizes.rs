@@ -26,6 +26,7 @@ pub fn power_of_two_block_sizes(a: KernelRef, b: Option<KernelRef>, config: &Equ
     }
     let params: Vec<Type> = funcs[0].params.iter().map(|p| p.ty).collect();
     let mut inp = Inputs::new_param(config.group_size, config.num_groups, &params);
+    inp.fix_scalars(&config.scalar_args);
     inp.floats = config.floats;
     let solver = Solver::spawn(SolverConfig::new(config.solver, config.query_timeout)).map_err(|e| format!("cannot start the solver: {e}"))?;
     let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id };

@@ -113,6 +113,18 @@ impl Inputs {
 
     /// The launch constraints: each group id below its dimension, and each
     /// symbolic dimension within CUDA's limits.
+    /// Makes the scalar arguments that `values` fixes (`--kernel-args`)
+    /// literals, so that loops over them unroll like loops over constants.
+    pub fn fix_scalars(&mut self, values: &[Option<u128>]) {
+        for (i, v) in values.iter().enumerate() {
+            if let (Some(v), Some(Some(t))) = (v, self.scalars.get(i)) {
+                let w = self.st.sort_of(*t).bv_width().unwrap_or(32);
+                let c = self.st.bv_const(w, v & lockstep_replay::value::mask(w));
+                self.scalars[i] = Some(c);
+            }
+        }
+    }
+
     pub fn launch_constraints(&mut self) -> Vec<TermId> {
         let limits = [0x7fff_ffffu128, 0xffff, 0xffff];
         let mut out = Vec::new();
