@@ -696,7 +696,14 @@ impl<'a> Executor<'a> {
     pub fn run_preconditions(mut self) -> Res<Vec<TermId>> {
         self.pre = true;
         let path = self.entry_path();
-        self.run_paths(0, [0; 3], vec![path])?;
+        // The preconditions come first (GPUVerify's style); a construct the
+        // engine does not model after them (the objects of cooperative
+        // groups) ends the run as a write would, with those found so far.
+        if let Err(u) = self.run_paths(0, [0; 3], vec![path]) {
+            if self.requires.is_empty() {
+                return Err(u);
+            }
+        }
         Ok(self.requires)
     }
 
