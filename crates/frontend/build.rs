@@ -8,12 +8,18 @@ fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prelude");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<String> = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(&dir) {
+    // Headers one directory down (`cooperative_groups/reduce.h`) keep
+    // their relative path as their name.
+    let mut dirs = vec![(dir.clone(), String::new())];
+    while let Some((d, prefix)) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
         for entry in entries.flatten() {
             let path = entry.path();
             println!("cargo:rerun-if-changed={}", path.display());
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if path.is_file() && (name.ends_with(".h") || !name.contains('.')) {
+            let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+            if path.is_dir() && prefix.is_empty() {
+                dirs.push((path, format!("{name}/")));
+            } else if path.is_file() && (name.ends_with(".h") || !name.contains('.')) {
                 names.push(name);
             }
         }

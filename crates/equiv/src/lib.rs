@@ -49,6 +49,7 @@ pub mod param;
 pub mod sym;
 pub mod testing;
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use lockstep_kir::{FuncId, Function, Module, SrcLoc, Type};
@@ -447,7 +448,10 @@ fn prove_each_size(
         let Some(group_size) = concrete(c.group_size) else { continue };
         let shape = LaunchShape { group_size, num_groups: [1; 3] }.to_string();
         let block = shape.split(' ').next().unwrap_or("").to_string();
-        match prove(a, b, group_size, &c) {
+        let started = std::time::Instant::now();
+        let proof = prove(a, b, group_size, &c);
+        trace(&format!("bounded proof for {block}: {:?}", started.elapsed()));
+        match proof {
             Proof::Proved { proved: p, assumptions: s } => {
                 for line in p {
                     if !proved.contains(&line) {
@@ -570,6 +574,7 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
     };
     let params: Vec<Type> = fa.params.iter().map(|p| p.ty).collect();
     let mut inputs = sym::Inputs::new(group_size, config.num_groups, &params);
+    inputs.fix_scalars(&config.scalar_args);
     inputs.floats = config.floats;
     // Fixed scalar arguments.
     let mut fixed = Vec::new();
@@ -581,12 +586,35 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
             fixed.push(e);
         }
     }
-    let run_a = match sym::Executor::new(a.module, &fa, "a", &mut inputs).run() {
+    // Loop branches are pruned with the launch facts, the fixed arguments
+    // and, so that an index below the input's length plus a stride of up
+    // to twice the grid's size cannot wrap around, fewer than 2^30 threads
+    // in each dimension (an assumption, reported when a path was dropped):
+    // a grid-stride loop on a launch that covers its input runs once per
+    // thread instead of forking at every iteration.
+    let mut prune_facts = inputs.launch_constraints();
+    prune_facts.extend(fixed.iter().copied());
+    let mut below_2_30 = Vec::new();
+    for d in 0..3 {
+        let st = &mut inputs.st;
+        let g64 = st.zero_extend(32, inputs.num_groups[d]);
+        let b64 = st.bv_const(64, group_size[d] as u128);
+        let total = st.bvmul(g64, b64);
+        let lim = st.bv_const(64, 1u128 << 30);
+        below_2_30.push(st.bvult(total, lim));
+    }
+    prune_facts.extend(below_2_30.iter().copied());
+    let pruner = |f: &lockstep_kir::Function| {
+        let quick = SolverConfig::new(config.solver, config.query_timeout.min(Duration::from_secs(2)));
+        sym::Pruner::new(f, quick, prune_facts.clone())
+    };
+    let started = std::time::Instant::now();
+    let run_a = match sym::Executor::new(a.module, &fa, "a", &mut inputs).with_pruning(pruner(&fa)).run() {
         Ok(r) => r,
         Err(u) => return Proof::Unknown(format!("`{}` is outside the symbolic engine: {}", a.func().name, u.what), a.describe(u.loc)),
     };
     let run_b = match (b, &fb) {
-        (Some(b), Some(fb)) => match sym::Executor::new(b.module, fb, "b", &mut inputs).run() {
+        (Some(b), Some(fb)) => match sym::Executor::new(b.module, fb, "b", &mut inputs).with_pruning(pruner(fb)).run() {
             Ok(r) => Some(r),
             Err(u) => {
                 return Proof::Unknown(format!("`{}` is outside the symbolic engine: {}", b.func().name, u.what), b.describe(u.loc))
@@ -594,6 +622,8 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
         },
         _ => None,
     };
+
+    trace(&format!("bounded runs ({} threads): {:?}", group_size.iter().product::<u32>(), started.elapsed()));
 
     // A group that reads a buffer some group writes could see another
     // group's writes, which one group's execution does not model.
@@ -650,12 +680,17 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
     let mut base = inputs.launch_constraints();
     base.extend(fixed);
     base.extend(run_a.requires.iter().copied());
-    base.extend(run_a.defs.iter().copied());
+    // A pruned path kept its condition, which only these facts imply.
+    let pruned = run_a.pruned > 0 || run_b.as_ref().is_some_and(|r| r.pruned > 0);
+    if pruned {
+        base.extend(below_2_30.iter().copied());
+    }
+    let mut defs: Vec<TermId> = run_a.defs.clone();
     if let Some(r) = &run_b {
         base.extend(r.requires.iter().copied());
-        base.extend(r.defs.iter().copied());
+        defs.extend(r.defs.iter().copied());
     }
-    let mut session = Session { solver: &mut solver, inputs: &mut inputs, base };
+    let mut session = Session::new(&mut solver, &mut inputs, base, &defs);
     let mut proved = Vec::new();
 
     // Misaligned accesses would break the element-wise memory model.
@@ -772,6 +807,9 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
     if many_groups {
         assumptions.push("no two groups write the same element of an output (each group's writes are its own)".to_string());
     }
+    if pruned {
+        assumptions.push("the grid has fewer than 2^30 threads in each dimension (a loop's index stepping by up to twice the grid's size does not wrap around)".to_string());
+    }
     assumptions.extend(session.inputs.float_assumptions());
     if b.is_none() && proved.is_empty() {
         return Proof::Unknown("nothing to prove".into(), None);
@@ -816,17 +854,94 @@ fn element_check(
 struct Session<'s> {
     solver: &'s mut Solver,
     inputs: &'s mut sym::Inputs,
+    /// Facts every query needs: the launch, fixed arguments, preconditions.
     base: Vec<TermId>,
+    /// The definitions of the named arrays (`name = stores`), sent to the
+    /// solver only when a query needs the name.
+    defs: Vec<Def>,
 }
 
-impl Session<'_> {
+/// A definition `name = term` of a fresh constant that no other
+/// definition defines.
+struct Def {
+    name: lockstep_smt::FunId,
+    fact: TermId,
+    /// The symbols of `term`.
+    uses: Vec<lockstep_smt::FunId>,
+}
+
+impl<'s> Session<'s> {
+    fn new(solver: &'s mut Solver, inputs: &'s mut sym::Inputs, mut base: Vec<TermId>, defs: &[TermId]) -> Session<'s> {
+        let st = &inputs.st;
+        let mut seen = HashSet::new();
+        base.retain(|&f| st.as_bool(f) != Some(true) && seen.insert(f));
+        let mut named = Vec::new();
+        for &fact in defs {
+            match Self::definition(st, fact) {
+                Some((name, term)) => named.push(Def { name, fact, uses: st.free_symbols(&[term]).funs }),
+                None => base.push(fact),
+            }
+        }
+        Session { solver, inputs, base, defs: named }
+    }
+
+    /// The defined constant and its term when `fact` is `c = term` (either
+    /// way round) with `c` a constant that `term` does not mention.
+    fn definition(st: &lockstep_smt::TermStore, fact: TermId) -> Option<(lockstep_smt::FunId, TermId)> {
+        let lockstep_smt::TermKind::App(lockstep_smt::Op::Eq, args) = st.kind(fact) else { return None };
+        let [x, y] = args[..] else { return None };
+        for (c, term) in [(x, y), (y, x)] {
+            if let lockstep_smt::TermKind::Const(f) = st.kind(c) {
+                if !st.free_symbols(&[term]).funs.contains(f) {
+                    return Some((*f, term));
+                }
+            }
+        }
+        None
+    }
+
+    /// The facts a query of `goal` needs: the base, and the definitions of
+    /// the names they use, transitively. A definition of a fresh constant
+    /// that nothing else mentions constrains nothing else (any model of the
+    /// rest extends to it), so leaving it out keeps the answer; it spares
+    /// the solver the final contents of `__shared__` arrays when only the
+    /// outputs matter.
+    fn relevant(&self, goal: TermId) -> Vec<TermId> {
+        let st = &self.inputs.st;
+        let roots: Vec<TermId> = self.base.iter().copied().chain([goal]).collect();
+        let mut needed: HashSet<lockstep_smt::FunId> = st.free_symbols(&roots).funs.into_iter().collect();
+        let mut taken = vec![false; self.defs.len()];
+        loop {
+            let mut grew = false;
+            for (i, d) in self.defs.iter().enumerate() {
+                if !taken[i] && needed.contains(&d.name) {
+                    taken[i] = true;
+                    grew = true;
+                    needed.extend(d.uses.iter().copied());
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        let mut facts = self.base.clone();
+        facts.extend(self.defs.iter().zip(&taken).filter(|(_, &t)| t).map(|(d, _)| d.fact));
+        facts
+    }
+
     /// Is `goal` satisfiable together with the base facts? `Ok(None)`: no.
     /// For a satisfiable goal, a candidate with small values when there is
     /// one (so that the interpreter can confirm it), else any.
     fn query(&mut self, goal: TermId) -> Result<Option<Candidate>, String> {
         let err = |e: lockstep_smt::Error| format!("solver error: {e}");
+        let started = std::time::Instant::now();
+        let facts = self.relevant(goal);
+        if std::env::var_os("LOCKSTEP_EQUIV_TRACE").is_some() {
+            let bytes: usize = facts.iter().chain([&goal]).map(|&f| lockstep_smt::print::term_to_string(&self.inputs.st, f).len()).sum();
+            trace(&format!("bounded query: {} facts, {bytes} bytes", facts.len() + 1));
+        }
         self.solver.push().map_err(err)?;
-        for &f in &self.base {
+        for &f in &facts {
             self.solver.assert(&self.inputs.st, f).map_err(err)?;
         }
         self.solver.assert(&self.inputs.st, goal).map_err(err)?;
@@ -852,6 +967,7 @@ impl Session<'_> {
             SatResult::Unknown(why) => Err(format!("the solver gave up ({why})")),
         };
         self.solver.pop().map_err(err)?;
+        trace(&format!("bounded query: {:?} in {:?}", result.as_ref().map(|r| r.is_some()), started.elapsed()));
         result
     }
 

@@ -43,9 +43,16 @@ use lockstep_smt::{FpOp, Sort, TermId, TermStore};
 
 use crate::FloatModel;
 
+mod float;
+mod inputs;
+mod memory;
+mod normalise;
 mod prune;
 mod warp;
 
+use inputs::{float_format, sort_tag};
+pub use inputs::{BufferRead, Inputs};
+use normalise::normalise;
 pub use prune::Pruner;
 
 /// Why a kernel is outside what the symbolic engine handles.
@@ -59,253 +66,6 @@ type Res<T> = Result<T, Unsupported>;
 
 fn unsupported<T>(what: impl Into<String>, loc: Option<SrcLoc>) -> Res<T> {
     Err(Unsupported { what: what.into(), loc })
-}
-
-/// The symbols both kernels share: launch, arguments, input memory.
-pub struct Inputs {
-    pub st: TermStore,
-    /// Threads per group (concrete; unused by the one-thread mode).
-    pub group_size: [u32; 3],
-    /// Threads per group as terms: literals, or `blockDim.*` constants in
-    /// the one-thread mode of [`crate::param`].
-    pub local_size: [TermId; 3],
-    /// The one-thread mode: the local id of the one symbolic thread that is
-    /// executed (`tid.*` constants). `None`: every thread of the group runs
-    /// with concrete local ids.
-    pub local_id: Option<[TermId; 3]>,
-    /// Group id and number of groups in each dimension.
-    pub group_id: [TermId; 3],
-    pub num_groups: [TermId; 3],
-    /// The scalar argument of each parameter index (None for pointers).
-    pub scalars: Vec<Option<TermId>>,
-    /// Initial contents of each pointer parameter's buffer, created on the
-    /// first access with that access's element width.
-    pub buffers: HashMap<usize, (u32, TermId)>,
-    /// Float operations and math functions as uninterpreted functions.
-    funs: HashMap<String, lockstep_smt::FunId>,
-    /// How float arithmetic is modelled.
-    pub floats: FloatModel,
-    /// What the encoding had to assume about floats and calls, for the
-    /// report (see [`Inputs::float_assumptions`]).
-    used: FloatUse,
-}
-
-/// A read of an input buffer's element, as terms (see
-/// [`Inputs::buffer_reads`]).
-pub struct BufferRead {
-    pub param: usize,
-    pub bits: u32,
-    /// The byte offset.
-    pub offset: TermId,
-    pub value: TermId,
-}
-
-/// Which kinds of float and call encodings a run used.
-#[derive(Clone, Copy, Default, Debug)]
-struct FloatUse {
-    /// Float operations as uninterpreted functions.
-    uninterpreted_ops: bool,
-    /// Calls of functions without a body as uninterpreted functions.
-    uninterpreted_calls: bool,
-    /// IEEE arithmetic in SMT-LIB's FloatingPoint theory.
-    ieee: bool,
-}
-
-impl Inputs {
-    /// Symbols for a launch with `group_size` threads per group and
-    /// `num_groups` groups (`None`: any number), and for the parameters of
-    /// `params` (both kernels have parameters of the same types).
-    pub fn new(group_size: [u32; 3], num_groups: [Option<u64>; 3], params: &[Type]) -> Inputs {
-        let mut st = TermStore::new();
-        let dims = ["x", "y", "z"];
-        let num_groups = [0, 1, 2].map(|d| match num_groups[d] {
-            Some(n) => st.bv_const(32, n as u128),
-            None => st.declare_const(&format!("gridDim.{}", dims[d]), Sort::bv(32)),
-        });
-        let group_id = [0, 1, 2].map(|d| match st.as_bv(num_groups[d]).and_then(|v| v.to_u128()) {
-            Some(1) => st.bv_const(32, 0),
-            _ => st.declare_const(&format!("blockIdx.{}", dims[d]), Sort::bv(32)),
-        });
-        let scalars = params
-            .iter()
-            .enumerate()
-            .map(|(i, ty)| match ty {
-                Type::Int(w) if *w > 1 => Some(st.declare_const(&format!("arg{i}"), Sort::bv(*w as u32))),
-                Type::Float(w) => Some(st.declare_const(&format!("arg{i}"), Sort::bv(*w as u32))),
-                _ => None,
-            })
-            .collect();
-        let local_size = group_size.map(|n| st.bv_const(32, n as u128));
-        Inputs {
-            st,
-            group_size,
-            local_size,
-            local_id: None,
-            group_id,
-            num_groups,
-            scalars,
-            buffers: HashMap::new(),
-            funs: HashMap::new(),
-            floats: FloatModel::Uninterpreted,
-            used: FloatUse::default(),
-        }
-    }
-
-    /// Symbols for the one-thread mode: block sizes are literals where the
-    /// launch fixes them and `blockDim.*` constants otherwise, and the local
-    /// id is a `tid.*` constant in every dimension whose block size is not 1.
-    pub fn new_param(group_size: [Option<u64>; 3], num_groups: [Option<u64>; 3], params: &[Type]) -> Inputs {
-        let mut inp = Inputs::new([1; 3], num_groups, params);
-        let dims = ["x", "y", "z"];
-        inp.local_size = [0, 1, 2].map(|d| match group_size[d] {
-            Some(n) => inp.st.bv_const(32, n as u128),
-            None => inp.st.declare_const(&format!("blockDim.{}", dims[d]), Sort::bv(32)),
-        });
-        inp.local_id = Some([0, 1, 2].map(|d| match group_size[d] {
-            Some(1) => inp.st.bv_const(32, 0),
-            _ => inp.st.declare_const(&format!("tid.{}", dims[d]), Sort::bv(32)),
-        }));
-        inp
-    }
-
-    /// The launch constraints: each group id below its dimension, and each
-    /// symbolic dimension within CUDA's limits.
-    pub fn launch_constraints(&mut self) -> Vec<TermId> {
-        let limits = [0x7fff_ffffu128, 0xffff, 0xffff];
-        let mut out = Vec::new();
-        for d in 0..3 {
-            let (g, n) = (self.group_id[d], self.num_groups[d]);
-            let lt = self.st.bvult(g, n);
-            out.push(lt);
-            let max = self.st.bv_const(32, limits[d]);
-            let le = self.st.bvule(n, max);
-            out.push(le);
-        }
-        out
-    }
-
-    fn buffer(&mut self, param: usize, bits: u32, loc: Option<SrcLoc>) -> Res<TermId> {
-        if let Some(&(w, t)) = self.buffers.get(&param) {
-            if w != bits {
-                return unsupported(format!("buffer argument {param} is accessed with {w}- and {bits}-bit elements"), loc);
-            }
-            return Ok(t);
-        }
-        let t = self.st.declare_const(&format!("buffer{param}"), Sort::array(Sort::bv(64), Sort::bv(bits)));
-        self.buffers.insert(param, (bits, t));
-        Ok(t)
-    }
-
-    /// What a proof over these inputs assumes about floats and calls
-    /// without a body, as sentences for the report.
-    pub fn float_assumptions(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        if self.used.uninterpreted_ops {
-            out.push("floating-point operations are uninterpreted functions: + and * are commutative, nothing else is assumed (in particular not associativity)".to_string());
-        }
-        if self.used.ieee {
-            out.push("floats are IEEE 754 values rounded to nearest even, exact to the bit; every NaN is the same value (NaN payloads are not compared); `a * b + c` rounds twice, as without FMA contraction (nvcc contracts by default: build with -fmad=false, clang with -ffp-contract=off)".to_string());
-        }
-        if self.used.uninterpreted_calls {
-            out.push("functions without a body (math functions other than sqrt, fabs and fma under --float=ieee) are uninterpreted: the same arguments give the same result".to_string());
-        }
-        out
-    }
-
-    /// The reads of input buffer elements in `t`: each `select` on a
-    /// buffer's initial contents, with its byte offset and value terms.
-    pub fn buffer_reads(&self, t: TermId) -> Vec<BufferRead> {
-        let bases: HashMap<TermId, (usize, u32)> = self.buffers.iter().map(|(&p, &(bits, arr))| (arr, (p, bits))).collect();
-        let mut out = Vec::new();
-        let mut seen = HashSet::new();
-        let mut stack = vec![t];
-        while let Some(t) = stack.pop() {
-            if !seen.insert(t) {
-                continue;
-            }
-            if let lockstep_smt::TermKind::App(op, args) = self.st.kind(t) {
-                if *op == lockstep_smt::Op::Select {
-                    if let Some(&(param, bits)) = bases.get(&args[0]) {
-                        out.push(BufferRead { param, bits, offset: args[1], value: t });
-                    }
-                }
-                stack.extend(args.iter().copied());
-            }
-        }
-        out
-    }
-
-    /// Does `t` apply a function that the encoding leaves uninterpreted
-    /// (a float operation under [`FloatModel::Uninterpreted`], a call
-    /// without a body)? The bits of an IEEE value do not count: a
-    /// function of the value, they are never the source of a difference.
-    pub fn uninterpreted_in(&self, t: TermId) -> bool {
-        let syms = self.st.free_symbols(&[t]);
-        syms.funs.iter().any(|&f| {
-            let d = self.st.fun(f);
-            !d.args.is_empty() && !d.name.starts_with("float.bits")
-        })
-    }
-
-    /// The IEEE value of the `w`-bit float whose bits are `bits`.
-    fn float_value(&mut self, bits: TermId, w: u32) -> Option<TermId> {
-        let (exponent, significand) = float_format(w)?;
-        // The bits of a value computed here are `float.bits(x)`; reading
-        // them back as a float gives `x` itself (whichever NaN pattern
-        // the bits stand for, it reads back as NaN).
-        if let lockstep_smt::TermKind::App(lockstep_smt::Op::Apply(f), args) = self.st.kind(bits) {
-            if self.funs.get(&float_bits_name(w)) == Some(f) {
-                return Some(args[0]);
-            }
-        }
-        Some(self.st.fp(FpOp::FromBits { exponent, significand }, &[bits]))
-    }
-
-    /// The bits of the float value `x`: an uninterpreted function of the
-    /// value, because SMT-LIB gives NaN no bit pattern. Being a function,
-    /// equal values have equal bits, which is all a proof of equal outputs
-    /// needs; that the real function is injective on non-NaN values is
-    /// left out, which can only make a proof fail (the solver's candidate
-    /// difference is then not confirmed by the interpreter), never succeed
-    /// wrongly.
-    fn float_bits(&mut self, x: TermId, w: u32) -> TermId {
-        self.uf(&float_bits_name(w), &[x], Sort::bv(w))
-    }
-
-    fn uf(&mut self, name: &str, args: &[TermId], ret: Sort) -> TermId {
-        let f = match self.funs.get(name) {
-            Some(&f) => f,
-            None => {
-                let sorts: Vec<Sort> = args.iter().map(|&a| self.st.sort_of(a).clone()).collect();
-                let f = self.st.declare_fun(name, &sorts, ret);
-                self.funs.insert(name.to_string(), f);
-                f
-            }
-        };
-        self.st.apply(f, args)
-    }
-}
-
-/// SMT-LIB's exponent and significand widths of a `w`-bit IEEE float.
-fn float_format(w: u32) -> Option<(u32, u32)> {
-    match w {
-        16 => Some((5, 11)),
-        32 => Some((8, 24)),
-        64 => Some((11, 53)),
-        _ => None,
-    }
-}
-
-/// A short tag of a sort for symbol names (`32`, `bool`).
-fn sort_tag(sort: &Sort) -> String {
-    match sort.bv_width() {
-        Some(w) => w.to_string(),
-        None => "bool".to_string(),
-    }
-}
-
-fn float_bits_name(w: u32) -> String {
-    format!("float.bits{w}")
 }
 
 /// A symbolic value.
@@ -578,6 +338,8 @@ pub struct GroupRun {
     pub obligations: Vec<Obligation>,
     /// Pointer parameters the kernel reads.
     pub reads: HashSet<usize>,
+    /// Infeasible paths dropped at loop branches ([`Pruner`]).
+    pub pruned: u32,
 }
 
 /// Instructions executed by all threads before the run gives up.
@@ -741,6 +503,7 @@ impl<'a> Executor<'a> {
             misaligned: self.misaligned,
             obligations: self.obligations,
             reads: self.reads,
+            pruned: self.prune.as_ref().map_or(0, |p| p.dropped),
         })
     }
 
@@ -933,7 +696,14 @@ impl<'a> Executor<'a> {
     pub fn run_preconditions(mut self) -> Res<Vec<TermId>> {
         self.pre = true;
         let path = self.entry_path();
-        self.run_paths(0, [0; 3], vec![path])?;
+        // The preconditions come first (GPUVerify's style); a construct the
+        // engine does not model after them (the objects of cooperative
+        // groups) ends the run as a write would, with those found so far.
+        if let Err(u) = self.run_paths(0, [0; 3], vec![path]) {
+            if self.requires.is_empty() {
+                return Err(u);
+            }
+        }
         Ok(self.requires)
     }
 
@@ -1032,15 +802,25 @@ impl<'a> Executor<'a> {
                                 let nc = self.inp.st.not(c);
                                 let (then_pc, else_pc) = (self.inp.st.and(&[p.pc, c]), self.inp.st.and(&[p.pc, nc]));
                                 if let Some(pr) = self.prune.as_mut().filter(|pr| pr.loop_blocks.contains(&p.block)) {
+                                    // The bounded proof assumes every fact of
+                                    // the pruner in its queries, under which the
+                                    // side taken is implied: its path keeps its
+                                    // condition, so that its writes stay
+                                    // unguarded terms (the one-thread mode's
+                                    // prover does not assume them all).
                                     if pr.infeasible(&mut self.inp.st, &self.requires, else_pc) {
                                         pr.dropped += 1;
-                                        p.pc = then_pc;
+                                        if self.param {
+                                            p.pc = then_pc;
+                                        }
                                         self.jump(&mut p, &then_dest, loc)?;
                                         continue;
                                     }
                                     if pr.infeasible(&mut self.inp.st, &self.requires, then_pc) {
                                         pr.dropped += 1;
-                                        p.pc = else_pc;
+                                        if self.param {
+                                            p.pc = else_pc;
+                                        }
                                         self.jump(&mut p, &else_dest, loc)?;
                                         continue;
                                     }
@@ -1556,394 +1336,6 @@ impl<'a> Executor<'a> {
         }))
     }
 
-    /// Float arithmetic: uninterpreted functions over the IEEE bits, or
-    /// IEEE arithmetic under [`FloatModel::Ieee`]. Commutativity of `+`
-    /// and `*` (which IEEE guarantees) is built in by ordering the
-    /// arguments in both models (it also spares the solver from proving
-    /// it, which takes Debian's z3 seconds); associativity, which IEEE does
-    /// not guarantee, is not. Negation flips the sign bit, exactly as IEEE
-    /// does.
-    fn float_op(&mut self, op: FloatOp, w: u32, mut args: Vec<TermId>) -> TermId {
-        if op == FloatOp::Neg {
-            let sign = self.inp.st.bv_const(w, 1u128 << (w - 1));
-            return self.inp.st.bvxor(args[0], sign);
-        }
-        if matches!(op, FloatOp::Add | FloatOp::Mul) {
-            args.sort();
-        }
-        let exact = match op {
-            FloatOp::Add => Some(FpOp::Add),
-            FloatOp::Sub => Some(FpOp::Sub),
-            FloatOp::Mul => Some(FpOp::Mul),
-            FloatOp::Div => Some(FpOp::Div),
-            // LLVM's `frem` is C's `fmod` (the quotient truncated), not
-            // SMT-LIB's `fp.rem` (the quotient rounded to nearest).
-            FloatOp::Rem | FloatOp::Neg => None,
-        };
-        if let Some(fp) = exact {
-            if let Some(r) = self.ieee_op(fp, w, &args) {
-                return r;
-            }
-        }
-        self.inp.used.uninterpreted_ops = true;
-        self.inp.uf(&format!("{}{w}", op.name()), &args, Sort::bv(w))
-    }
-
-    /// `op` on the `w`-bit floats with bits `args`, in IEEE arithmetic,
-    /// giving the result's bits; `None` unless floats are IEEE here.
-    fn ieee_op(&mut self, op: FpOp, w: u32, args: &[TermId]) -> Option<TermId> {
-        if self.inp.floats != FloatModel::Ieee {
-            return None;
-        }
-        let vals: Vec<TermId> = args.iter().map(|&a| self.inp.float_value(a, w)).collect::<Option<_>>()?;
-        self.inp.used.ieee = true;
-        let r = self.inp.st.fp(op, &vals);
-        Some(self.inp.float_bits(r, w))
-    }
-
-    /// A float comparison in IEEE arithmetic (`None` unless floats are
-    /// IEEE here): LLVM's ordered predicates are false on NaN, its
-    /// unordered ones true.
-    fn ieee_compare(&mut self, cc: FloatCC, a: TermId, b: TermId) -> Option<TermId> {
-        if self.inp.floats != FloatModel::Ieee {
-            return None;
-        }
-        let w = self.inp.st.sort_of(a).bv_width()?;
-        let (x, y) = (self.inp.float_value(a, w)?, self.inp.float_value(b, w)?);
-        self.inp.used.ieee = true;
-        let st = &mut self.inp.st;
-        let nan_x = st.fp(FpOp::IsNaN, &[x]);
-        let nan_y = st.fp(FpOp::IsNaN, &[y]);
-        let unordered = st.or(&[nan_x, nan_y]);
-        let ordered = st.not(unordered);
-        let rel = |st: &mut TermStore, op: FpOp| st.fp(op, &[x, y]);
-        Some(match cc {
-            FloatCC::False => st.false_(),
-            FloatCC::True => st.true_(),
-            FloatCC::Ord => ordered,
-            FloatCC::Uno => unordered,
-            // fp.eq and the orderings are already false on NaN.
-            FloatCC::Oeq => rel(st, FpOp::Eq),
-            FloatCC::Ogt => rel(st, FpOp::Gt),
-            FloatCC::Oge => rel(st, FpOp::Geq),
-            FloatCC::Olt => rel(st, FpOp::Lt),
-            FloatCC::Ole => rel(st, FpOp::Leq),
-            FloatCC::One => {
-                let eq = rel(st, FpOp::Eq);
-                let ne = st.not(eq);
-                st.and(&[ordered, ne])
-            }
-            FloatCC::Ueq | FloatCC::Ugt | FloatCC::Uge | FloatCC::Ult | FloatCC::Ule => {
-                let op = match cc {
-                    FloatCC::Ueq => FpOp::Eq,
-                    FloatCC::Ugt => FpOp::Gt,
-                    FloatCC::Uge => FpOp::Geq,
-                    FloatCC::Ult => FpOp::Lt,
-                    _ => FpOp::Leq,
-                };
-                let r = rel(st, op);
-                st.or(&[unordered, r])
-            }
-            FloatCC::Une => {
-                let eq = rel(st, FpOp::Eq);
-                st.not(eq)
-            }
-        })
-    }
-
-    /// A conversion involving floats in IEEE arithmetic, on the bits `x`
-    /// of a `fw`-bit value, to `tw` bits (`None` unless floats are IEEE
-    /// here). Float-to-integer conversions truncate, as C's casts do; out
-    /// of range, C leaves the result undefined and SMT-LIB unspecified.
-    fn ieee_cast(&mut self, op: CastOp, x: TermId, fw: u32, tw: u32) -> Option<TermId> {
-        if self.inp.floats != FloatModel::Ieee {
-            return None;
-        }
-        let value = match op {
-            CastOp::FpToSi | CastOp::FpToUi => {
-                let v = self.inp.float_value(x, fw)?;
-                let to = if op == CastOp::FpToSi { FpOp::ToSigned(tw) } else { FpOp::ToUnsigned(tw) };
-                self.inp.used.ieee = true;
-                return Some(self.inp.st.fp(to, &[v]));
-            }
-            CastOp::SiToFp | CastOp::UiToFp => {
-                let (exponent, significand) = float_format(tw)?;
-                let to = if op == CastOp::SiToFp {
-                    FpOp::FromSigned { exponent, significand }
-                } else {
-                    FpOp::FromUnsigned { exponent, significand }
-                };
-                self.inp.st.fp(to, &[x])
-            }
-            CastOp::FpExt | CastOp::FpTrunc => {
-                let (exponent, significand) = float_format(tw)?;
-                let v = self.inp.float_value(x, fw)?;
-                self.inp.st.fp(FpOp::Convert { exponent, significand }, &[v])
-            }
-            _ => return None,
-        };
-        self.inp.used.ieee = true;
-        Some(self.inp.float_bits(value, tw))
-    }
-
-    /// A call of a math function that IEEE defines exactly (`sqrt`, `fabs`,
-    /// `fma`), in IEEE arithmetic on `w`-bit floats; `None` for any other
-    /// function or model.
-    fn ieee_math(&mut self, name: &str, w: u32, args: &[TermId]) -> Option<TermId> {
-        if self.inp.floats != FloatModel::Ieee || args.iter().any(|&a| self.inp.st.sort_of(a).bv_width() != Some(w)) {
-            return None;
-        }
-        match (lockstep_replay::math::base_name(name).as_str(), args.len()) {
-            ("sqrt", 1) => self.ieee_op(FpOp::Sqrt, w, args),
-            ("fma", 3) => self.ieee_op(FpOp::Fma, w, args),
-            // Clearing the sign bit is exactly what fabs does, NaN or not.
-            ("fabs", 1) => {
-                let keep = self.inp.st.bv_const(w, (1u128 << (w - 1)) - 1);
-                Some(self.inp.st.bvand(args[0], keep))
-            }
-            _ => None,
-        }
-    }
-
-    fn pointer(&mut self, p: &Path, ptr: ValueId, loc: Option<SrcLoc>) -> Res<(usize, TermId)> {
-        if let Some(SV::Ptr { obj, off }) = p.env.get(&ptr) {
-            return Ok((*obj, *off));
-        }
-        match self.val(p, ptr, loc)? {
-            SV::Ptr { obj, off } => Ok((obj, off)),
-            _ => unsupported("an access through a non-pointer", loc),
-        }
-    }
-
-    /// Checks an access's width against its object and records the
-    /// condition under which its offset is misaligned.
-    fn access(&mut self, p: &Path, obj: usize, off: TermId, ty: Type, loc: Option<SrcLoc>) -> Res<u32> {
-        let bits = if ty == Type::Int(1) { 8 } else { ty.bits() };
-        match self.objs[obj].bits {
-            Some(b) if b != bits => {
-                return unsupported(format!("`{}` is accessed with {b}- and {bits}-bit values", self.objs[obj].name), loc)
-            }
-            Some(_) => {}
-            None => {
-                self.objs[obj].bits = Some(bits);
-                let base = match self.objs[obj].key.clone() {
-                    ObjKey::Param(i) => self.inp.buffer(i, bits, loc)?,
-                    _ => {
-                        let name = format!("{}.{}.init", self.tag, self.objs[obj].name);
-                        self.inp.st.fresh_const(&name, Sort::array(Sort::bv(64), Sort::bv(bits)))
-                    }
-                };
-                self.objs[obj].base = Some(base);
-            }
-        }
-        let size = (bits / 8).max(1) as u128;
-        if size > 1 {
-            let m = self.inp.st.bv_const(64, size - 1);
-            let low = self.inp.st.bvand(off, m);
-            let zero = self.inp.st.bv_const(64, 0);
-            let aligned = self.inp.st.eq(low, zero);
-            let bad = self.inp.st.not(aligned);
-            let cond = self.inp.st.and(&[p.pc, bad]);
-            if self.inp.st.as_bool(cond) != Some(false) {
-                self.misaligned.push(cond);
-            }
-        }
-        Ok(bits)
-    }
-
-    fn read(&mut self, obj: usize, off: TermId) -> TermId {
-        self.read_bits(obj, off)
-    }
-
-    /// A postcondition's read of an output element. When the group writes
-    /// the element (its address term is one the kernel writes), the value
-    /// is that of its unique writer; otherwise another group or nobody
-    /// wrote it, and the value is left unconstrained (sound: the proof then
-    /// holds whatever that value is).
-    fn final_element(&mut self, param: usize, obj: usize, off: TermId) -> TermId {
-        let found = match self.writes.get(&param) {
-            Some(Some(w)) if w.self_overlap.is_empty() => w.elements.iter().find(|e| e.off == off).cloned(),
-            _ => None,
-        };
-        match found {
-            Some(e) => {
-                let sort = self.inp.st.sort_of(e.value).clone();
-                let other = self.inp.st.fresh_const("unwritten", sort);
-                self.inp.st.ite(e.guard, e.value, other)
-            }
-            None => self.read(obj, off),
-        }
-    }
-
-    /// Merges the recorded writes by parameter and address term.
-    fn element_writes(&mut self) -> HashMap<usize, Option<Writes>> {
-        let mut out: HashMap<usize, Option<Writes>> = HashMap::new();
-        let mut intervals: HashMap<usize, u32> = HashMap::new();
-        let records = std::mem::take(&mut self.records);
-        for r in &records {
-            let ObjKey::Param(p) = self.objs[r.obj].key else { continue };
-            let entry = out.entry(p).or_insert_with(|| Some(Writes::default()));
-            if *intervals.entry(p).or_insert(r.interval) != r.interval {
-                *entry = None;
-            }
-            let Some(w) = entry else { continue };
-            match w.elements.iter_mut().find(|e| e.off == r.off) {
-                Some(e) => {
-                    e.value = self.inp.st.ite(r.pc, r.value, e.value);
-                    e.guard = self.inp.st.or(&[e.guard, r.pc]);
-                }
-                None => w.elements.push(ElementWrite { off: r.off, guard: r.pc, value: r.value }),
-            }
-        }
-        // Two writes of one thread at different address terms may still
-        // hit one element.
-        for (i, a) in records.iter().enumerate() {
-            for b in &records[i + 1..] {
-                if a.thread != b.thread || a.obj != b.obj || a.off == b.off {
-                    continue;
-                }
-                let ObjKey::Param(p) = self.objs[a.obj].key else { continue };
-                let same = self.inp.st.eq(a.off, b.off);
-                let c = self.inp.st.and(&[a.pc, b.pc, same]);
-                if self.inp.st.as_bool(c) != Some(false) {
-                    if let Some(Some(w)) = out.get_mut(&p) {
-                        w.self_overlap.push(c);
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    fn read_bits(&mut self, obj: usize, off: TermId) -> TermId {
-        if let Some(c) = self.inp.st.as_bv(off).and_then(|v| v.to_u128()) {
-            if let Some(&v) = self.objs[obj].overlay.get(&c) {
-                return v;
-            }
-        } else {
-            self.flush(obj);
-        }
-        let base = self.objs[obj].base.expect("accessed objects have a base");
-        self.inp.st.select(base, off)
-    }
-
-    fn write(&mut self, obj: usize, off: TermId, v: TermId, pc: TermId) {
-        self.objs[obj].written = true;
-        if self.param {
-            let target = match self.objs[obj].key {
-                ObjKey::Param(p) => Some(Target::Param(p)),
-                ObjKey::Shared(g) => Some(Target::Shared(g)),
-                ObjKey::Local(..) => None,
-            };
-            if let Some(target) = target {
-                self.cas.push(Assignment { target, interval: self.interval, guard: pc, off, value: v });
-            }
-        }
-        if matches!(self.objs[obj].key, ObjKey::Param(_)) {
-            self.records.push(Record { obj, interval: self.interval, thread: self.thread, pc, off, value: v });
-        }
-        let guarded = if self.inp.st.as_bool(pc) == Some(true) {
-            v
-        } else {
-            let old = self.read_bits(obj, off);
-            self.inp.st.ite(pc, v, old)
-        };
-        match self.inp.st.as_bv(off).and_then(|v| v.to_u128()) {
-            Some(c) => {
-                self.objs[obj].overlay.insert(c, guarded);
-            }
-            None => {
-                self.flush(obj);
-                let base = self.objs[obj].base.expect("accessed objects have a base");
-                let stored = self.inp.st.store(base, off, guarded);
-                self.name_base(obj, stored);
-            }
-        }
-    }
-
-    /// Folds the overlay into the base array, under a fresh name.
-    fn flush(&mut self, obj: usize) {
-        if self.objs[obj].overlay.is_empty() {
-            return;
-        }
-        let overlay = std::mem::take(&mut self.objs[obj].overlay);
-        let mut arr = self.objs[obj].base.expect("accessed objects have a base");
-        for (c, v) in overlay {
-            let i = self.inp.st.bv_const(64, c);
-            arr = self.inp.st.store(arr, i, v);
-        }
-        self.name_base(obj, arr);
-    }
-
-    fn name_base(&mut self, obj: usize, arr: TermId) {
-        // The one-thread mode hands over terms, not definitions: keep the
-        // stores (reads over them simplify when the index is the same term).
-        if self.param {
-            self.objs[obj].base = Some(arr);
-            return;
-        }
-        let sort = self.inp.st.sort_of(arr).clone();
-        let name = format!("{}.{}", self.tag, self.objs[obj].name);
-        let fresh = self.inp.st.fresh_const(&name, sort);
-        let def = self.inp.st.eq(fresh, arr);
-        self.defs.push(def);
-        self.objs[obj].base = Some(fresh);
-    }
-}
-
-/// Rewrites index arithmetic with literal operands into one canonical
-/// form, so that the address terms of a kernel and of its strength-reduced
-/// version coincide syntactically (which the per-element check relies on):
-/// `x << c` becomes `x * 2^c`, `x - c` becomes `x + (-c)`, literals go to
-/// the right of `+` and `*`, two symbolic operands of `+` and `*` are put
-/// in one order, and nested literals fold (`(x + 1) + 1` is
-/// `x + 2`). Every rewrite is an identity of modular arithmetic.
-fn normalise(st: &mut TermStore, op: BinOp, a: TermId, b: TermId) -> Option<TermId> {
-    use lockstep_smt::{Op, TermKind};
-    let w = st.sort_of(a).bv_width()?;
-    if w > 64 {
-        return None;
-    }
-    let lit = |st: &TermStore, t: TermId| st.as_bv(t).and_then(|v| v.to_u128());
-    let m = lockstep_replay::value::mask(w);
-    let (op, a, b) = match (op, lit(st, a), lit(st, b)) {
-        (_, Some(_), Some(_)) => return None,
-        // Unsigned division and remainder by a power of two are a shift and
-        // a mask: solvers bit-blast those cheaply, while proving facts
-        // about a division circuit is slow (and `(x / 4) * 4 + x % 4`
-        // against `(x & ~3) + (x & 3)` is a typical strength reduction).
-        (BinOp::UDiv, None, Some(c)) if c.is_power_of_two() => {
-            let k = st.bv_const(w, c.trailing_zeros() as u128);
-            return Some(st.bvlshr(a, k));
-        }
-        (BinOp::URem, None, Some(c)) if c.is_power_of_two() => {
-            let m = st.bv_const(w, c - 1);
-            return Some(st.bvand(a, m));
-        }
-        (BinOp::Shl, None, Some(c)) if c < w as u128 => (BinOp::Mul, a, st.bv_const(w, (1u128 << c) & m)),
-        (BinOp::Sub, None, Some(c)) => (BinOp::Add, a, st.bv_const(w, c.wrapping_neg() & m)),
-        (BinOp::Add | BinOp::Mul, Some(_), None) => (op, b, a),
-        (BinOp::Add | BinOp::Mul, None, Some(_)) => (op, a, b),
-        // Two symbolic operands in one canonical order (the term store is
-        // shared by both kernels, so `y * w` and `w * y` become one term:
-        // index linearizations written either way coincide).
-        (BinOp::Add, None, None) => return Some(if a <= b { st.bvadd(a, b) } else { st.bvadd(b, a) }),
-        (BinOp::Mul, None, None) => return Some(if a <= b { st.bvmul(a, b) } else { st.bvmul(b, a) }),
-        _ => return None,
-    };
-    let c = lit(st, b)?;
-    let inner_op = if op == BinOp::Add { Op::BvAdd } else { Op::BvMul };
-    if let TermKind::App(o, args) = st.kind(a) {
-        if *o == inner_op && args.len() == 2 {
-            let (x, y) = (args[0], args[1]);
-            if let Some(c1) = lit(st, y) {
-                let folded = if op == BinOp::Add { c1.wrapping_add(c) } else { c1.wrapping_mul(c) } & m;
-                let k = st.bv_const(w, folded);
-                return Some(if op == BinOp::Add { st.bvadd(x, k) } else { st.bvmul(x, k) });
-            }
-        }
-    }
-    Some(if op == BinOp::Add { st.bvadd(a, b) } else { st.bvmul(a, b) })
 }
 
 enum Flow {

@@ -431,13 +431,20 @@ pub fn differential(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) ->
         let groups = launch.num_groups.iter().map(|&g| g as u64).product::<u64>();
         let only = (groups > 8).then(|| vec![0, 1, (groups - 1) as u32]);
         let mut differs = Some(false);
+        // The solved arguments depend on the launch only: solved once.
+        let mut solved_values: Option<Option<Vec<Option<u128>>>> = None;
         for test in 0..TESTS_PER_LAUNCH {
             let drawn = choose_input(a, &launch, test, &mut rng, config, 0);
             // Inputs that break a precondition compare nothing: rounded
             // scalar arguments satisfy the common ones (`n % 4 == 0`, a
             // power-of-two width).
             let mut runs = None;
-            for input in std::iter::once(drawn.clone()).chain(rounded_inputs(a, &drawn, config)) {
+            let solved = std::iter::once_with(|| {
+                let values = solved_values.get_or_insert_with(|| solved_input(a, b, &launch, &drawn, config).map(|i| i.values));
+                values.clone().map(|values| Input { values, buffers: drawn.buffers.clone() })
+            })
+            .flatten();
+            for input in std::iter::once(drawn.clone()).chain(rounded_inputs(a, &drawn, config)).chain(solved) {
                 let ra = match run_with_post(a, post_a.as_ref(), &launch, &input, only.clone()) {
                     Ok(r) => r,
                     Err(e) => {
@@ -501,7 +508,7 @@ pub fn differential(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) ->
                             value_a,
                             value_b,
                             inputs: if input.values != drawn.values {
-                                format!("{}; integer arguments rounded to satisfy the preconditions", inputs_description(test, config.seed))
+                                format!("{}; integer arguments changed to satisfy the preconditions", inputs_description(test, config.seed))
                             } else {
                                 inputs_description(test, config.seed)
                             },
@@ -555,6 +562,79 @@ fn rounded_inputs(k: KernelRef, input: &Input, config: &EquivConfig) -> Vec<Inpu
         }
     }
     out
+}
+
+/// `input` with its free integer scalar arguments solved for the
+/// preconditions of both kernels on `launch` (evaluated for the first
+/// thread of an arbitrary group), when rounding found none: a precondition
+/// such as `n == 2 * blockDim.x * gridDim.x` ties an argument to the
+/// launch. The values stay below the buffers' sizes in elements; the
+/// interpreter checks the preconditions again.
+fn solved_input(a: KernelRef, b: Option<KernelRef>, launch: &LaunchShape, input: &Input, config: &EquivConfig) -> Option<Input> {
+    let free: Vec<usize> = a
+        .func()
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| matches!(p.ty, Type::Int(_)) && config.scalar_args.get(*i).copied().flatten().is_none())
+        .map(|(i, _)| i)
+        .collect();
+    if free.is_empty() {
+        return None;
+    }
+    let mut funcs = Vec::new();
+    for k in std::iter::once(a).chain(b) {
+        funcs.push((k, lockstep_analysis::inline_calls(k.module, k.kernel).ok()?.function));
+    }
+    let params: Vec<Type> = funcs[0].1.params.iter().map(|p| p.ty).collect();
+    let grid = launch.num_groups.map(|g| Some(g as u64));
+    let mut inp = crate::sym::Inputs::new(launch.group_size, grid, &params);
+    let mut facts = inp.launch_constraints();
+    // A kernel whose path to its first write the engine cannot run (a
+    // loop over symbolic bounds before it) is left out: the values are
+    // only a guess that the interpreter checks.
+    let mut any = false;
+    for (i, (k, f)) in funcs.iter().enumerate() {
+        if let Ok(reqs) = crate::sym::Executor::new(k.module, f, ["a", "b"][i], &mut inp).run_preconditions() {
+            facts.extend(reqs);
+            any = true;
+        }
+    }
+    // Preconditions on the launch alone fold to literals: no argument
+    // helps when one is false, and then no solver is needed to say so.
+    if !any || facts.iter().any(|&f| inp.st.as_bool(f) == Some(false)) {
+        return None;
+    }
+    // The buffers hold at least this many elements of 8 bytes.
+    let largest = input.buffers.iter().flatten().map(|b| b.len() as u128 / 8).min().unwrap_or(1).max(1);
+    for (i, v) in input.values.iter().enumerate() {
+        let Some(t) = inp.scalars.get(i).copied().flatten() else { continue };
+        let w = inp.st.sort_of(t).bv_width()?;
+        if free.contains(&i) {
+            let (one, max) = (inp.st.bv_const(w, 1), inp.st.bv_const(w, largest));
+            facts.push(inp.st.bvuge(t, one));
+            facts.push(inp.st.bvule(t, max));
+        } else if let Some(v) = v {
+            let c = inp.st.bv_const(w, *v);
+            facts.push(inp.st.eq(t, c));
+        }
+    }
+    let quick = lockstep_smt::SolverConfig::new(config.solver, config.query_timeout.min(std::time::Duration::from_secs(1)));
+    let mut solver = lockstep_smt::Solver::spawn(quick).ok()?;
+    for &f in &facts {
+        solver.assert(&inp.st, f).ok()?;
+    }
+    if solver.check_sat().ok()? != lockstep_smt::SatResult::Sat {
+        return None;
+    }
+    let pairs: Vec<(usize, lockstep_smt::TermId)> = free.iter().filter_map(|&i| inp.scalars.get(i).copied().flatten().map(|t| (i, t))).collect();
+    let terms: Vec<lockstep_smt::TermId> = pairs.iter().map(|&(_, t)| t).collect();
+    let values = solver.get_value(&inp.st, &terms).ok()?;
+    let mut out = input.clone();
+    for (&(i, _), v) in pairs.iter().zip(values) {
+        out.values[i] = Some(v.as_u128()?);
+    }
+    (out.values != input.values).then_some(out)
 }
 
 fn inputs_description(test: usize, seed: u64) -> String {

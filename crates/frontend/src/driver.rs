@@ -149,7 +149,11 @@ pub fn prelude_dir() -> Result<PathBuf, String> {
     let write = || -> std::io::Result<()> {
         std::fs::create_dir_all(&tmp)?;
         for (name, text) in PRELUDE_FILES {
-            std::fs::write(tmp.join(name), text)?;
+            let path = tmp.join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(path, text)?;
         }
         std::fs::write(tmp.join(".complete"), b"")?;
         Ok(())

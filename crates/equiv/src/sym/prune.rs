@@ -24,9 +24,20 @@ pub struct Pruner {
     pub facts: Vec<TermId>,
     /// Paths dropped so far.
     pub dropped: u32,
-    /// Queries that dropped nothing; the pruner gives up after a few.
+    /// Queries in a row that dropped nothing; the pruner gives up after a
+    /// few.
     misses: u32,
     pub(super) loop_blocks: HashSet<BlockId>,
+    /// One solver process for every query, the facts asserted once (the
+    /// bounded engine asks a few queries per thread); `None` until the
+    /// first query.
+    solver: Option<lockstep_smt::Solver>,
+    /// The abstraction of products, kept across queries so that a product
+    /// is the same constant in the facts and in every path condition.
+    memo: HashMap<TermId, TermId>,
+    /// The extra facts (preconditions, which hold on every path since each
+    /// is guarded by its path's condition) asserted so far, once each.
+    asserted: HashSet<TermId>,
 }
 
 impl Pruner {
@@ -41,7 +52,7 @@ impl Pruner {
             l.blocks.iter().any(|&b| func.blocks[b].insts.iter().any(|&i| matches!(func.insts[i].kind, InstKind::Barrier { .. })))
         };
         let loop_blocks = info.loops().filter(|(_, l)| !has_barrier(l)).flat_map(|(_, l)| l.blocks.iter().copied()).collect();
-        Pruner { config, facts, dropped: 0, misses: 0, loop_blocks }
+        Pruner { config, facts, dropped: 0, misses: 0, loop_blocks, solver: None, memo: HashMap::new(), asserted: HashSet::new() }
     }
 
     /// Is `pc` (with the facts and `extra`) unsatisfiable?
@@ -54,23 +65,47 @@ impl Pruner {
         if self.misses >= PRUNE_MISSES {
             return false;
         }
-        let dropped = self.check(st, extra, pc);
-        if !dropped {
+        let dropped = self.check(st, extra, pc).unwrap_or(false);
+        if dropped {
+            self.misses = 0;
+        } else {
             self.misses += 1;
         }
         dropped
     }
 
-    fn check(&mut self, st: &mut TermStore, extra: &[TermId], pc: TermId) -> bool {
-        let Ok(mut solver) = lockstep_smt::Solver::spawn(self.config.clone()) else { return false };
-        let mut memo = HashMap::new();
-        let all: Vec<TermId> = self.facts.iter().chain(extra).chain(std::iter::once(&pc)).copied().collect();
-        let abstracted: Vec<TermId> = all.iter().map(|&f| crate::param::abstract_nonlinear(st, f, &mut memo)).collect();
-        for &f in &abstracted {
-            if solver.assert(st, f).is_err() {
-                return false;
+    fn check(&mut self, st: &mut TermStore, extra: &[TermId], pc: TermId) -> Option<bool> {
+        let memo = &mut self.memo;
+        if self.solver.is_none() {
+            let mut solver = lockstep_smt::Solver::spawn(self.config.clone()).ok()?;
+            for &f in &self.facts {
+                let a = crate::param::abstract_nonlinear(st, f, memo);
+                solver.assert(st, a).ok()?;
+            }
+            self.solver = Some(solver);
+        }
+        let solver = self.solver.as_mut().expect("spawned above");
+        for &f in extra {
+            if self.asserted.insert(f) {
+                let a = crate::param::abstract_nonlinear(st, f, memo);
+                if solver.assert(st, a).is_err() {
+                    self.solver = None;
+                    self.asserted.clear();
+                    return None;
+                }
             }
         }
-        matches!(solver.check_sat(), Ok(lockstep_smt::SatResult::Unsat))
+        let mut answer = || -> Option<bool> {
+            solver.push().ok()?;
+            let a = crate::param::abstract_nonlinear(st, pc, memo);
+            solver.assert(st, a).ok()?;
+            Some(matches!(solver.check_sat(), Ok(lockstep_smt::SatResult::Unsat)))
+        };
+        let r = answer();
+        if solver.pop().is_err() {
+            self.solver = None;
+            self.asserted.clear();
+        }
+        r
     }
 }

@@ -1,0 +1,254 @@
+//! Term utilities of the parameterized proof: no-wrap conditions and
+//! bounds of address arithmetic, abstraction of non-linear terms, and
+//! substitution.
+
+use super::*;
+
+/// Conditions under which no 32-bit `+` or `*` inside `roots` wraps
+/// around. Additions of a literal with its top bit set are subtractions
+/// after [`sym`]'s normalisation (`x - 1` is `x + 0xffffffff`) and are left
+/// exact: assuming they do not wrap would exclude every input.
+pub(super) fn no_wrap(st: &mut TermStore, roots: &[TermId]) -> Vec<TermId> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack: Vec<TermId> = roots.to_vec();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        let TermKind::App(op, args) = st.kind(t).clone() else { continue };
+        stack.extend(args.iter().copied());
+        if st.sort_of(t).bv_width() != Some(32) || args.len() != 2 {
+            continue;
+        }
+        let (x, y) = (args[0], args[1]);
+        let top = |st: &TermStore, v: TermId| st.as_bv(v).and_then(|b| b.to_u128()).is_some_and(|c| c >> 31 == 1);
+        match op {
+            Op::BvAdd if !top(st, x) && !top(st, y) => {
+                // No carry out: the sum is at least an operand.
+                out.push(st.bvuge(t, x));
+            }
+            Op::BvMul => {
+                let (x64, y64) = (st.zero_extend(32, x), st.zero_extend(32, y));
+                let prod = st.bvmul(x64, y64);
+                let high = st.extract(63, 32, prod);
+                let zero = st.bv_const(32, 0);
+                out.push(st.eq(high, zero));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// An upper bound of a 64-bit offset built from zero-extended 32-bit
+/// values, literals, `+` and `*`, when the bound shows that the term
+/// cannot wrap around; `None` otherwise.
+pub(super) fn bound64(st: &TermStore, t: TermId) -> Option<u128> {
+    let limit = u64::MAX as u128;
+    if let Some(v) = st.as_bv(t).and_then(|v| v.to_u128()) {
+        return Some(v);
+    }
+    let TermKind::App(op, args) = st.kind(t) else { return None };
+    let b = match (op, &args[..]) {
+        (Op::ZeroExtend(n), [g]) => {
+            let w = st.sort_of(*g).bv_width()?;
+            let _ = n;
+            if w > 32 {
+                return None;
+            }
+            (1u128 << w) - 1
+        }
+        (Op::BvAdd, [x, y]) => bound64(st, *x)?.checked_add(bound64(st, *y)?)?,
+        (Op::BvMul, [x, y]) => bound64(st, *x)?.checked_mul(bound64(st, *y)?)?,
+        _ => return None,
+    };
+    (b <= limit).then_some(b)
+}
+
+/// A bound of the magnitude of a 64-bit term read as a signed number,
+/// for terms built from sign- and zero-extended values of at most 32 bits,
+/// literals, `+` and `*`, when the bound shows that the term cannot
+/// overflow as a signed 64-bit value; `None` otherwise.
+pub(super) fn magnitude64(st: &TermStore, t: TermId) -> Option<u128> {
+    let limit = 1u128 << 63;
+    if let Some(v) = st.as_bv(t).and_then(|v| v.to_u128()) {
+        let w = st.sort_of(t).bv_width()?;
+        let sign = 1u128 << (w - 1);
+        let m = if v & sign != 0 { (1u128 << w) - v } else { v };
+        return (m < limit).then_some(m);
+    }
+    let TermKind::App(op, args) = st.kind(t) else { return None };
+    let b = match (op, &args[..]) {
+        (Op::SignExtend(_), [g]) => {
+            let w = st.sort_of(*g).bv_width()?;
+            if w > 32 {
+                return None;
+            }
+            1u128 << (w - 1)
+        }
+        (Op::ZeroExtend(_), [g]) => {
+            let w = st.sort_of(*g).bv_width()?;
+            if w > 32 {
+                return None;
+            }
+            (1u128 << w) - 1
+        }
+        (Op::BvAdd, [x, y]) => magnitude64(st, *x)?.checked_add(magnitude64(st, *y)?)?,
+        (Op::BvMul, [x, y]) => magnitude64(st, *x)?.checked_mul(magnitude64(st, *y)?)?,
+        _ => return None,
+    };
+    (b < limit).then_some(b)
+}
+
+/// Does `t` multiply, divide or take the remainder of two 64-bit non-literals?
+pub(super) fn has_nonlinear(st: &TermStore, t: TermId) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![t];
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        if let TermKind::App(op, args) = st.kind(x) {
+            let lit = |y: TermId| st.as_bv(y).is_some();
+            let wide = st.sort_of(x).bv_width() == Some(64);
+            if wide && matches!(op, Op::BvMul | Op::BvUdiv | Op::BvUrem | Op::BvSdiv | Op::BvSrem) && args.iter().all(|&a| !lit(a)) {
+                return true;
+            }
+            stack.extend(args.iter().copied());
+        }
+    }
+    false
+}
+
+/// `t` with every multiplication, division and remainder of two
+/// non-literal operands replaced by a fresh constant (the same one for the
+/// same term). The result is implied by `t` being satisfiable, so an
+/// `unsat` answer for it is one for `t`; it avoids nonlinear bit-vector
+/// arithmetic when the facts at stake do not need it.
+pub(crate) fn abstract_nonlinear(st: &mut TermStore, t: TermId, memo: &mut HashMap<TermId, TermId>) -> TermId {
+    if let Some(&r) = memo.get(&t) {
+        return r;
+    }
+    let r = match st.kind(t).clone() {
+        TermKind::App(op, args) => {
+            let lit = |st: &TermStore, x: TermId| st.as_bv(x).is_some();
+            let nonlinear = matches!(op, Op::BvMul | Op::BvUdiv | Op::BvUrem | Op::BvSdiv | Op::BvSrem)
+                && args.len() == 2
+                && !lit(st, args[0])
+                && !lit(st, args[1]);
+            if nonlinear {
+                let sort = st.sort_of(t).clone();
+                st.fresh_const("nonlinear", sort)
+            } else {
+                let new: Vec<TermId> = args.iter().map(|&a| abstract_nonlinear(st, a, memo)).collect();
+                if new[..] == args[..] {
+                    t
+                } else {
+                    st.app(op, &new)
+                }
+            }
+        }
+        _ => t,
+    };
+    memo.insert(t, r);
+    r
+}
+
+/// `t` with the constants in `map` replaced.
+pub fn substitute(st: &mut TermStore, t: TermId, map: &HashMap<TermId, TermId>, memo: &mut HashMap<TermId, TermId>) -> TermId {
+    if let Some(&r) = map.get(&t) {
+        return r;
+    }
+    if let Some(&r) = memo.get(&t) {
+        return r;
+    }
+    let r = match st.kind(t).clone() {
+        TermKind::App(op, args) => {
+            let new: Vec<TermId> = args.iter().map(|&a| substitute(st, a, map, memo)).collect();
+            if new[..] == args[..] {
+                t
+            } else {
+                st.app(op, &new)
+            }
+        }
+        TermKind::ConstArray(v) => {
+            let nv = substitute(st, v, map, memo);
+            if nv == v {
+                t
+            } else {
+                let index = st.sort_of(t).array_parts().expect("array").0.clone();
+                st.const_array(index, nv)
+            }
+        }
+        _ => t,
+    };
+    memo.insert(t, r);
+    r
+}
+
+/// The truth of the conjunction of `facts` once the symbols in `values` are
+/// replaced by their values: `Some` when every fact folds to a literal (or
+/// one to `false`), `None` when some fact still mentions other symbols (or
+/// operators the term store does not fold).
+pub(super) fn fold_under(st: &mut TermStore, facts: &[TermId], values: &HashMap<TermId, TermId>) -> Option<bool> {
+    let mut memo = HashMap::new();
+    let mut all = true;
+    for &f in facts {
+        let g = substitute(st, f, values, &mut memo);
+        match st.as_bool(g) {
+            Some(true) => {}
+            Some(false) => return Some(false),
+            None => all = false,
+        }
+    }
+    all.then_some(true)
+}
+
+/// A few concrete launches for [`fold_under`]: every bit-vector or Boolean
+/// constant of `facts` gets a value (0, false), the block and grid sizes 1
+/// except `blockDim.x`, which takes each of the common sizes in turn.
+/// Satisfying assignments found this way are models: a satisfiable query
+/// needs no solver when one of them satisfies it.
+pub(super) fn sample_points(st: &mut TermStore, facts: &[TermId]) -> Vec<HashMap<TermId, TermId>> {
+    // The constants of `facts`, by a walk over their terms.
+    let mut consts = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack: Vec<TermId> = facts.to_vec();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        match st.kind(t) {
+            TermKind::Const(f) => consts.push((t, *f)),
+            TermKind::App(_, args) => stack.extend(args.iter().copied()),
+            TermKind::ConstArray(v) => stack.push(*v),
+            _ => {}
+        }
+    }
+    let mut points = Vec::new();
+    for x in [64u128, 256, 32, 1] {
+        let mut values = HashMap::new();
+        for &(c, f) in &consts {
+            let name = st.fun(f).name.clone();
+            let v = match st.sort_of(c).clone() {
+                s if s.bv_width().is_some() => {
+                    let w = s.bv_width().expect("a bit-vector");
+                    let v = if name == "blockDim.x" {
+                        x
+                    } else if name.starts_with("blockDim.") || name.starts_with("gridDim.") {
+                        1
+                    } else {
+                        0
+                    };
+                    st.bv_const(w, v)
+                }
+                Sort::Bool => st.false_(),
+                _ => continue,
+            };
+            values.insert(c, v);
+        }
+        points.push(values);
+    }
+    points
+}

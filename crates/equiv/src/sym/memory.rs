@@ -1,0 +1,193 @@
+//! The engine's memory: objects as SMT arrays of elements of one width,
+//! an overlay of writes at literal offsets, guarded writes, alignment
+//! conditions, and the per-element writes of each output buffer that the
+//! per-element equivalence check compares.
+
+use super::*;
+
+impl Executor<'_> {
+    pub(super) fn pointer(&mut self, p: &Path, ptr: ValueId, loc: Option<SrcLoc>) -> Res<(usize, TermId)> {
+        if let Some(SV::Ptr { obj, off }) = p.env.get(&ptr) {
+            return Ok((*obj, *off));
+        }
+        match self.val(p, ptr, loc)? {
+            SV::Ptr { obj, off } => Ok((obj, off)),
+            _ => unsupported("an access through a non-pointer", loc),
+        }
+    }
+
+    /// Checks an access's width against its object and records the
+    /// condition under which its offset is misaligned.
+    pub(super) fn access(&mut self, p: &Path, obj: usize, off: TermId, ty: Type, loc: Option<SrcLoc>) -> Res<u32> {
+        let bits = if ty == Type::Int(1) { 8 } else { ty.bits() };
+        match self.objs[obj].bits {
+            Some(b) if b != bits => {
+                return unsupported(format!("`{}` is accessed with {b}- and {bits}-bit values", self.objs[obj].name), loc)
+            }
+            Some(_) => {}
+            None => {
+                self.objs[obj].bits = Some(bits);
+                let base = match self.objs[obj].key.clone() {
+                    ObjKey::Param(i) => self.inp.buffer(i, bits, loc)?,
+                    _ => {
+                        let name = format!("{}.{}.init", self.tag, self.objs[obj].name);
+                        self.inp.st.fresh_const(&name, Sort::array(Sort::bv(64), Sort::bv(bits)))
+                    }
+                };
+                self.objs[obj].base = Some(base);
+            }
+        }
+        let size = (bits / 8).max(1) as u128;
+        if size > 1 {
+            let m = self.inp.st.bv_const(64, size - 1);
+            let low = self.inp.st.bvand(off, m);
+            let zero = self.inp.st.bv_const(64, 0);
+            let aligned = self.inp.st.eq(low, zero);
+            let bad = self.inp.st.not(aligned);
+            let cond = self.inp.st.and(&[p.pc, bad]);
+            if self.inp.st.as_bool(cond) != Some(false) {
+                self.misaligned.push(cond);
+            }
+        }
+        Ok(bits)
+    }
+
+    pub(super) fn read(&mut self, obj: usize, off: TermId) -> TermId {
+        self.read_bits(obj, off)
+    }
+
+    /// A postcondition's read of an output element. When the group writes
+    /// the element (its address term is one the kernel writes), the value
+    /// is that of its unique writer; otherwise another group or nobody
+    /// wrote it, and the value is left unconstrained (sound: the proof then
+    /// holds whatever that value is).
+    pub(super) fn final_element(&mut self, param: usize, obj: usize, off: TermId) -> TermId {
+        let found = match self.writes.get(&param) {
+            Some(Some(w)) if w.self_overlap.is_empty() => w.elements.iter().find(|e| e.off == off).cloned(),
+            _ => None,
+        };
+        match found {
+            Some(e) => {
+                let sort = self.inp.st.sort_of(e.value).clone();
+                let other = self.inp.st.fresh_const("unwritten", sort);
+                self.inp.st.ite(e.guard, e.value, other)
+            }
+            None => self.read(obj, off),
+        }
+    }
+
+    /// Merges the recorded writes by parameter and address term.
+    pub(super) fn element_writes(&mut self) -> HashMap<usize, Option<Writes>> {
+        let mut out: HashMap<usize, Option<Writes>> = HashMap::new();
+        let mut intervals: HashMap<usize, u32> = HashMap::new();
+        let records = std::mem::take(&mut self.records);
+        for r in &records {
+            let ObjKey::Param(p) = self.objs[r.obj].key else { continue };
+            let entry = out.entry(p).or_insert_with(|| Some(Writes::default()));
+            if *intervals.entry(p).or_insert(r.interval) != r.interval {
+                *entry = None;
+            }
+            let Some(w) = entry else { continue };
+            match w.elements.iter_mut().find(|e| e.off == r.off) {
+                Some(e) => {
+                    e.value = self.inp.st.ite(r.pc, r.value, e.value);
+                    e.guard = self.inp.st.or(&[e.guard, r.pc]);
+                }
+                None => w.elements.push(ElementWrite { off: r.off, guard: r.pc, value: r.value }),
+            }
+        }
+        // Two writes of one thread at different address terms may still
+        // hit one element.
+        for (i, a) in records.iter().enumerate() {
+            for b in &records[i + 1..] {
+                if a.thread != b.thread || a.obj != b.obj || a.off == b.off {
+                    continue;
+                }
+                let ObjKey::Param(p) = self.objs[a.obj].key else { continue };
+                let same = self.inp.st.eq(a.off, b.off);
+                let c = self.inp.st.and(&[a.pc, b.pc, same]);
+                if self.inp.st.as_bool(c) != Some(false) {
+                    if let Some(Some(w)) = out.get_mut(&p) {
+                        w.self_overlap.push(c);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    pub(super) fn read_bits(&mut self, obj: usize, off: TermId) -> TermId {
+        if let Some(c) = self.inp.st.as_bv(off).and_then(|v| v.to_u128()) {
+            if let Some(&v) = self.objs[obj].overlay.get(&c) {
+                return v;
+            }
+        } else {
+            self.flush(obj);
+        }
+        let base = self.objs[obj].base.expect("accessed objects have a base");
+        self.inp.st.select(base, off)
+    }
+
+    pub(super) fn write(&mut self, obj: usize, off: TermId, v: TermId, pc: TermId) {
+        self.objs[obj].written = true;
+        if self.param {
+            let target = match self.objs[obj].key {
+                ObjKey::Param(p) => Some(Target::Param(p)),
+                ObjKey::Shared(g) => Some(Target::Shared(g)),
+                ObjKey::Local(..) => None,
+            };
+            if let Some(target) = target {
+                self.cas.push(Assignment { target, interval: self.interval, guard: pc, off, value: v });
+            }
+        }
+        if matches!(self.objs[obj].key, ObjKey::Param(_)) {
+            self.records.push(Record { obj, interval: self.interval, thread: self.thread, pc, off, value: v });
+        }
+        let guarded = if self.inp.st.as_bool(pc) == Some(true) {
+            v
+        } else {
+            let old = self.read_bits(obj, off);
+            self.inp.st.ite(pc, v, old)
+        };
+        match self.inp.st.as_bv(off).and_then(|v| v.to_u128()) {
+            Some(c) => {
+                self.objs[obj].overlay.insert(c, guarded);
+            }
+            None => {
+                self.flush(obj);
+                let base = self.objs[obj].base.expect("accessed objects have a base");
+                let stored = self.inp.st.store(base, off, guarded);
+                self.name_base(obj, stored);
+            }
+        }
+    }
+
+    /// Folds the overlay into the base array, under a fresh name.
+    pub(super) fn flush(&mut self, obj: usize) {
+        if self.objs[obj].overlay.is_empty() {
+            return;
+        }
+        let overlay = std::mem::take(&mut self.objs[obj].overlay);
+        let mut arr = self.objs[obj].base.expect("accessed objects have a base");
+        for (c, v) in overlay {
+            let i = self.inp.st.bv_const(64, c);
+            arr = self.inp.st.store(arr, i, v);
+        }
+        self.name_base(obj, arr);
+    }
+
+    pub(super) fn name_base(&mut self, obj: usize, arr: TermId) {
+        // The one-thread mode hands over terms, not definitions: keep the
+        // stores (reads over them simplify when the index is the same term).
+        if self.param {
+            self.objs[obj].base = Some(arr);
+            return;
+        }
+        let sort = self.inp.st.sort_of(arr).clone();
+        let name = format!("{}.{}", self.tag, self.objs[obj].name);
+        let fresh = self.inp.st.fresh_const(&name, sort);
+        let def = self.inp.st.eq(fresh, arr);
+        self.defs.push(def);
+        self.objs[obj].base = Some(fresh);
+    }
+}
