@@ -730,14 +730,28 @@ impl Solver {
             return self.check("(check-sat)".to_string());
         };
         let first = self.fallback.and_then(|after| self.config.work_for(after)).filter(|&first| first < total);
-        if let Some(first) = first {
-            match self.check_with_work("(check-sat)", first, limit)? {
-                SatResult::Unknown(reason) if reason == WORK_LIMIT => {}
-                answer => return Ok(answer),
-            }
+        let Some(first) = first else {
+            return self.check_with_work("(check-sat)", total, limit);
+        };
+        let started = Instant::now();
+        match self.check_with_work("(check-sat)", first, limit)? {
+            SatResult::Unknown(reason) if reason == WORK_LIMIT => {}
+            answer => return Ok(answer),
         }
-        let command = if first.is_some() { "(check-sat-using default)" } else { "(check-sat)" };
-        self.check_with_work(command, total, limit)
+        // The two steps together keep to the query's time limit, as z3's
+        // combined solver did: the tactic's timer gets what the first step
+        // left (its work limit stays the whole query's, so that its answer
+        // does not depend on how long the first step took).
+        let left = limit.saturating_sub(started.elapsed());
+        if left < Duration::from_millis(1) {
+            return Ok(SatResult::Unknown("timeout".to_string()));
+        }
+        self.run_unrecorded(&format!("(set-option :timeout {})", left.as_millis().max(1)))?;
+        let answer = self.check_with_work("(check-sat-using default)", total, left);
+        if self.process.is_some() {
+            self.run_unrecorded(&format!("(set-option :timeout {})", limit.as_millis().max(1)))?;
+        }
+        answer
     }
 
     /// Runs the check `command` under z3's work limit `work`, its timer
