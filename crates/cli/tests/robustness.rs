@@ -534,3 +534,37 @@ fn an_interrupted_check_stops_its_children_and_removes_its_files() {
         assert!(files.is_empty(), "{stuck}: files left behind: {files:?}");
     }
 }
+
+/// `--memory-limit` bounds the host run of a whole program too: a `main`
+/// that writes 96 MiB (a page of distinct bytes, doubled by `memcpy`) runs
+/// to its racy launch under the default limit (a quarter of 1 GiB for what
+/// the run writes), and stops, `unknown` with the reason, under 256 MiB.
+#[test]
+fn the_host_run_stays_within_the_memory_limit() {
+    let program = scratch(
+        "host-memory.cu",
+        "#include <stdlib.h>\n#include <string.h>\n__global__ void racy(int *a) { a[0] = threadIdx.x; }\nint main() {\n  size_t n = 96 << 20;\n  char *p = (char *)malloc(n);\n  for (int i = 0; i < 4096; i++) p[i] = (char)(i * 7);\n  for (size_t done = 4096; done < n; done *= 2) memcpy(p + done, p, done);\n  int *d;\n  cudaMalloc((void **)&d, sizeof(int));\n  racy<<<1, 32>>>(d);\n  return 0;\n}\n",
+    );
+    let (code, report) = check_json(&program, &[]);
+    assert_eq!(code, Some(1), "{report:#}");
+    assert!(kinds(&report).contains(&"data-race".to_string()), "{report:#}");
+    let (code, report) = check_json(&program, &["--memory-limit=256"]);
+    assert_eq!(code, Some(3), "{report:#}");
+    assert!(report.to_string().contains("64 MiB"), "{report:#}");
+}
+
+/// `lockstep equiv` takes `--memory-limit` like `check` (in both of its
+/// spellings) and answers within it.
+#[test]
+fn equiv_takes_the_memory_limit() {
+    let a = scratch("equiv-mem-a.cu", "__global__ void k(int *a) { a[threadIdx.x] = 2 * threadIdx.x; }\n");
+    let b = scratch("equiv-mem-b.cu", "__global__ void k(int *a) { a[threadIdx.x] = threadIdx.x + threadIdx.x; }\n");
+    for flag in [vec!["--memory-limit", "300"], vec!["--memory-limit=300"]] {
+        let mut args = vec!["equiv", a.to_str().unwrap(), b.to_str().unwrap(), "--blockDim=32", "--gridDim=1", "--format=json"];
+        args.extend(flag);
+        let out = lockstep(&args);
+        let report = json(&out);
+        assert_eq!(report["verdict"], "equivalent", "{report:#}");
+        assert_eq!(out.status.code(), Some(0), "{report:#}");
+    }
+}

@@ -84,7 +84,7 @@ mod several;
 use std::collections::{HashMap, HashSet};
 
 use lockstep_kir::Type;
-use lockstep_smt::{Op, SatResult, Solver, SolverConfig, Sort, TermId, TermKind, TermStore};
+use lockstep_smt::{Op, SatResult, Solver, Sort, TermId, TermKind, TermStore};
 
 use crate::sym::{self, Assignment, Inputs, SharedRead, Target, ThreadRun};
 use crate::{Candidate, EquivConfig, KernelRef};
@@ -172,7 +172,7 @@ pub fn power_of_two_block_sizes(a: KernelRef, b: Option<KernelRef>, config: &Equ
     let params: Vec<Type> = funcs[0].params.iter().map(|p| p.ty).collect();
     let mut inp = Inputs::new_param(config.group_size, config.num_groups, &params);
     inp.floats = config.floats;
-    let solver = Solver::spawn(SolverConfig::new(config.solver, config.query_timeout)).map_err(|e| format!("cannot start the solver: {e}"))?;
+    let solver = Solver::spawn(config.solver_config(config.query_timeout)).map_err(|e| format!("cannot start the solver: {e}"))?;
     let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id };
     let tru = inp.st.true_();
     let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru };
@@ -235,7 +235,7 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     let params: Vec<Type> = funcs[0].params.iter().map(|p| p.ty).collect();
     let mut inp = Inputs::new_param(config.group_size, config.num_groups, &params);
     inp.floats = config.floats;
-    let mut sconf = SolverConfig::new(config.solver, config.query_timeout);
+    let mut sconf = config.solver_config(config.query_timeout);
     if let Some(path) = std::env::var_os("LOCKSTEP_EQUIV_LOG") {
         sconf = sconf.with_log(path);
     }
@@ -279,7 +279,7 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     let mut failed = None;
     for (i, (k, f)) in kernels.iter().zip(&funcs).enumerate() {
         // A short timeout: a path the solver cannot drop quickly is kept.
-        let quick = SolverConfig::new(config.solver, config.query_timeout.min(std::time::Duration::from_secs(2)));
+        let quick = config.solver_config(config.query_timeout.min(std::time::Duration::from_secs(2)));
         let pruner = sym::Pruner::new(f, quick, prune_facts.clone());
         match sym::Executor::new(k.module, f, ["a", "b"][i], &mut pr.inp).with_pruning(pruner).run_param() {
             Ok(r) => runs.push(r),
