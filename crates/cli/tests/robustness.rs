@@ -208,10 +208,9 @@ fn a_panic_is_reported_as_unknown_in_every_format() {
 }
 
 /// The same input gives the same report: confirmed witnesses (thread ids,
-/// byte offsets) come from the deterministic replay. Only the abstract
-/// counterexamples of unconfirmed prover alarms may differ (z3's answer
-/// depends on which of its solvers answers first, see `fall_back_after`),
-/// and none arise here.
+/// byte offsets) come from the deterministic replay. (Unconfirmed prover
+/// alarms are deterministic too since z3's queries are bounded by work,
+/// not time: see `a_sample_of_kernels_gets_the_same_report_twice`.)
 #[test]
 fn a_racy_kernel_gets_the_same_report_twice() {
     let cuda = scratch(
