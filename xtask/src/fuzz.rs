@@ -50,6 +50,14 @@ options:
   --shared DIR       the shared folder (default: ../shared beside the workspace)
   --keep DIR         where failing inputs are kept (default: the system's
                      temporary folder, lockstep-fuzz-failures)
+  --kir              the in-process mode (`fuzz_kir.rs`): mutate the KIR of
+                     conformance kernels lowered once, and run the parser,
+                     verifier, printer and engines in this process
+  --seeds N          with --kir: kernels lowered to seed the run (default: 60)
+  --full-every N     with --kir: one input in N gets the whole check, solvers
+                     included; the others the concrete search (default: 20)
+  --recheck N        with --kir: one input in N is checked twice and the
+                     reports compared (default: 50)
 
 exit status: 0 no failure, 1 failures, 2 usage or setup error.
 ";
@@ -62,6 +70,10 @@ struct Options {
     lockstep: Option<PathBuf>,
     shared: Option<PathBuf>,
     keep: PathBuf,
+    kir: bool,
+    seeds: usize,
+    full_every: u64,
+    recheck: u64,
 }
 
 fn parse(args: &[String]) -> Result<Option<Options>, String> {
@@ -73,6 +85,10 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
         lockstep: None,
         shared: None,
         keep: std::env::temp_dir().join("lockstep-fuzz-failures"),
+        kir: false,
+        seeds: 60,
+        full_every: 20,
+        recheck: 50,
     };
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -90,6 +106,10 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             "--lockstep" => o.lockstep = Some(PathBuf::from(value()?)),
             "--shared" => o.shared = Some(PathBuf::from(value()?)),
             "--keep" => o.keep = PathBuf::from(value()?),
+            "--kir" => o.kir = true,
+            "--seeds" => o.seeds = number(value()?)?.max(1) as usize,
+            "--full-every" => o.full_every = number(value()?)?.max(1),
+            "--recheck" => o.recheck = number(value()?)?.max(1),
             "--help" | "-h" => return Ok(None),
             _ => return Err(format!("unknown option {arg:?}")),
         }
@@ -171,7 +191,7 @@ impl Rng {
 
 /// The integer values that break sizes: zero, negative, the 32-bit edges,
 /// the 64-bit edge.
-const HOSTILE: [&str; 6] = ["0", "-1", "2147483647", "4294967296", "18446744073709551615", "1099511627776"];
+pub const HOSTILE: [&str; 6] = ["0", "-1", "2147483647", "4294967296", "18446744073709551615", "1099511627776"];
 
 /// Applies one mutation to `seed`'s text or flags; returns its name.
 pub fn mutate(text: &mut String, args: &mut [String], rng: &mut Rng) -> &'static str {
@@ -297,6 +317,10 @@ fn run(o: &Options) -> Result<i32, String> {
     let seeds = seeds(&shared);
     if seeds.is_empty() {
         return Err(format!("no seed files under {}", shared.display()));
+    }
+    if o.kir {
+        let kir = crate::fuzz_kir::KirOptions { time: o.time, jobs: o.jobs, seed: o.seed, keep: o.keep.clone(), seeds: o.seeds, full_every: o.full_every, recheck: o.recheck };
+        return crate::fuzz_kir::run(&kir, &bin, &seeds);
     }
     become_subreaper();
     println!("lockstep fuzz: {} seed files, {} jobs, --timeout={} per input, seed {}, for {} s", seeds.len(), o.jobs, o.timeout, o.seed, o.time.as_secs());

@@ -20,6 +20,7 @@ mod conformance;
 mod mutants;
 mod determinism;
 mod fuzz;
+mod fuzz_kir;
 
 use std::process::ExitCode;
 

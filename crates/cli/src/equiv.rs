@@ -34,7 +34,7 @@ use crate::options::{self, Format};
 const VALUE_FLAGS: &[&str] = &[
     "-I", "-D", "-x", "--language", "--cuda-path", "--cuda-headers", "--kernel", "--format", "--mode", "--solver", "--timeout", "--blockDim",
     "--local_size", "--gridDim", "--num_groups", "--global_size", "--global_offset", "--warp-sync", "--loop-unwind",
-    "--kernel-args", "--kernel-arrays", "--clang-opt",
+    "--kernel-args", "--kernel-arrays", "--clang-opt", "--memory-limit",
 ];
 
 /// A kernel named on the command line: `FILE[:KERNEL]`.
@@ -131,18 +131,38 @@ pub fn run(args: &[String]) -> i32 {
         let files = files.clone();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_secs(secs));
-            let mut outcome = Outcome::new(Verdict::Unknown);
-            outcome.reason = Some((format!("timed out after {secs} s (--timeout)"), None));
-            let answer = Answer { files, kernels: Vec::new(), outcome, error: None, elapsed_ms: secs * 1000 };
-            // Nothing this run started outlives it.
-            lockstep_frontend::driver::kill_running_compilers();
-            lockstep_smt::solver::kill_running_solvers();
-            std::process::exit(emit(&answer, format));
+            stop(files, format, format!("timed out after {secs} s (--timeout)"), secs * 1000);
+        });
+    }
+    // As in a check: when lockstep and its solvers together hold more than
+    // the memory limit, the run ends `unknown` before the operating system's
+    // out-of-memory killer would end it.
+    let limit = request.options.memory_limit_mib.map_or(lockstep_engine::config::DEFAULT_MEMORY_LIMIT, |m| m << 20);
+    {
+        let files = files.clone();
+        std::thread::spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(100));
+            let used = lockstep_engine::memory::run_resident_bytes();
+            if used > limit {
+                let why = format!("the memory limit of {} MiB was reached (lockstep and its solvers held {} MiB; --memory-limit)", limit >> 20, used >> 20);
+                stop(files, format, why, start.elapsed().as_millis() as u64);
+            }
         });
     }
     let mut answer = decide(&request, files);
     answer.elapsed_ms = start.elapsed().as_millis() as u64;
     emit(&answer, format)
+}
+
+/// Ends the run from a watchdog: `unknown` for `why`, with nothing this
+/// run started left running.
+fn stop(files: Vec<String>, format: Format, why: String, elapsed_ms: u64) -> ! {
+    let mut outcome = Outcome::new(Verdict::Unknown);
+    outcome.reason = Some((why, None));
+    let answer = Answer { files, kernels: Vec::new(), outcome, error: None, elapsed_ms };
+    lockstep_frontend::driver::kill_running_compilers();
+    lockstep_smt::solver::kill_running_solvers();
+    std::process::exit(emit(&answer, format));
 }
 
 fn decide(request: &Request, files: Vec<String>) -> Answer {
@@ -230,6 +250,9 @@ fn equiv_config(o: &options::CheckOptions, kernel: &lockstep_kir::Function) -> E
     };
     if let Some(secs) = o.timeout_secs {
         config.query_timeout = config.query_timeout.min(Duration::from_secs(secs));
+    }
+    if let Some(mib) = o.memory_limit_mib {
+        config.memory_limit = mib << 20;
     }
     // `--kernel-args=K,v1,...`: the scalar arguments of kernel K, in order.
     for spec in &o.kernel_args {

@@ -215,7 +215,6 @@ fn run_check(args: &[String]) -> i32 {
     if project::is_project_run(args) {
         return project::run(args);
     }
-    interrupt::install();
     let start = Instant::now();
     let format = requested_format(args);
     let mut options = match options::parse_check(args) {
@@ -231,6 +230,14 @@ fn run_check(args: &[String]) -> i32 {
             return emit(&report, format);
         }
     };
+    {
+        let file = options.file.display().to_string();
+        let format = options.format;
+        interrupt::install(move || {
+            let why = "interrupted (SIGINT or SIGTERM) before the check ended".to_string();
+            stop_run_with(file.clone(), format, why, start.elapsed(), Some(interrupt::INTERRUPTED));
+        });
+    }
     if let Some(secs) = options.timeout_secs {
         options.deadline = Some(start + Duration::from_secs(secs));
         start_watchdog(&options, Duration::from_secs(secs));
@@ -297,6 +304,12 @@ fn start_memory_watchdog(options: &CheckOptions, limit: u64, start: Instant) {
 /// Ends the run from a watchdog: stops every child, prints the one report
 /// (`unknown` for `why`) unless the check printed its own, and exits.
 fn stop_run(file: String, format: Format, why: String, elapsed: Duration) {
+    stop_run_with(file, format, why, elapsed, None);
+}
+
+/// `stop_run`, exiting with `code` instead of the report's status when
+/// given (a signal's).
+fn stop_run_with(file: String, format: Format, why: String, elapsed: Duration, code: Option<i32>) {
     TIMED_OUT.store(true, std::sync::atomic::Ordering::SeqCst);
     // Nothing this run started outlives it.
     stop_children();
@@ -309,8 +322,8 @@ fn stop_run(file: String, format: Format, why: String, elapsed: Duration) {
     let mut report = Report::new(file);
     report.kernels.push(KernelReport::unknown("*", why, None));
     report.elapsed_ms = elapsed.as_millis() as u64;
-    let code = emit(&report, format);
-    std::process::exit(code);
+    let status = emit(&report, format);
+    std::process::exit(code.unwrap_or(status));
 }
 
 fn check(options: &CheckOptions) -> Report {

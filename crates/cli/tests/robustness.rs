@@ -208,10 +208,9 @@ fn a_panic_is_reported_as_unknown_in_every_format() {
 }
 
 /// The same input gives the same report: confirmed witnesses (thread ids,
-/// byte offsets) come from the deterministic replay. Only the abstract
-/// counterexamples of unconfirmed prover alarms may differ (z3's answer
-/// depends on which of its solvers answers first, see `fall_back_after`),
-/// and none arise here.
+/// byte offsets) come from the deterministic replay. (Unconfirmed prover
+/// alarms are deterministic too since z3's queries are bounded by work,
+/// not time: see `a_sample_of_kernels_gets_the_same_report_twice`.)
 #[test]
 fn a_racy_kernel_gets_the_same_report_twice() {
     let cuda = scratch(
@@ -434,8 +433,10 @@ fn a_host_compilation_does_not_outlive_a_rejected_device_side() {
 
 /// The determinism check (`cargo xtask determinism` runs it on every
 /// conformance test) on a small sample: a verified kernel with a loop whose
-/// invariants are inferred, and a whole program, each checked twice, give
-/// the same report, timings aside.
+/// invariants are inferred, a whole program, and prover alarms that no
+/// replay confirms (`--mode=prove`: their witnesses are z3's models, which
+/// depended on the machine's load while z3 switched solvers on a timer),
+/// each checked twice, give the same report, timings aside.
 #[test]
 fn a_sample_of_kernels_gets_the_same_report_twice() {
     let looped = scratch(
@@ -446,13 +447,21 @@ fn a_sample_of_kernels_gets_the_same_report_twice() {
         "twice-program.cu",
         "#include <stdlib.h>\n__global__ void k(int *a) { a[threadIdx.x] = threadIdx.x; }\nint main() {\n  int *d;\n  cudaMalloc((void **)&d, 64 * sizeof(int));\n  k<<<1, 64>>>(d);\n  cudaFree(d);\n  return 0;\n}\n",
     );
-    for (file, flags) in [(&looped, vec!["--blockDim=32", "--gridDim=1"]), (&program, vec![])] {
+    let alarms = scratch(
+        "twice-alarms.cu",
+        "__global__ void k(int *a, int *b, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  a[(i * 7 + n) % 96] = b[i];\n  b[i / 3] = a[i % n];\n}\n",
+    );
+    for (file, flags, code) in [
+        (&looped, vec!["--blockDim=32", "--gridDim=1"], 0),
+        (&program, vec![], 0),
+        (&alarms, vec!["--blockDim=64", "--gridDim=4", "--mode=prove"], 1),
+    ] {
         let run = || {
             let (code, report) = check_json(file, &flags);
             (code, without_timings(report))
         };
         let (first, second) = (run(), run());
-        assert_eq!(first.0, Some(0), "{:#}", first.1);
+        assert_eq!(first.0, Some(code), "{:#}", first.1);
         assert_eq!(first, second, "{}: the reports differ", file.display());
     }
 }
@@ -471,4 +480,90 @@ fn without_timings(mut v: serde_json::Value) -> serde_json::Value {
         }
     }
     v
+}
+
+/// Ctrl-C (SIGINT) or SIGTERM in a single-file check, while clang or a
+/// solver runs (fake ones that never answer, each with a child): lockstep
+/// kills them with their children, removes its scratch files, prints one
+/// report (`unknown`, interrupted) in the requested format, and exits 130.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_check_stops_its_children_and_removes_its_files() {
+    use std::os::unix::fs::PermissionsExt;
+    for (signal, stuck) in [("-INT", "clang"), ("-TERM", "solver")] {
+        let marker = format!("{}", 600_000 + std::process::id() % 90_000 + if stuck == "clang" { 0 } else { 1 });
+        let hang = format!("#!/bin/sh\nsleep {marker} &\nexec sleep {marker}\n");
+        let fake = scratch(&format!("interrupt-{stuck}"), &hang);
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let bin = fake.parent().unwrap().join(format!("interrupt-bin-{stuck}"));
+        std::fs::create_dir_all(&bin).unwrap();
+        for solver in ["z3", "cvc5"] {
+            std::fs::copy(&fake, bin.join(solver)).unwrap();
+        }
+        let tmp = fake.parent().unwrap().join(format!("interrupt-tmp-{stuck}"));
+        std::fs::create_dir_all(&tmp).unwrap();
+        let kernel = scratch(&format!("interrupted-{stuck}.cu"), "__global__ void k(int *a) { a[threadIdx.x] = 1; }\n");
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_lockstep"));
+        cmd.args(["check", kernel.to_str().unwrap(), "--format=json", "--blockDim=32", "--gridDim=1"])
+            .env("TMPDIR", &tmp)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        if stuck == "clang" {
+            cmd.env("LOCKSTEP_CLANG", &fake);
+        } else {
+            cmd.env("PATH", format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default()));
+        }
+        let child = cmd.spawn().expect("lockstep runs");
+        // Wait until the fake program runs, then interrupt.
+        let started = std::time::Instant::now();
+        while Command::new("pgrep").args(["-f", &format!("sleep {marker}")]).output().unwrap().stdout.is_empty() {
+            assert!(started.elapsed() < std::time::Duration::from_secs(60), "the fake {stuck} never ran");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill runs");
+        let out = child.wait_with_output().expect("lockstep ends");
+        assert_eq!(out.status.code(), Some(130), "{stuck}: {}", String::from_utf8_lossy(&out.stdout));
+        let report = json(&out);
+        assert_eq!(report["verdict"], "unknown", "{report:#}");
+        assert!(report.to_string().contains("interrupted"), "{report:#}");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let left = Command::new("pgrep").args(["-f", &format!("sleep {marker}")]).output().expect("pgrep runs");
+        assert!(left.stdout.is_empty(), "{stuck}: processes left behind: {}", String::from_utf8_lossy(&left.stdout));
+        let files: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert!(files.is_empty(), "{stuck}: files left behind: {files:?}");
+    }
+}
+
+/// `--memory-limit` bounds the host run of a whole program too: a `main`
+/// that writes 96 MiB (a page of distinct bytes, doubled by `memcpy`) runs
+/// to its racy launch under the default limit (a quarter of 1 GiB for what
+/// the run writes), and stops, `unknown` with the reason, under 256 MiB.
+#[test]
+fn the_host_run_stays_within_the_memory_limit() {
+    let program = scratch(
+        "host-memory.cu",
+        "#include <stdlib.h>\n#include <string.h>\n__global__ void racy(int *a) { a[0] = threadIdx.x; }\nint main() {\n  size_t n = 96 << 20;\n  char *p = (char *)malloc(n);\n  for (int i = 0; i < 4096; i++) p[i] = (char)(i * 7);\n  for (size_t done = 4096; done < n; done *= 2) memcpy(p + done, p, done);\n  int *d;\n  cudaMalloc((void **)&d, sizeof(int));\n  racy<<<1, 32>>>(d);\n  return 0;\n}\n",
+    );
+    let (code, report) = check_json(&program, &[]);
+    assert_eq!(code, Some(1), "{report:#}");
+    assert!(kinds(&report).contains(&"data-race".to_string()), "{report:#}");
+    let (code, report) = check_json(&program, &["--memory-limit=256"]);
+    assert_eq!(code, Some(3), "{report:#}");
+    assert!(report.to_string().contains("64 MiB"), "{report:#}");
+}
+
+/// `lockstep equiv` takes `--memory-limit` like `check` (in both of its
+/// spellings) and answers within it.
+#[test]
+fn equiv_takes_the_memory_limit() {
+    let a = scratch("equiv-mem-a.cu", "__global__ void k(int *a) { a[threadIdx.x] = 2 * threadIdx.x; }\n");
+    let b = scratch("equiv-mem-b.cu", "__global__ void k(int *a) { a[threadIdx.x] = threadIdx.x + threadIdx.x; }\n");
+    for flag in [vec!["--memory-limit", "300"], vec!["--memory-limit=300"]] {
+        let mut args = vec!["equiv", a.to_str().unwrap(), b.to_str().unwrap(), "--blockDim=32", "--gridDim=1", "--format=json"];
+        args.extend(flag);
+        let out = lockstep(&args);
+        let report = json(&out);
+        assert_eq!(report["verdict"], "equivalent", "{report:#}");
+        assert_eq!(out.status.code(), Some(0), "{report:#}");
+    }
 }

@@ -70,7 +70,7 @@ pub fn check_program(device: &Module, host: &Module, config: &CheckConfig) -> Pr
         };
     };
     let main = map.function(host_main);
-    let run = match lockstep_host::run_program(&linked, main, 0) {
+    let run = match lockstep_host::run_program_with(&linked, main, 0, 0, Some(config.memory_limit)) {
         Ok(run) => run,
         Err(e) => {
             return ProgramReport {
@@ -87,7 +87,7 @@ pub fn check_program(device: &Module, host: &Module, config: &CheckConfig) -> Pr
     let mut run = run;
     if run.choice_matters && !went_wrong(&run) {
         for choice in 1..=2 {
-            let Ok(other) = lockstep_host::run_program(&linked, main, choice) else { continue };
+            let Ok(other) = lockstep_host::run_program_with(&linked, main, choice, 0, Some(config.memory_limit)) else { continue };
             if went_wrong(&other) {
                 run = other;
                 break;
@@ -112,7 +112,7 @@ pub fn check_program(device: &Module, host: &Module, config: &CheckConfig) -> Pr
         let mut tries = vec![u128::MAX];
         tries.extend(run.compared_values.iter().copied().filter(|&v| v != 0 && v != u128::MAX).take(MAX_VALUE_TRIES));
         for value in tries {
-            if let Ok(other) = lockstep_host::run_program_with(&linked, main, 0, value) {
+            if let Ok(other) = lockstep_host::run_program_with(&linked, main, 0, value, Some(config.memory_limit)) {
                 if went_wrong(&other) {
                     run = other;
                     break;

@@ -141,6 +141,20 @@ pub struct EquivConfig {
     /// Time spent on differential testing before the proof starts.
     pub test_budget: Duration,
     pub seed: u64,
+    /// The memory the whole run may use, in bytes (`--memory-limit`): each
+    /// solver gets three quarters of it as its address space, and each
+    /// test run of a kernel a quarter for what it writes (stopping when the
+    /// process holds three quarters), as in a check.
+    pub memory_limit: u64,
+}
+
+impl EquivConfig {
+    /// The configuration of a solver whose queries take at most `timeout`.
+    pub fn solver_config(&self, timeout: Duration) -> SolverConfig {
+        let mut config = SolverConfig::new(self.solver, timeout);
+        config.memory_limit = Some(self.memory_limit / 4 * 3);
+        config
+    }
 }
 
 impl Default for EquivConfig {
@@ -154,6 +168,7 @@ impl Default for EquivConfig {
             query_timeout: Duration::from_secs(10),
             test_budget: Duration::from_millis(400),
             seed: 0x5eed_0f_e9u64,
+            memory_limit: 1 << 30,
         }
     }
 }
@@ -605,7 +620,7 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
     }
     prune_facts.extend(below_2_30.iter().copied());
     let pruner = |f: &lockstep_kir::Function| {
-        let quick = SolverConfig::new(config.solver, config.query_timeout.min(Duration::from_secs(2)));
+        let quick = config.solver_config(config.query_timeout.min(Duration::from_secs(2)));
         sym::Pruner::new(f, quick, prune_facts.clone())
     };
     let started = std::time::Instant::now();
@@ -673,7 +688,7 @@ fn prove(a: KernelRef, b: Option<KernelRef>, group_size: [u32; 3], config: &Equi
         }
     }
 
-    let mut solver = match Solver::spawn(SolverConfig::new(config.solver, config.query_timeout)) {
+    let mut solver = match Solver::spawn(config.solver_config(config.query_timeout)) {
         Ok(s) => s,
         Err(e) => return Proof::Unknown(format!("cannot start the solver: {e}"), None),
     };
@@ -1016,5 +1031,18 @@ impl<'s> Session<'s> {
             num_groups: [num(3), num(4), num(5)],
             scalars,
         }))
+    }
+}
+
+#[cfg(test)]
+mod memory_limit_tests {
+    use super::*;
+
+    /// Solvers get three quarters of the run's memory limit as their address
+    /// space, as in a check.
+    #[test]
+    fn solvers_get_three_quarters_of_the_memory_limit() {
+        let config = EquivConfig { memory_limit: 512 << 20, ..EquivConfig::default() };
+        assert_eq!(config.solver_config(Duration::from_secs(1)).memory_limit, Some(384 << 20));
     }
 }

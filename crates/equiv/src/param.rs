@@ -95,7 +95,7 @@ use terms::{bound64, fold_under, has_nonlinear, magnitude64, no_wrap, sample_poi
 use std::collections::{HashMap, HashSet};
 
 use lockstep_kir::Type;
-use lockstep_smt::{Op, SatResult, Solver, SolverConfig, Sort, TermId, TermKind, TermStore};
+use lockstep_smt::{Op, SatResult, Solver, Sort, TermId, TermKind, TermStore};
 
 use crate::sym::{self, Assignment, Inputs, SharedRead, Target, ThreadRun};
 use crate::{Candidate, EquivConfig, KernelRef};
@@ -171,7 +171,7 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     let mut inp = Inputs::new_param(config.group_size, config.num_groups, &params);
     inp.fix_scalars(&config.scalar_args);
     inp.floats = config.floats;
-    let mut sconf = SolverConfig::new(config.solver, config.query_timeout);
+    let mut sconf = config.solver_config(config.query_timeout);
     if let Some(path) = std::env::var_os("LOCKSTEP_EQUIV_LOG") {
         sconf = sconf.with_log(path);
     }
@@ -215,7 +215,7 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     let mut failed = None;
     for (i, (k, f)) in kernels.iter().zip(&funcs).enumerate() {
         // A short timeout: a path the solver cannot drop quickly is kept.
-        let quick = SolverConfig::new(config.solver, config.query_timeout.min(std::time::Duration::from_secs(2)));
+        let quick = config.solver_config(config.query_timeout.min(std::time::Duration::from_secs(2)));
         let pruner = sym::Pruner::new(f, quick, prune_facts.clone());
         match sym::Executor::new(k.module, f, ["a", "b"][i], &mut pr.inp).with_pruning(pruner).run_param() {
             Ok(r) => runs.push(r),

@@ -262,7 +262,7 @@ fn has_ensures(k: KernelRef) -> bool {
     k.func().insts.values().any(|i| matches!(i.kind, InstKind::Annot { kind: AnnotKind::Ensures, .. }))
 }
 
-fn run(module: &Module, k: KernelRef, launch: &LaunchShape, input: &Input, only_groups: Option<Vec<u32>>) -> Result<(Run, Vec<Option<Vec<u8>>>), String> {
+fn run(module: &Module, k: KernelRef, launch: &LaunchShape, input: &Input, only_groups: Option<Vec<u32>>, memory_limit: u64) -> Result<(Run, Vec<Option<Vec<u8>>>), String> {
     let mut memory = Memory::new();
     let mut args = Vec::new();
     for (i, p) in k.func().params.iter().enumerate() {
@@ -272,7 +272,9 @@ fn run(module: &Module, k: KernelRef, launch: &LaunchShape, input: &Input, only_
             (None, None) => return Err(format!("no value for parameter `{}`", p.name)),
         }
     }
-    let options = ReplayOptions { only_groups, ..ReplayOptions::default() };
+    // The run's share of the memory limit, as a check's concrete search
+    // takes it (see `EquivConfig::memory_limit`).
+    let options = ReplayOptions { only_groups, memory_budget: memory_limit / 4, process_memory_limit: Some(memory_limit / 4 * 3), ..ReplayOptions::default() };
     let l = Launch { group_size: launch.group_size, num_groups: launch.num_groups, global_offset: [0; 3] };
     let result = replay(module, k.kernel, &l, &args, memory, &options).map_err(|e| e.to_string())?;
     let func = &module.functions[k.kernel];
@@ -318,13 +320,13 @@ fn run(module: &Module, k: KernelRef, launch: &LaunchShape, input: &Input, only_
 
 /// Runs `k` and, if it has postconditions, its store-free copy on the
 /// final memory; returns the run with the failing postconditions filled in.
-fn run_with_post(k: KernelRef, post: Option<&Module>, launch: &LaunchShape, input: &Input, only: Option<Vec<u32>>) -> Result<Run, String> {
-    let (mut r, finals) = run(k.module, k, launch, input, only.clone())?;
+fn run_with_post(k: KernelRef, post: Option<&Module>, launch: &LaunchShape, input: &Input, only: Option<Vec<u32>>, memory_limit: u64) -> Result<Run, String> {
+    let (mut r, finals) = run(k.module, k, launch, input, only.clone(), memory_limit)?;
     // Postconditions evaluated during the real run read memory too early.
     r.post.clear();
     if let (Some(pm), true) = (post, r.invalid.is_none() && r.race.is_none()) {
         let after = Input { values: input.values.clone(), buffers: finals };
-        let (p, _) = run(pm, k, launch, &after, only)?;
+        let (p, _) = run(pm, k, launch, &after, only, memory_limit)?;
         r.post = p.post;
     }
     Ok(r)
@@ -445,14 +447,14 @@ pub fn differential(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) ->
             })
             .flatten();
             for input in std::iter::once(drawn.clone()).chain(rounded_inputs(a, &drawn, config)).chain(solved) {
-                let ra = match run_with_post(a, post_a.as_ref(), &launch, &input, only.clone()) {
+                let ra = match run_with_post(a, post_a.as_ref(), &launch, &input, only.clone(), config.memory_limit) {
                     Ok(r) => r,
                     Err(e) => {
                         runs = Some(Err(e));
                         break;
                     }
                 };
-                let rb = match b.map(|b| run_with_post(b, post_b.as_ref(), &launch, &input, only.clone())).transpose() {
+                let rb = match b.map(|b| run_with_post(b, post_b.as_ref(), &launch, &input, only.clone(), config.memory_limit)).transpose() {
                     Ok(r) => r,
                     Err(e) => {
                         runs = Some(Err(e));
@@ -619,7 +621,7 @@ fn solved_input(a: KernelRef, b: Option<KernelRef>, launch: &LaunchShape, input:
             facts.push(inp.st.eq(t, c));
         }
     }
-    let quick = lockstep_smt::SolverConfig::new(config.solver, config.query_timeout.min(std::time::Duration::from_secs(1)));
+    let quick = config.solver_config(config.query_timeout.min(std::time::Duration::from_secs(1)));
     let mut solver = lockstep_smt::Solver::spawn(quick).ok()?;
     for &f in &facts {
         solver.assert(&inp.st, f).ok()?;
@@ -686,8 +688,8 @@ pub fn confirm(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig, group_s
             }
         }
         let only = Some(vec![linear as u32]);
-        let Ok(ra) = run_with_post(a, post_a.as_ref(), &launch, &input, only.clone()) else { break };
-        let rb = match b.map(|b| run_with_post(b, post_b.as_ref(), &launch, &input, only.clone())).transpose() {
+        let Ok(ra) = run_with_post(a, post_a.as_ref(), &launch, &input, only.clone(), config.memory_limit) else { break };
+        let rb = match b.map(|b| run_with_post(b, post_b.as_ref(), &launch, &input, only.clone(), config.memory_limit)).transpose() {
             Ok(r) => r,
             Err(_) => break,
         };

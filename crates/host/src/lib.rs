@@ -205,16 +205,31 @@ pub enum HostError {
 /// memory never written reads as 0x00, 0x01 or 0xA5 bytes, and
 /// uninitialised values (`undef`) are 0, all ones or 0xA5 bytes.
 pub fn run_program(module: &Module, main: FuncId, choice: u32) -> Result<ProgramRun, HostError> {
-    run_program_with(module, main, choice, 0)
+    run_program_with(module, main, choice, 0, None)
+}
+
+/// The interpreter's memory limits under a memory limit of `limit` bytes
+/// for the whole check (`--memory-limit`), as the concrete search of a
+/// kernel takes them: a quarter of it for what the program writes, and the
+/// process may hold three quarters (its logs and thread states cost as much
+/// again); past either, the run stops, incomplete. `None` keeps the
+/// interpreter's defaults.
+fn with_memory_limit(options: ReplayOptions, limit: Option<u64>) -> ReplayOptions {
+    match limit {
+        Some(limit) => ReplayOptions { memory_budget: limit / 4, process_memory_limit: Some(limit / 4 * 3), ..options },
+        None => options,
+    }
 }
 
 /// `run_program` with the host's uninitialised variables holding
 /// `undefined_value` (its low bits, as wide as each variable) instead of 0:
-/// one of the values an indeterminate variable may hold.
-pub fn run_program_with(module: &Module, main: FuncId, choice: u32, undefined_value: u128) -> Result<ProgramRun, HostError> {
+/// one of the values an indeterminate variable may hold; `memory_limit`
+/// bounds what `main` and its launches may use (see `with_memory_limit`).
+pub fn run_program_with(module: &Module, main: FuncId, choice: u32, undefined_value: u128, memory_limit: Option<u64>) -> Result<ProgramRun, HostError> {
     let func = module.functions.get(main).ok_or(HostError::NoMain)?;
     let mut env = HostEnv::new(module);
     env.choice = choice;
+    env.memory_limit = memory_limit;
     let mut memory = Memory::new();
     // `main(argc, argv)`: one argument, the program's name.
     let mut args = Vec::new();
@@ -237,7 +252,7 @@ pub fn run_program_with(module: &Module, main: FuncId, choice: u32, undefined_va
         host_code: true,
         undefined_value,
         track_definedness: true,
-        ..ReplayOptions::default()
+        ..with_memory_limit(ReplayOptions::default(), memory_limit)
     };
     let host = replay_with_oracle(module, main, &Launch::linear(1, 1), &args, memory, &options, &mut env)
         .map_err(|e| HostError::Replay(format!("{e:?}")))?;
@@ -312,6 +327,8 @@ struct HostEnv<'m> {
     havoc: SeededHavoc,
     /// See `run_program`.
     choice: u32,
+    /// See `run_program_with`.
+    memory_limit: Option<u64>,
     /// Interpreter steps the remaining launches may take together, so that
     /// a program launching many large kernels still finishes in seconds.
     launch_steps_left: u64,
@@ -352,6 +369,7 @@ impl<'m> HostEnv<'m> {
             last_loc: None,
             havoc: SeededHavoc { seed: 0x686f_7374 },
             choice: 0,
+            memory_limit: None,
             launch_steps_left: LAUNCH_STEP_BUDGET,
             choice_used: false,
             input_reads: 0,
@@ -682,7 +700,7 @@ impl<'m> HostEnv<'m> {
             // only their uses make the launch one behaviour among several.
             track_definedness: true,
             arg_undefined,
-            ..ReplayOptions::default()
+            ..with_memory_limit(ReplayOptions::default(), self.memory_limit)
         };
         let uses_undefined = undefined_value_use(self.module, kernel).is_some();
         // A kernel that uses uninitialised variables may get a second run;

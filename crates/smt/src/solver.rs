@@ -8,10 +8,15 @@
 //! * turns on `:print-success`, so that every command has exactly one answer
 //!   and a solver `(error ...)` is reported against the command that caused
 //!   it, as an [`Error`], never ignored;
-//! * bounds every query twice: with the solver's own per-query timeout, and
-//!   with a wall-clock watchdog (`timeout_per_query + watchdog_margin`) that
-//!   kills a solver which does not answer. A `check-sat` that times out
-//!   either way yields [`SatResult::Unknown`]`("timeout")`;
+//! * bounds every query three ways. z3 gets a limit on its *work* (its
+//!   `rlimit`, [`SolverConfig::work_per_ms`] units per millisecond of the
+//!   query's time limit), which makes its answers independent of the
+//!   machine's speed and load: a query that runs out of work is
+//!   [`SatResult::Unknown`]`("work limit")` on every run. The solver's own
+//!   per-query timeout and a wall-clock watchdog (`timeout_per_query +
+//!   watchdog_margin`, which kills a solver that does not answer) are the
+//!   safety nets; a `check-sat` that times out either way yields
+//!   [`SatResult::Unknown`]`("timeout")`;
 //! * restarts a killed or exited process on the next command (or on
 //!   [`Solver::restart`]), replaying the declarations and assertions of every
 //!   open scope, so callers can simply `pop` and go on;
@@ -86,6 +91,15 @@ impl fmt::Display for SolverKind {
     }
 }
 
+/// z3's work units (`rlimit`) per millisecond of a query's time limit,
+/// unless configured otherwise ([`SolverConfig::work_per_ms`]). Measured
+/// with z3 4.8.12 on lockstep's queries (finder, Houdini and the checks
+/// after it; the incremental core and the bit-blasting tactic alike): one
+/// core does 3,000 to 6,500 units per millisecond of CPU time, so the work
+/// limit is reached at about the time limit on an unloaded machine, and a
+/// loaded one reaches the time limit (the safety net) first.
+pub const Z3_WORK_PER_MS: u64 = 3_000;
+
 /// The address space a solver may use unless configured otherwise: 768 MiB,
 /// three quarters of lockstep's default memory limit (`--memory-limit`).
 pub const DEFAULT_MEMORY_LIMIT: u64 = 768 << 20;
@@ -109,6 +123,12 @@ pub struct SolverConfig {
     /// (`RLIMIT_AS`); `None` leaves it unlimited. Default:
     /// [`DEFAULT_MEMORY_LIMIT`].
     pub memory_limit: Option<u64>,
+    /// z3's work limit (`rlimit`) for a query, in units per millisecond of
+    /// the query's time limit (`timeout_per_query`, or the shorter one of
+    /// [`Solver::check_sat_within`]); `None` bounds queries by time alone,
+    /// which makes an answer near the limit depend on the machine's load.
+    /// Default: [`Z3_WORK_PER_MS`]. cvc5 ignores it.
+    pub work_per_ms: Option<u64>,
 }
 
 impl SolverConfig {
@@ -121,6 +141,7 @@ impl SolverConfig {
             program: None,
             watchdog_margin: Duration::from_secs(1),
             memory_limit: Some(DEFAULT_MEMORY_LIMIT),
+            work_per_ms: Some(Z3_WORK_PER_MS),
         }
     }
 
@@ -132,6 +153,15 @@ impl SolverConfig {
 
     fn timeout_ms(&self) -> u128 {
         self.timeout_per_query.as_millis().max(1)
+    }
+
+    /// z3's work limit for a query limited to `limit` of time, if work is
+    /// limited: at least 1 (0 would mean no limit) and at most what z3's
+    /// 32-bit option holds.
+    fn work_for(&self, limit: Duration) -> Option<u64> {
+        let per_ms = self.work_per_ms?;
+        let work = (limit.as_millis().max(1) as u64).saturating_mul(per_ms);
+        Some(work.clamp(1, u64::from(u32::MAX)))
     }
 
     fn program(&self) -> PathBuf {
@@ -148,8 +178,10 @@ pub enum SatResult {
     Sat,
     /// Unsatisfiable.
     Unsat,
-    /// The solver gave up; the reason is `"timeout"` for both the solver's
-    /// own limit and the watchdog, otherwise the solver's `:reason-unknown`.
+    /// The solver gave up; the reason is [`WORK_LIMIT`] when z3 ran out of
+    /// work ([`SolverConfig::work_per_ms`]), `"timeout"` for both the
+    /// solver's own time limit and the watchdog, otherwise the solver's
+    /// `:reason-unknown`.
     Unknown(String),
 }
 
@@ -214,6 +246,10 @@ struct Process {
     /// another process, and its group must not be signalled.
     reaped: bool,
 }
+
+/// The reason of a z3 `unknown` caused by the work limit
+/// ([`SolverConfig::work_per_ms`]).
+pub const WORK_LIMIT: &str = "work limit";
 
 /// How much standard error is kept for error messages.
 const STDERR_LIMIT: usize = 1 << 16;
@@ -461,6 +497,9 @@ pub struct Solver {
     options: Vec<String>,
     log: Option<BufWriter<File>>,
     starts: u32,
+    /// z3's incremental core gets this much of a query's work before the
+    /// query goes to the bit-blasting tactic (`fall_back_after`).
+    fallback: Option<Duration>,
 }
 
 impl fmt::Debug for Solver {
@@ -491,6 +530,7 @@ impl Solver {
             options: Vec::new(),
             log,
             starts: 0,
+            fallback: None,
         };
         let header = format!(
             "; lockstep-smt session log: {} {}",
@@ -546,17 +586,30 @@ impl Solver {
         Ok(())
     }
 
-    /// Lets z3 answer a query with its non-incremental solver (simplify,
-    /// then bit-blast to SAT) when its incremental core has not answered
-    /// within `after`. The incremental core is slow on many bit-vector
-    /// queries with uninterpreted functions, and without this z3 never
-    /// leaves it once a scope has been pushed: a query the fallback answers
-    /// in milliseconds can run into the query timeout. No-op for cvc5.
+    /// Lets z3 answer a query with its non-incremental solver (its
+    /// `default` tactic: simplify, then bit-blast to SAT) when its
+    /// incremental core has not answered within the work it does in
+    /// `after` (see [`SolverConfig::work_per_ms`]). The incremental core is
+    /// slow on many bit-vector queries with uninterpreted functions, and
+    /// without this z3 never leaves it once a scope has been pushed: a query
+    /// the fallback answers in milliseconds can run into the query timeout.
+    ///
+    /// This is what z3's own `combined_solver.solver2_timeout` does, except
+    /// that the switch happens after an amount of work rather than of time:
+    /// with a timer, which of the two solvers answered (and so the model a
+    /// witness is read from) depended on the machine's load. Without a
+    /// work limit (`work_per_ms` is `None`) the switch is z3's timer again.
+    /// Plain `check-sat` only (z3 uses its incremental core for
+    /// `check-sat-assuming`). No-op for cvc5.
     pub fn fall_back_after(&mut self, after: Duration) -> Result<()> {
         if self.config.kind != SolverKind::Z3 {
             return Ok(());
         }
-        self.set_option(":combined_solver.solver2_timeout", &after.as_millis().max(1).to_string())
+        if self.config.work_per_ms.is_none() {
+            return self.set_option(":combined_solver.solver2_timeout", &after.as_millis().max(1).to_string());
+        }
+        self.fallback = Some(after);
+        Ok(())
     }
 
     /// Writes a comment line to the log (if any).
@@ -643,7 +696,7 @@ impl Solver {
     /// Checks the satisfiability of the assertions in scope.
     pub fn check_sat(&mut self) -> Result<SatResult> {
         self.ensure_running()?;
-        self.check("(check-sat)".to_string())
+        self.check_limited(self.config.timeout_per_query)
     }
 
     /// `check_sat` under a limit shorter than the session's, for a question
@@ -656,13 +709,76 @@ impl Solver {
             return self.check_sat();
         }
         self.ensure_running()?;
-        let short = limit.min(self.config.timeout_per_query).as_millis().max(1);
-        self.run_unrecorded(&format!("(set-option :timeout {short})"))?;
-        let answer = self.check("(check-sat)".to_string());
+        let short = limit.min(self.config.timeout_per_query);
+        self.run_unrecorded(&format!("(set-option :timeout {})", short.as_millis().max(1)))?;
+        let answer = self.check_limited(short);
         if self.process.is_some() {
             self.run_unrecorded(&format!("(set-option :timeout {})", self.config.timeout_ms()))?;
         }
         answer
+    }
+
+    /// A plain `check-sat` limited to `limit` of time and, for z3 with a
+    /// work limit, to the work it does in that time; with a fallback
+    /// (`fall_back_after`), the incremental core first gets its share of
+    /// the work, then the `default` tactic gets the query and the whole
+    /// work limit. Both steps are deterministic: the same commands get the
+    /// same answers and models on every run, however loaded the machine.
+    fn check_limited(&mut self, limit: Duration) -> Result<SatResult> {
+        let total = if self.config.kind == SolverKind::Z3 { self.config.work_for(limit) } else { None };
+        let Some(total) = total else {
+            return self.check("(check-sat)".to_string());
+        };
+        let first = self.fallback.and_then(|after| self.config.work_for(after)).filter(|&first| first < total);
+        let Some(first) = first else {
+            return self.check_with_work("(check-sat)", total, limit);
+        };
+        let started = Instant::now();
+        match self.check_with_work("(check-sat)", first, limit)? {
+            SatResult::Unknown(reason) if reason == WORK_LIMIT => {}
+            answer => return Ok(answer),
+        }
+        // The two steps together keep to the query's time limit, as z3's
+        // combined solver did: the tactic's timer gets what the first step
+        // left (its work limit stays the whole query's, so that its answer
+        // does not depend on how long the first step took).
+        let left = limit.saturating_sub(started.elapsed());
+        if left < Duration::from_millis(1) {
+            return Ok(SatResult::Unknown("timeout".to_string()));
+        }
+        self.run_unrecorded(&format!("(set-option :timeout {})", left.as_millis().max(1)))?;
+        let answer = self.check_with_work("(check-sat-using default)", total, left);
+        if self.process.is_some() {
+            self.run_unrecorded(&format!("(set-option :timeout {})", limit.as_millis().max(1)))?;
+        }
+        answer
+    }
+
+    /// Runs the check `command` under z3's work limit `work`, its timer
+    /// being the session's or `check_sat_within`'s `limit`. z3 4.8 gives
+    /// the same reason (`canceled`) for both, so the time tells them apart:
+    /// an answer that came back before `limit` had passed since the command
+    /// was sent cannot be the timer's (z3 starts it after the command
+    /// arrives), and is the work limit's.
+    ///
+    /// The limit is set for the check alone and lifted right after it: z3
+    /// 4.8.12 applies a `:rlimit` left set to the commands between checks
+    /// too (`push`, `assert`, `pop`), and some of them leave it behind, so
+    /// that after a few queries every check of the session was `canceled`
+    /// at once, whatever its own limit.
+    fn check_with_work(&mut self, command: &str, work: u64, limit: Duration) -> Result<SatResult> {
+        self.run_unrecorded(&format!("(set-option :rlimit {work})"))?;
+        let sent = Instant::now();
+        let answer = self.check(command.to_string());
+        if self.process.is_some() {
+            self.run_unrecorded("(set-option :rlimit 0)")?;
+        }
+        Ok(match answer? {
+            SatResult::Unknown(reason) if reason == "timeout" && self.process.is_some() && sent.elapsed() < limit => {
+                SatResult::Unknown(WORK_LIMIT.to_string())
+            }
+            answer => answer,
+        })
     }
 
     /// Runs a command that a restart must not replay.

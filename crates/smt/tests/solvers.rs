@@ -186,7 +186,10 @@ fn assert_factoring(st: &mut TermStore, s: &mut lockstep_smt::Solver) {
 fn hard_query_times_out_in_bounded_time(kind: SolverKind) {
     let started = Instant::now();
     let mut st = TermStore::new();
-    let mut s = solver_with(SolverConfig::new(kind, Duration::from_millis(100)));
+    // Time alone limits the query here (the work limit has tests of its own).
+    let mut config = SolverConfig::new(kind, Duration::from_millis(100));
+    config.work_per_ms = None;
+    let mut s = solver_with(config);
     s.push().unwrap();
     assert_factoring(&mut st, &mut s);
     assert_eq!(s.check_sat().unwrap(), SatResult::Unknown("timeout".into()));
@@ -379,7 +382,9 @@ fn floating_point_is_ieee(kind: SolverKind) {
 fn z3_check_sat_within_limits_one_query() {
     let started = Instant::now();
     let mut st = TermStore::new();
-    let mut s = solver_with(SolverConfig::new(SolverKind::Z3, Duration::from_secs(30)));
+    let mut config = SolverConfig::new(SolverKind::Z3, Duration::from_secs(30));
+    config.work_per_ms = None;
+    let mut s = solver_with(config);
     s.push().unwrap();
     assert_factoring(&mut st, &mut s);
     assert_eq!(s.check_sat_within(Duration::from_millis(100)).unwrap(), SatResult::Unknown("timeout".into()));
@@ -389,4 +394,58 @@ fn z3_check_sat_within_limits_one_query() {
     let t = st.true_();
     s.assert(&st, t).unwrap();
     assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+}
+
+/// z3's work limit ends a hard query with the same answer on every run,
+/// long before its time limit, whatever the machine's load; the queries
+/// after it have the whole limit again.
+#[test]
+fn z3_work_limit_is_deterministic() {
+    for _ in 0..2 {
+        let started = Instant::now();
+        let mut st = TermStore::new();
+        let mut config = SolverConfig::new(SolverKind::Z3, Duration::from_secs(30));
+        config.work_per_ms = Some(1);
+        let mut s = solver_with(config);
+        s.push().unwrap();
+        assert_factoring(&mut st, &mut s);
+        assert_eq!(s.check_sat().unwrap(), SatResult::Unknown(lockstep_smt::WORK_LIMIT.into()));
+        assert_eq!(s.check_sat_within(Duration::from_secs(1)).unwrap(), SatResult::Unknown(lockstep_smt::WORK_LIMIT.into()));
+        assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
+        s.pop().unwrap();
+        let t = st.true_();
+        s.assert(&st, t).unwrap();
+        assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+    }
+}
+
+/// With a fallback, a query the incremental core does not settle within
+/// its share of the work goes to the bit-blasting tactic, and the model is
+/// the same on every run: which solver answers depends on work, not time.
+#[test]
+fn z3_fallback_after_work_gives_the_same_model_every_time() {
+    let mut models = Vec::new();
+    for _ in 0..3 {
+        let mut st = TermStore::new();
+        let mut s = solver_with(SolverConfig::new(SolverKind::Z3, Duration::from_secs(10)));
+        s.fall_back_after(Duration::from_millis(1)).unwrap();
+        let x = st.declare_const("x", Sort::bv(32));
+        let y = st.declare_const("y", Sort::bv(32));
+        let f = st.declare_fun("f", &[Sort::bv(32)], Sort::bv(32));
+        let fx = st.apply(f, &[x]);
+        let bound = st.bv_const(32, 0x1000);
+        let small = st.bvult(x, bound);
+        s.assert(&st, small).unwrap();
+        s.push().unwrap();
+        let prod = st.bvmul(x, y);
+        let target = st.bv_const(32, 0x1234_5679);
+        let e = st.eq(prod, target);
+        let g = st.eq(fx, y);
+        s.assert(&st, e).unwrap();
+        s.assert(&st, g).unwrap();
+        assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+        models.push(s.get_value(&st, &[x, y]).unwrap());
+        s.pop().unwrap();
+    }
+    assert!(models.windows(2).all(|w| w[0] == w[1]), "{models:?}");
 }

@@ -28,7 +28,7 @@ pub fn power_of_two_block_sizes(a: KernelRef, b: Option<KernelRef>, config: &Equ
     let mut inp = Inputs::new_param(config.group_size, config.num_groups, &params);
     inp.fix_scalars(&config.scalar_args);
     inp.floats = config.floats;
-    let solver = Solver::spawn(SolverConfig::new(config.solver, config.query_timeout)).map_err(|e| format!("cannot start the solver: {e}"))?;
+    let solver = Solver::spawn(config.solver_config(config.query_timeout)).map_err(|e| format!("cannot start the solver: {e}"))?;
     let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id };
     let tru = inp.st.true_();
     let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru };
