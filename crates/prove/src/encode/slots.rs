@@ -8,7 +8,9 @@
 //! so this cannot be a fact about two values of one iteration (which is
 //! what `distinct_increments` gives outside loops); it is a fact about the
 //! site. It rests on the counter not wrapping around in one launch, which
-//! the report states.
+//! the report states; it applies to concrete launches only (with sizes
+//! left open, more threads than the counter's range could each increment
+//! it once, and the prover reports the race).
 
 use super::*;
 
@@ -100,6 +102,14 @@ impl Enc<'_> {
         let kind = &self.func.insts[atomic].kind;
         let InstKind::Atomic { ptr: counter, .. } = kind else { return None };
         if !self.positive_increment(kind) || !self.uniform_root(*counter) {
+            return None;
+        }
+        // With sizes left open the launch may have more threads than the
+        // counter has values, and the increments may wrap around even
+        // outside loops; the rule is kept to concrete launches, where only
+        // loops can make that many increments.
+        let dims = self.config.dims.clamp(1, 3) as usize;
+        if (0..dims).any(|d| self.config.group_size[d].is_none() || self.config.num_groups[d].is_none()) {
             return None;
         }
         let obj = self.static_object(*counter)?;
