@@ -237,3 +237,58 @@ fn a_local_whose_address_escapes_stays_in_memory() {
     let out = prove_kernel(&m, k, &config());
     assert!(matches!(out, ProveOutcome::Failed { .. }), "{out:#?}");
 }
+
+/// A closure-like local: a pointer at offset 0 and an `i32` at offset 8,
+/// stored in the entry and read after a branch through a generic cast and
+/// constant offsets. `{overlap}` adds a read of bytes 4-7, which straddle
+/// the pointer field.
+fn fields_kernel(overlap: &str) -> String {
+    format!(
+        r#"language cuda
+
+file0 = "fields.cu"
+
+kernel fn0 "k" link "k" (v9 "out": ptr.global pointee()) entry block0 @file0:1:0 {{
+  local0 = private "agg.tmp" size 16 align 8 elem_size 16
+  v0: ptr.private = local_addr local0
+  v1: i64 = const 8
+  v2: i32 = const 7
+  v12: i64 = const 4
+block0:
+  store v0, v9 align 8 @file0:2:3
+  v3: ptr.private = ptradd v0, v1 @file0:2:3
+  store v3, v2 align 4 @file0:2:3
+  v4: i32 = builtin local_id x @file0:3:3
+  v5: i1 = icmp eq v4, v2 @file0:3:3
+  br v5, block1, block2 @file0:3:3
+block1:
+  jump block2 @file0:4:3
+block2:
+  v6: ptr.generic = addrspacecast v0 @file0:5:3
+  v7: ptr.generic = ptradd v6, v1 @file0:5:3
+  v8: i32 = load v7 align 4 @file0:5:3
+  v10: ptr.generic = load v6 align 8 @file0:5:3
+  {overlap}
+  v11: i1 = icmp eq v8, v2 @file0:5:3
+  annot assert(v11) @file0:5:3
+  return @file0:6:1
+}}
+"#
+    )
+}
+
+#[test]
+fn fields_of_a_local_are_promoted_one_by_one() {
+    let m = parse_module(&fields_kernel("")).expect("parses");
+    let k = m.function_by_name("k").unwrap();
+    let mut promoted = m.clone();
+    assert_eq!(lockstep_prove::promote::promote_private_locals(&mut promoted.functions[k]), 2);
+    lockstep_kir::verify::verify_function(&promoted, k).expect("promoted KIR verifies");
+    let out = prove_kernel(&m, k, &config());
+    assert!(matches!(out, ProveOutcome::Verified { .. }), "{out:#?}");
+    // Bytes read across two fields keep the local in memory.
+    let m = parse_module(&fields_kernel("v13: ptr.generic = ptradd v6, v12 @file0:5:3\n  v14: i32 = load v13 align 4 @file0:5:3"))
+        .expect("parses");
+    let mut promoted = m.clone();
+    assert_eq!(lockstep_prove::promote::promote_private_locals(&mut promoted.functions[k]), 0);
+}

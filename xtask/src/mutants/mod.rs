@@ -1,5 +1,7 @@
 //! `cargo xtask mutants`: the soundness harness. It takes the kernels
-//! lockstep verifies (the conformance suites' `pass` tests), introduces one
+//! lockstep verifies (the conformance suites' `pass` tests, the examples
+//! and goldens that expect `verified`, and on request the CUDA samples
+//! corpus's files with the sizes their launch sites use), introduces one
 //! real defect at a time (`ops`), and asks two questions of each mutant:
 //! does the interpreter show it defective (a violation whose witness the
 //! replay confirmed, from the normal check or from `--mode=find`, the
@@ -13,6 +15,7 @@
 //! suites is copied into the repository.
 
 pub mod ops;
+pub mod sources;
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -22,7 +25,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::conformance::exec::{run_one, Exit};
-use crate::conformance::suite::{discover, Expected, Suite, TestCase};
+use crate::conformance::suite::{Suite, TestCase};
+use sources::Source;
 use crate::conformance::{absolute, resolve, workspace_root};
 
 const USAGE: &str = "\
@@ -35,6 +39,11 @@ mutant the interpreter shows defective that the check calls verified.
 
 options:
   --suite gpuverify|esbmc-gpu|all   suites to take kernels from (default: all)
+  --sources LIST                    comma-separated sources: suites, goldens (examples
+                                    and goldens expecting `verified`), samples (the
+                                    cuda-samples corpus, slow) (default: suites,goldens)
+  --dry-run                         list how many mutants each candidate kernel has,
+                                    without running anything
   --filter SUBSTR                   only tests whose key contains SUBSTR
   --per-kernel N                    mutants per kernel, spread over the operators (default: 6)
   --max-kernels N                   stop after N verified kernels (default: all)
@@ -60,6 +69,8 @@ struct Options {
     shared: Option<PathBuf>,
     log: Option<PathBuf>,
     verbose: bool,
+    sources: Vec<String>,
+    dry_run: bool,
 }
 
 fn parse(args: &[String]) -> Result<Option<Options>, String> {
@@ -74,6 +85,8 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
         shared: None,
         log: None,
         verbose: false,
+        sources: vec!["suites".into(), "goldens".into()],
+        dry_run: false,
     };
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -100,6 +113,13 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             "--shared" => o.shared = Some(PathBuf::from(value()?)),
             "--log" => o.log = Some(PathBuf::from(value()?)),
             "--verbose" | "-v" => o.verbose = true,
+            "--dry-run" => o.dry_run = true,
+            "--sources" => {
+                o.sources = value()?.split(',').map(|x| x.trim().to_string()).collect();
+                if let Some(bad) = o.sources.iter().find(|x| !["suites", "goldens", "samples"].contains(&x.as_str())) {
+                    return Err(format!("unknown source {bad:?} (suites, goldens, samples)"));
+                }
+            }
             "--help" | "-h" => return Ok(None),
             _ => return Err(format!("unknown option {arg:?}")),
         }
@@ -159,12 +179,15 @@ struct Record {
     defective: bool,
 }
 
-/// A copy of the test's folder with the kernel replaced by `text`, under
-/// `scratch`; the case to run it.
-fn materialise(case: &TestCase, text: &str, scratch: &Path) -> std::io::Result<TestCase> {
+/// A copy of the test's folder (or of its file alone) with the kernel
+/// replaced by `text`, under `scratch`; the case to run it.
+fn materialise(source: &Source, text: &str, scratch: &Path) -> std::io::Result<TestCase> {
+    let case = &source.case;
     let _ = fs::remove_dir_all(scratch);
     fs::create_dir_all(scratch)?;
-    copy_dir(&case.dir, scratch, 0)?;
+    if source.whole_dir {
+        copy_dir(&case.dir, scratch, 0)?;
+    }
     fs::write(scratch.join(&case.file), text)?;
     let mut m = case.clone();
     m.dir = scratch.to_path_buf();
@@ -224,27 +247,27 @@ fn run(o: &Options) -> Result<i32, String> {
     }
     let shared = resolve(&o.shared, "LOCKSTEP_SHARED", || root.join("../shared"));
     let shared = fs::canonicalize(&shared).unwrap_or_else(|_| absolute(shared));
-    let mut cases = Vec::new();
-    for &suite in &o.suites {
-        let dir = shared.join("conformance").join(suite.name());
-        let found = discover(suite, &dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        cases.extend(
-            found
-                .cases
-                .into_iter()
-                .filter(|c| c.expected == Expected::Pass)
-                .filter(|c| o.filter.as_ref().is_none_or(|f| c.key().contains(f.as_str()))),
-        );
+    let filter = o.filter.as_deref();
+    let mut cases: Vec<Source> = Vec::new();
+    for source in &o.sources {
+        match source.as_str() {
+            "suites" => cases.extend(sources::suites(&shared, &o.suites, filter)?),
+            "goldens" => cases.extend(sources::goldens(&root, filter)),
+            _ => cases.extend(sources::samples(&shared, filter)),
+        }
+    }
+    if o.dry_run {
+        return Ok(dry_run(&cases, o.per_kernel));
     }
     let start = Instant::now();
-    eprintln!("mutants: {} pass tests; checking which lockstep verifies ({} jobs)", cases.len(), o.jobs);
-    let verdicts = parallel(&cases, o.jobs, |_, c| outcome(&bin, c, &[], o.timeout).verdict);
-    let verified: Vec<&TestCase> =
+    eprintln!("mutants: {} candidate kernels; checking which lockstep verifies ({} jobs)", cases.len(), o.jobs);
+    let verdicts = parallel(&cases, o.jobs, |_, c| outcome(&bin, &c.case, &[], o.timeout).verdict);
+    let verified: Vec<&Source> =
         cases.iter().zip(&verdicts).filter(|(_, v)| *v == "verified").map(|(c, _)| c).take(o.max_kernels).collect();
     // The mutants of every verified kernel, sampled per kernel.
-    let mut work: Vec<(&TestCase, ops::Mutant)> = Vec::new();
+    let mut work: Vec<(&Source, ops::Mutant)> = Vec::new();
     for c in &verified {
-        let Ok(src) = fs::read_to_string(c.dir.join(&c.file)) else { continue };
+        let Ok(src) = fs::read_to_string(c.case.dir.join(&c.case.file)) else { continue };
         for m in ops::sample(ops::mutants(&src), o.per_kernel) {
             work.push((c, m));
         }
@@ -267,10 +290,10 @@ fn run(o: &Options) -> Result<i32, String> {
                 // own finding; otherwise ask the interpreter alone.
                 let defective = check.confirmed
                     || (check.verdict != "rejected" && outcome(&bin, &mcase, &["--mode=find"], o.timeout).confirmed);
-                Record { key: case.key(), op: m.op, line: m.line, check, defective }
+                Record { key: case.key.clone(), op: m.op, line: m.line, check, defective }
             }
             Err(e) => Record {
-                key: case.key(),
+                key: case.key.clone(),
                 op: m.op,
                 line: m.line,
                 check: Outcome { verdict: format!("setup failed: {e}"), ..Default::default() },
@@ -285,7 +308,7 @@ fn run(o: &Options) -> Result<i32, String> {
                 "{}{} {}:{} {} -> {}{}",
                 if bug { "SOUNDNESS BUG: " } else { "" },
                 record.key,
-                case.file,
+                case.case.file,
                 record.line,
                 record.op,
                 record.check.verdict,
@@ -314,7 +337,7 @@ fn run(o: &Options) -> Result<i32, String> {
 
 /// Prints the figures; the exit status says whether a verified mutant was
 /// shown defective.
-fn report(verified: &[&TestCase], records: &[Record], elapsed: Duration) -> i32 {
+fn report(verified: &[&Source], records: &[Record], elapsed: Duration) -> i32 {
     let count = |f: &dyn Fn(&Record) -> bool| records.iter().filter(|r| f(r)).count();
     let kernels: BTreeSet<&str> = records.iter().map(|r| r.key.as_str()).collect();
     let bugs: Vec<&Record> = records.iter().filter(|r| r.defective && r.check.verdict == "verified").collect();
@@ -345,4 +368,25 @@ fn report(verified: &[&TestCase], records: &[Record], elapsed: Duration) -> i32 
         println!("SOUNDNESS BUG: {} line {} ({})", b.key, b.line, b.op);
     }
     i32::from(!bugs.is_empty())
+}
+
+/// Lists each candidate's number of mutants (all, and the sample taken),
+/// and the candidates with none, without running anything.
+fn dry_run(cases: &[Source], per_kernel: usize) -> i32 {
+    let (mut total, mut sampled, mut none) = (0, 0, Vec::new());
+    for c in cases {
+        let Ok(src) = fs::read_to_string(c.case.dir.join(&c.case.file)) else { continue };
+        let all = ops::mutants(&src);
+        total += all.len();
+        let n = ops::sample(all, per_kernel).len();
+        sampled += n;
+        if n == 0 {
+            none.push(c.key.as_str());
+        }
+    }
+    for k in &none {
+        println!("no mutant: {k}");
+    }
+    println!("{} candidates, {} mutants, {} sampled at --per-kernel {per_kernel}, {} candidates without mutants", cases.len(), total, sampled, none.len());
+    0
 }

@@ -1,8 +1,9 @@
 //! Mutation operators on kernel source text: each turns a kernel into
 //! variants with one introduced defect of a kind users make (a deleted
 //! barrier, a relaxed bound, a dropped guard, an index shifted by one, a
-//! thread-id term swapped, a write moved before a barrier, an atomic made
-//! plain).
+//! thread-id term swapped, a write moved before a barrier, a barrier moved
+//! one statement up, an atomic made plain, a `volatile` dropped, a shift
+//! amount or a launch size changed, one condition of a guard dropped).
 //!
 //! The operators work on text, not on a parse: a mutant may not compile
 //! (the harness counts it and moves on) and may not be defective (the
@@ -24,8 +25,22 @@ pub struct Mutant {
 }
 
 /// The operators, by name, in the order mutants are listed.
-pub const OPERATORS: [&str; 7] =
-    ["delete-barrier", "relax-bound", "drop-guard", "shift-index", "swap-thread-id", "hoist-write", "remove-atomic"];
+pub const OPERATORS: [&str; 14] = [
+    "delete-barrier",
+    "relax-bound",
+    "drop-guard",
+    "shift-index",
+    "swap-thread-id",
+    "hoist-write",
+    "remove-atomic",
+    "raise-barrier",
+    "drop-conjunct",
+    "lower-index",
+    "remove-volatile",
+    "change-shift",
+    "grow-launch",
+    "flip-arith",
+];
 
 /// Every mutant of `src`, grouped by operator in `OPERATORS` order and by
 /// position within each operator.
@@ -44,6 +59,7 @@ pub fn mutants(src: &str) -> Vec<Mutant> {
                 let text = match new {
                     Edit::Line(l) => replace_line(&lines, n, &l),
                     Edit::Swap => swap_lines(&lines, n),
+                    Edit::SwapUp => swap_lines(&lines, n - 1),
                 };
                 if text != src {
                     out.push(Mutant { op, line: n + 1, text });
@@ -81,6 +97,8 @@ enum Edit {
     Line(String),
     /// The line swapped with the next one.
     Swap,
+    /// The line swapped with the previous one.
+    SwapUp,
 }
 
 /// Annotation and specification calls: never mutated.
@@ -218,6 +236,59 @@ fn barrier_calls(line: &str, is_code: &dyn Fn(usize) -> bool) -> Vec<(usize, usi
     out
 }
 
+/// Whether a line is a barrier call alone (`__syncthreads();`).
+fn barrier_alone(line: &str, is_code: &dyn Fn(usize) -> bool) -> bool {
+    let calls = barrier_calls(line, is_code);
+    calls.len() == 1 && line.trim().trim_end_matches(';').trim().len() == calls[0].1 - calls[0].0
+}
+
+/// Whether a line is one simple statement a barrier may be moved across:
+/// it ends with `;`, is no barrier, and does not leave the block.
+fn movable(line: &str, is_code: &dyn Fn(usize) -> bool) -> bool {
+    let t = line.trim();
+    let leaves = ["for", "return", "break", "continue", "goto", "case", "default", "else", "do"]
+        .iter()
+        .any(|w| t.starts_with(w) && !t[w.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_'));
+    t.ends_with(';')
+        && !leaves
+        && !t.contains('}')
+        && mutable_line(line)
+        && BARRIERS.iter().all(|b| !line.contains(b))
+        && !line.is_empty()
+        && is_code(line.len() - line.trim_start().len())
+}
+
+/// Whether the text before a subscript's `[` declares an array (`int a`,
+/// `__shared__ float s`): two words or more, with no operator between them.
+fn declares(before: &str) -> bool {
+    let start = before.rfind(['=', '(', ',', ';', '{', '?', ':', '+', '-', '*', '&', '[', '!', '<', '>', '|', '/']).map_or(0, |p| p + 1);
+    let words: Vec<&str> = before[start..].split_whitespace().collect();
+    words.len() >= 2 && !matches!(words[0], "return" | "else" | "case" | "do")
+}
+
+/// Splits `text` at top-level occurrences of `sep` (outside brackets).
+fn split_top<'a>(text: &'a str, sep: &str) -> Vec<&'a str> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let (mut depth, mut start, mut k) = (0i32, 0, 0);
+    while k < b.len() {
+        match b[k] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ if depth == 0 && text[k..].starts_with(sep) => {
+                out.push(&text[start..k]);
+                k += sep.len();
+                start = k;
+                continue;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    out.push(&text[start..]);
+    out
+}
+
 fn mutate_line(op: &str, lines: &[&str], n: usize, is_code: &dyn Fn(usize) -> bool) -> Vec<Edit> {
     let line = lines[n];
     let b = line.as_bytes();
@@ -238,6 +309,10 @@ fn mutate_line(op: &str, lines: &[&str], n: usize, is_code: &dyn Fn(usize) -> bo
                     if b[k] == b'<' && next != b'<' && next != b'=' && prev != b'<' && is_code(k) {
                         out.push(splice(k, k + 1, "<="));
                     }
+                    let arrow = prev == b'-' || prev == b'>' || next == b'>' || next == b'=';
+                    if b[k] == b'>' && !arrow && !line.contains('<') && is_code(k) {
+                        out.push(splice(k, k + 1, ">="));
+                    }
                 }
             }
         }
@@ -251,18 +326,18 @@ fn mutate_line(op: &str, lines: &[&str], n: usize, is_code: &dyn Fn(usize) -> bo
                 }
             }
         }
-        "shift-index" => {
+        "shift-index" | "lower-index" => {
+            let delta = if op == "shift-index" { "+ 1" } else { "- 1" };
             for k in 0..b.len() {
                 if b[k] != b'[' || k == 0 || !(is_ident(b[k - 1]) || b[k - 1] == b']' || b[k - 1] == b')') || !is_code(k) {
                     continue;
                 }
                 let Some(close) = closing(line, k) else { continue };
                 let inner = &line[k + 1..close];
-                // A subscript that names a variable (declarations use
-                // constants, and shifting a constant index of a declaration
-                // is no defect).
-                if inner.bytes().any(|c| c.is_ascii_lowercase()) {
-                    out.push(splice(k + 1, close, &format!("({inner}) + 1")));
+                // Any subscript of an access, constant or not; shifting the
+                // size in an array's declaration is no defect.
+                if !inner.trim().is_empty() && !declares(&line[..k]) {
+                    out.push(splice(k + 1, close, &format!("({inner}) {delta}")));
                 }
             }
         }
@@ -275,6 +350,13 @@ fn mutate_line(op: &str, lines: &[&str], n: usize, is_code: &dyn Fn(usize) -> bo
                 ("get_local_id(1)", "get_local_id(0)"),
                 ("get_global_id(0)", "get_global_id(1)"),
                 ("get_group_id(0)", "get_group_id(1)"),
+                ("threadIdx.z", "threadIdx.x"),
+                ("blockIdx.y", "blockIdx.x"),
+                ("blockDim.x", "blockDim.y"),
+                ("get_local_id(2)", "get_local_id(0)"),
+                ("get_global_id(1)", "get_global_id(0)"),
+                ("get_group_id(1)", "get_group_id(0)"),
+                ("get_local_size(0)", "get_local_size(1)"),
             ] {
                 let head = &from[..from.find(['.', '(']).unwrap_or(from.len())];
                 for k in word_sites(line, head, is_code) {
@@ -285,21 +367,103 @@ fn mutate_line(op: &str, lines: &[&str], n: usize, is_code: &dyn Fn(usize) -> bo
             }
         }
         "hoist-write" => {
-            // A barrier alone on its line, followed by a plain assignment:
-            // the write moves before the barrier.
-            let calls = barrier_calls(line, is_code);
-            let alone = calls.len() == 1 && line.trim().trim_end_matches(';').trim().len() == calls[0].1 - calls[0].0;
-            if alone {
-                if let Some(next) = lines.get(n + 1) {
-                    let t = next.trim();
-                    let assigns = t.ends_with(';')
-                        && t.contains('=')
-                        && !t.contains("==")
-                        && !t.starts_with("for")
-                        && !t.starts_with("return")
-                        && mutable_line(next);
-                    if assigns {
-                        out.push(Edit::Swap);
+            // A barrier alone on its line, followed by a statement: the
+            // statement moves before the barrier.
+            if barrier_alone(line, is_code) && lines.get(n + 1).is_some_and(|next| movable(next, is_code)) {
+                out.push(Edit::Swap);
+            }
+        }
+        "raise-barrier" => {
+            // A barrier alone on its line moves above the statement before it.
+            if n > 0 && barrier_alone(line, is_code) && movable(lines[n - 1], is_code) {
+                out.push(Edit::SwapUp);
+            }
+        }
+        "drop-conjunct" => {
+            for w in ["if", "while"] {
+                for k in word_sites(line, w, is_code) {
+                    let open = k + w.len() + line[k + w.len()..].len() - line[k + w.len()..].trim_start().len();
+                    if b.get(open) != Some(&b'(') {
+                        continue;
+                    }
+                    let Some(close) = closing(line, open) else { continue };
+                    let parts = split_top(&line[open + 1..close], "&&");
+                    if parts.len() < 2 {
+                        continue;
+                    }
+                    for drop in 0..parts.len() {
+                        let kept: Vec<&str> =
+                            parts.iter().enumerate().filter(|&(i, _)| i != drop).map(|(_, p)| p.trim()).collect();
+                        out.push(splice(open + 1, close, &kept.join(" && ")));
+                    }
+                }
+            }
+        }
+        "remove-volatile" => {
+            for k in word_sites(line, "volatile", is_code) {
+                let end = k + "volatile".len();
+                let end = end + line[end..].len() - line[end..].trim_start().len();
+                out.push(splice(k, end, ""));
+            }
+        }
+        "change-shift" => {
+            // `x >> 1`, `s <<= 2`: the constant amount grows by one.
+            for k in 0..b.len().saturating_sub(1) {
+                let shift = (b[k] == b'>' && b[k + 1] == b'>') || (b[k] == b'<' && b[k + 1] == b'<');
+                let part_of_launch = (k > 0 && b[k - 1] == b[k]) || b.get(k + 2) == Some(&b[k]);
+                if !shift || part_of_launch || !is_code(k) {
+                    continue;
+                }
+                let mut a = k + 2;
+                if b.get(a) == Some(&b'=') {
+                    a += 1;
+                }
+                while b.get(a) == Some(&b' ') {
+                    a += 1;
+                }
+                let digits = b[a..].iter().take_while(|c| c.is_ascii_digit()).count();
+                if digits == 0 || b.get(a + digits).is_some_and(|&c| is_ident(c) || c == b'.') {
+                    continue;
+                }
+                if let Ok(v) = line[a..a + digits].parse::<u64>() {
+                    out.push(splice(a, a + digits, &(v + 1).to_string()));
+                }
+            }
+        }
+        "grow-launch" => {
+            // `k<<<grid, block>>>` (or ESBMC-GPU's `ESBMC_verify_kernel(k,
+            // grid, block, ...)`): one more block, or twice the threads.
+            let launch = line.find("<<<").filter(|&k| is_code(k)).and_then(|open| {
+                let len = line[open + 3..].find(">>>")?;
+                Some((open + 3, open + 3 + len, 0))
+            });
+            let esbmc = word_sites(line, "ESBMC_verify_kernel", is_code).first().and_then(|&k| {
+                let open = k + "ESBMC_verify_kernel".len();
+                (b.get(open) == Some(&b'(')).then_some(())?;
+                Some((open + 1, closing(line, open)?, 1))
+            });
+            if let Some((from, to, skip)) = launch.or(esbmc) {
+                let args = split_args(&line[from..to]);
+                if args.len() >= skip + 2 {
+                    let (g, t) = (args[skip].trim(), args[skip + 1].trim());
+                    let head: String = args[..skip].iter().map(|a| format!("{a}, ")).collect();
+                    let rest: String = args[skip + 2..].iter().map(|a| format!(",{a}")).collect();
+                    for new in [format!("({g}) + 1, {t}"), format!("{g}, ({t}) * 2")] {
+                        out.push(splice(from, to, &format!("{head}{new}{rest}")));
+                    }
+                }
+            }
+        }
+        "flip-arith" => {
+            // In an assignment's value, one `+` becomes `-`.
+            let assign = (0..b.len()).find(|&k| {
+                b[k] == b'=' && is_code(k) && b.get(k + 1) != Some(&b'=') && (k == 0 || !b"=!<>".contains(&b[k - 1]))
+            });
+            if let Some(eq) = assign.filter(|_| !line.trim_start().starts_with("for")) {
+                for k in eq + 1..b.len() {
+                    let (prev, next) = (b[k - 1], b.get(k + 1).copied().unwrap_or(b' '));
+                    if b[k] == b'+' && prev != b'+' && next != b'+' && next != b'=' && is_code(k) {
+                        out.push(splice(k, k + 1, "-"));
                     }
                 }
             }
@@ -315,7 +479,11 @@ fn mutate_line(op: &str, lines: &[&str], n: usize, is_code: &dyn Fn(usize) -> bo
                     let args = split_args(&line[open + 1..close]);
                     let ptr = args[0].trim();
                     let val = args.get(1).map_or("1", |v| v.trim());
-                    let new = update.replace("{o}", "__old").replace("{v}", &format!("({val})"));
+                    let third = args.get(2).map_or("0", |v| v.trim());
+                    let new = update
+                        .replace("{o}", "__old")
+                        .replace("{v}", &format!("({val})"))
+                        .replace("{w}", &format!("({third})"));
                     // A plain read and write with the atomic's result (the
                     // old value); `__auto_type` is clang's in C and C++.
                     let plain = format!(
@@ -331,8 +499,12 @@ fn mutate_line(op: &str, lines: &[&str], n: usize, is_code: &dyn Fn(usize) -> bo
 }
 
 /// Atomic functions of CUDA and OpenCL and the plain update each makes
-/// (`{o}` the old value, `{v}` the operand).
-const ATOMICS: [(&str, &str); 18] = [
+/// (`{o}` the old value, `{v}` the operand, `{w}` a third operand).
+const ATOMICS: [(&str, &str); 22] = [
+    ("atomicCAS", "({o} == {v} ? {w} : {o})"),
+    ("atomicInc", "({o} >= {v} ? 0 : {o} + 1)"),
+    ("atomicDec", "(({o} == 0 || {o} > {v}) ? {v} : {o} - 1)"),
+    ("atomic_cmpxchg", "({o} == {v} ? {w} : {o})"),
     ("atomicAdd", "{o} + {v}"),
     ("atomicSub", "{o} - {v}"),
     ("atomicOr", "{o} | {v}"),
@@ -400,8 +572,9 @@ __global__ void k(int *a, int n) {
         assert_eq!(of("drop-guard")[0].line, 6);
         assert!(of("drop-guard")[0].text.contains("if (1) {"));
         let s = of("shift-index");
-        // s[t], a[t] (line 7), a[t], s[255 - t] (line 10), a[0] is a constant.
-        assert_eq!(s.iter().map(|m| m.line).collect::<Vec<_>>(), vec![7, 7, 10, 10]);
+        // s[t], a[t] (line 7), a[t], s[255 - t] (line 10), a[0] (line 11);
+        // the declaration's size (line 4) is no access.
+        assert_eq!(s.iter().map(|m| m.line).collect::<Vec<_>>(), vec![7, 7, 10, 10, 11]);
         assert!(s[0].text.contains("s[(t) + 1] = a[t];"));
         assert!(!s.iter().any(|m| m.text.contains("s[(256) + 1]")));
         assert!(of("swap-thread-id")[0].text.contains("int t = threadIdx.y;"));
@@ -411,6 +584,45 @@ __global__ void k(int *a, int n) {
         let a = of("remove-atomic");
         assert_eq!(a.len(), 1);
         assert!(a[0].text.contains("({ __auto_type __ptr = (&a[0]); __auto_type __old = *__ptr; *__ptr = __old + (1); __old; });"));
+    }
+
+    #[test]
+    fn barrier_moves_conjuncts_volatile_shifts_and_launches() {
+        let src = "\
+__device__ void f(volatile int *v, int *s, int t, int n) {
+  s[t] = 1;
+  __syncthreads();
+  v[t] = s[t + 1];
+  if (t < n && t % 2 == 0) s[t] = 0;
+  for (int d = n >> 1; d > 0; d >>= 1) {}
+}
+int main() { f<<<4, 256>>>(0, 0, 0, 0); }
+";
+        let all = mutants(src);
+        let by = |op: &str| all.iter().filter(|m| m.op == op).collect::<Vec<_>>();
+        let raise = by("raise-barrier");
+        assert_eq!(raise.len(), 1);
+        assert!(raise[0].text.contains("  __syncthreads();\n  s[t] = 1;\n"));
+        let conj = by("drop-conjunct");
+        assert_eq!(conj.len(), 2);
+        assert!(conj[0].text.contains("if (t % 2 == 0) s[t] = 0;") && conj[1].text.contains("if (t < n) s[t] = 0;"));
+        // `volatile` on the function's line is kept (no declaration of a
+        // function is mutated); this one is a parameter of a device function.
+        assert_eq!(by("remove-volatile").len(), 1);
+        assert!(by("remove-volatile")[0].text.contains("f(int *v"));
+        let shifts = by("change-shift");
+        assert_eq!(shifts.len(), 2);
+        assert!(shifts[0].text.contains("n >> 2;") && shifts[1].text.contains("d >>= 2)"));
+        let launch = by("grow-launch");
+        assert_eq!(launch.len(), 2);
+        assert!(launch[0].text.contains("f<<<(4) + 1, 256>>>") && launch[1].text.contains("f<<<4, (256) * 2>>>"));
+        assert!(by("lower-index").iter().any(|m| m.text.contains("v[(t) - 1] = s[t + 1];")));
+        assert!(by("relax-bound").iter().any(|m| m.text.contains("d >= 0;")));
+        assert!(by("flip-arith").iter().any(|m| m.text.contains("v[t] = s[t - 1];")));
+        let esbmc = mutants("  ESBMC_verify_kernel(k, 1, N, a, b);\n  atomicCAS(A, 2, 11);\n");
+        assert!(esbmc.iter().any(|m| m.text.contains("ESBMC_verify_kernel(k, (1) + 1, N, a, b);")));
+        assert!(esbmc.iter().any(|m| m.text.contains("ESBMC_verify_kernel(k, 1, (N) * 2, a, b);")));
+        assert!(esbmc.iter().any(|m| m.text.contains("*__ptr = (__old == (2) ? (11) : __old);")));
     }
 
     #[test]

@@ -244,6 +244,7 @@ impl<'a> Enc<'a> {
         if obj.space == MemSpace::Shared {
             guard.push(self.same_group);
         }
+        let slot_counter = if kind == AccessKind::Write { self.slot_site(i) } else { None };
         for &k1 in kind.conflicts() {
             let log = self.logs.objs[m][k1.index()].clone();
             let exact_empty = !self.async_copies.memcopy_of.is_empty();
@@ -251,6 +252,19 @@ impl<'a> Enc<'a> {
             let mut all = guard.clone();
             all.push(log.has);
             all.push(ov);
+            if let (AccessKind::Write, Some(counter)) = (k1, slot_counter) {
+                // Two writes at one queue slot site by distinct threads are
+                // at distinct slots (`slots.rs`).
+                let here = self.st.eq(log.site, site);
+                all.push(self.st.not(here));
+                let text = format!(
+                    "the atomic increments of `{}` in one launch are fewer than its range (its counts do not wrap around), so the slots they return to distinct threads are distinct",
+                    self.objects[counter].name
+                );
+                if !self.assumptions.contains(&text) {
+                    self.assumptions.push(text);
+                }
+            }
             if let Some(w) = self.config.warp_size {
                 // Warp-synchronous semantics (`--warp-sync`, SESA's
                 // rule): threads of one warp execute in lockstep, so two

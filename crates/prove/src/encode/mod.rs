@@ -51,6 +51,7 @@ mod flow;
 mod insts;
 mod loads;
 mod setup;
+mod slots;
 
 /// Why a kernel cannot be encoded (it becomes `Unknown`).
 #[derive(Debug)]
