@@ -34,6 +34,11 @@ pub fn confirm(module: &Module, kernel: FuncId, config: &CheckConfig, found: &Fo
     if module.language == lockstep_kir::Language::Cuda && !launch.cuda_launchable() {
         return None;
     }
+    // Nor is one whose global size is not the one given.
+    let global = |d: usize| u64::from(launch.group_size[d]) * u64::from(launch.num_groups[d]);
+    if (0..3).any(|d| config.global_size[d].is_some_and(|g| g != global(d))) {
+        return None;
+    }
     let mut groups: Vec<u32> = w
         .threads
         .iter()

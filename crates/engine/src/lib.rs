@@ -231,6 +231,7 @@ fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, confi
         group_size: config.group_size,
         num_groups: config.num_groups,
         global_offset: config.global_offset,
+        global_size: config.global_size,
         equality_abstraction: config.equality_abstraction,
         loop_unwind: config.loop_unwind.unwrap_or(4),
         solver: if config.use_cvc5 { lockstep_find::SolverKind::Cvc5 } else { lockstep_find::SolverKind::Z3 },

@@ -39,11 +39,26 @@ pub struct SearchOutcome {
 /// place of `*`.
 fn concrete_launch(config: &CheckConfig) -> Launch {
     let pick = |v: Option<u64>, default: u64| v.unwrap_or(default).min(u32::MAX as u64) as u32;
-    Launch {
+    let mut launch = Launch {
         group_size: [pick(config.group_size[0], 32), pick(config.group_size[1], 1), pick(config.group_size[2], 1)],
         num_groups: [pick(config.num_groups[0], 2), pick(config.num_groups[1], 1), pick(config.num_groups[2], 1)],
         global_offset: config.global_offset.map(|o| o.min(u32::MAX as u64) as u32),
+    };
+    // A given global size decides what the other size is, and the default
+    // group size gives way to a divisor of it.
+    for d in 0..3 {
+        let Some(global) = config.global_size[d].filter(|&g| g > 0 && g <= u32::MAX as u64) else { continue };
+        let size = match (config.group_size[d], config.num_groups[d]) {
+            (Some(s), _) => s,
+            (None, Some(n)) if n > 0 && global % n == 0 => global / n,
+            _ => (1..=u64::from(launch.group_size[d]).min(global)).rev().find(|s| global % s == 0).unwrap_or(1),
+        };
+        if size > 0 && global % size == 0 {
+            launch.group_size[d] = size as u32;
+            launch.num_groups[d] = (global / size) as u32;
+        }
     }
+    launch
 }
 
 fn total_threads(launch: &Launch) -> u64 {

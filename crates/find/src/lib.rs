@@ -97,6 +97,9 @@ pub struct FindConfig {
     /// OpenCL's global offset in each dimension (`get_global_offset`), as
     /// `--global_offset` gives it: 0 in the dimensions it does not list.
     pub global_offset: [u64; 3],
+    /// OpenCL's `--global_size`, when given: the group size times the
+    /// number of groups in that dimension.
+    pub global_size: [Option<u64>; 3],
     /// GPUVerify's `--equality-abstraction`: writes of values read from
     /// memory may be benign too, and a write that leaves its bytes as they
     /// were races with no read (the rule of `lockstep_analysis::ghost`, as
@@ -126,6 +129,7 @@ impl Default for FindConfig {
             max_violations: 64,
             max_symbolic_size: 64,
             global_offset: [0; 3],
+            global_size: [None; 3],
             equality_abstraction: false,
         }
     }

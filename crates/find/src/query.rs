@@ -133,6 +133,18 @@ impl<'a> Search<'a> {
         let num_groups: [TermId; 3] = std::array::from_fn(|d| {
             size(&mut terms, &mut constraints, config.num_groups[d], format!("num_groups_{}", dim_name(d)))
         });
+        // A given global size is the group size times the number of groups
+        // (both small here, so the 64-bit product cannot wrap).
+        for d in 0..3 {
+            if let Some(global) = config.global_size[d] {
+                let gs = terms.st.zero_extend(32, group_size[d]);
+                let ng = terms.st.zero_extend(32, num_groups[d]);
+                let product = terms.st.bvmul(gs, ng);
+                let g = terms.bv(64, global as u128);
+                let exact = terms.st.eq(product, g);
+                constraints.push(exact);
+            }
+        }
         // CUDA runs at most 1024 threads per block (each size is at most
         // `max`, so the product below cannot wrap for any `max` up to 1024).
         let symbolic_block = config.group_size.iter().filter(|d| d.is_none()).count();
