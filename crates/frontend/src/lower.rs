@@ -2126,7 +2126,8 @@ fn half_bits(x: f32) -> u16 {
     }
 }
 
-fn int_cc(p: LLVMIntPredicate) -> IntCC {
+/// KIR's comparison for an LLVM integer predicate.
+pub(crate) fn int_cc(p: LLVMIntPredicate) -> IntCC {
     use LLVMIntPredicate::*;
     match p {
         LLVMIntEQ => IntCC::Eq,

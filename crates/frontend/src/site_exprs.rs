@@ -21,8 +21,10 @@ use std::collections::HashMap;
 
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
-use llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
+use llvm_sys::{LLVMOpcode, LLVMTypeKind};
 use lockstep_kir::{BinOp, CastOp, IntCC};
+
+use crate::lower::int_cc;
 
 /// How deep an expression is followed before the rest is `Opaque`.
 const MAX_DEPTH: u32 = 12;
@@ -557,22 +559,6 @@ unsafe fn predecessors(block: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
         bb = LLVMGetNextBasicBlock(bb);
     }
     out
-}
-
-fn int_cc(p: LLVMIntPredicate) -> IntCC {
-    use LLVMIntPredicate::*;
-    match p {
-        LLVMIntEQ => IntCC::Eq,
-        LLVMIntNE => IntCC::Ne,
-        LLVMIntUGT => IntCC::Ugt,
-        LLVMIntUGE => IntCC::Uge,
-        LLVMIntULT => IntCC::Ult,
-        LLVMIntULE => IntCC::Ule,
-        LLVMIntSGT => IntCC::Sgt,
-        LLVMIntSGE => IntCC::Sge,
-        LLVMIntSLT => IntCC::Slt,
-        LLVMIntSLE => IntCC::Sle,
-    }
 }
 
 /// The conditions that hold whenever `block` runs, read from the branches
