@@ -120,18 +120,18 @@ pub fn preconditions(
         };
         d < dims && fixed.is_none()
     };
-    // The bounded search must reach the block sizes the sites launch
-    // (its symbolic sizes are otherwise small).
-    let largest = sites.iter().flat_map(|s| s.block_exprs.iter().flatten()).filter_map(|e| e.as_const()).filter(|&c| c <= 1024).max();
-    if let Some(c) = largest {
-        config.largest_searched_size = Some(c as u64);
-    }
     let mut patched = kernel.clone();
     let facts = lockstep_frontend::launch_preconditions::add_launch_preconditions(
         &mut patched,
         sites,
         &usable,
     )?;
+    // The bounded search must reach the block sizes the sites launch
+    // (its symbolic sizes are otherwise small).
+    let largest = sites.iter().flat_map(|s| s.block_exprs.iter().flatten()).filter_map(|e| e.as_const()).filter(|&c| c <= 1024).max();
+    if let Some(c) = largest {
+        config.largest_searched_size = Some(c as u64);
+    }
     let listed = facts.join("; ");
     Some((
         patched,
