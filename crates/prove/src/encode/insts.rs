@@ -43,16 +43,7 @@ impl<'a> Enc<'a> {
                     InstKind::Atomic { ptr, .. } | InstKind::CmpXchg { ptr, .. } => *ptr,
                     _ => continue,
                 };
-                let reaches = match self.static_object(p) {
-                    Some(o) => o == obj,
-                    None => {
-                        let space = match self.func.value_type(p) {
-                            Type::Ptr(s) => s,
-                            _ => MemSpace::Generic,
-                        };
-                        space_compatible(space, self.objects[obj].space)
-                    }
-                };
+                let reaches = self.atomic_may_reach(p, obj);
                 if !reaches {
                     continue;
                 }
@@ -183,6 +174,22 @@ impl<'a> Enc<'a> {
             }
         }
         Ok(out)
+    }
+
+    /// Whether an atomic through pointer `p` may act on object `obj`: the
+    /// object itself when `p` is known to point into one, otherwise any
+    /// object of a space `p`'s type allows.
+    pub(crate) fn atomic_may_reach(&self, p: ValueId, obj: usize) -> bool {
+        match self.static_object(p) {
+            Some(o) => o == obj,
+            None => {
+                let space = match self.func.value_type(p) {
+                    Type::Ptr(s) => s,
+                    _ => MemSpace::Generic,
+                };
+                space_compatible(space, self.objects[obj].space)
+            }
+        }
     }
 
     pub(crate) fn encode_insts(&mut self, b: BlockId, mode: Mode) -> Res<()> {

@@ -42,16 +42,7 @@ impl Enc<'_> {
                     InstKind::Atomic { ptr, .. } | InstKind::CmpXchg { ptr, .. } => *ptr,
                     _ => continue,
                 };
-                let reaches = match self.static_object(p) {
-                    Some(o) => o == obj,
-                    None => {
-                        let space = match self.func.value_type(p) {
-                            Type::Ptr(s) => s,
-                            _ => MemSpace::Generic,
-                        };
-                        space_compatible(space, self.objects[obj].space)
-                    }
-                };
+                let reaches = self.atomic_may_reach(p, obj);
                 if reaches && !self.positive_increment(k) {
                     return false;
                 }
