@@ -8,6 +8,7 @@ mod equiv;
 mod interrupt;
 mod lsp;
 mod options;
+mod pool;
 mod project;
 mod render;
 mod sites;
@@ -56,6 +57,8 @@ options of check:
                            (z3 and cvc5); `unknown` unless both prove it
   --memory-limit=MIB       memory for lockstep and its solvers together
                            (default 1024); `unknown` when it is spent
+  --kernel-jobs=N          check N of the file's kernels at once (default: the
+                           number of cores; project runs share -j among them)
   --only-divergence --only-intra-group --check-array-bounds --equality-abstraction
   --adversarial-abstraction --warp-sync=N --no-infer --loop-unwind=N
   --kernel-args=... --kernel-arrays=... --no-inline --only-log
@@ -548,7 +551,12 @@ fn check(options: &CheckOptions) -> Report {
     if let Some((reason, span)) = host_unchecked {
         report.kernels.push(KernelReport::unknown(lockstep_engine::program::HOST_ENTRY, reason, span));
     }
-    for (id, kernel) in selected {
+    // The kernels are checked at once, each on its own thread
+    // (`--kernel-jobs`); what each adds to the report is added in the
+    // order of the file, so the report does not depend on the threads.
+    let jobs = if options.kernel_jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { options.kernel_jobs };
+    let checked = pool::map_in_order(&selected, jobs, |&(id, kernel)| {
+        let mut notes = Vec::new();
         let mut config = engine_config(options, Some(kernel));
         // With no sizes given, a kernel gets the sizes this file's own
         // launch sites agree on. Then a kernel written for 1-D (or 2-D)
@@ -566,7 +574,7 @@ fn check(options: &CheckOptions) -> Report {
             }
             config.work_dim = dims;
             let (read, launches) = if dims == 1 { ("only the x dimension", "1-D") } else { ("only the x and y dimensions", "1-D and 2-D") };
-            report.notes.push(Diagnostic::note(format!(
+            notes.push(Diagnostic::note(format!(
                 "`{}` reads {read} of its thread and block ids: it is checked for every {launches} launch (give --blockDim and --gridDim to check others)",
                 kernel.name
             )));
@@ -587,11 +595,16 @@ fn check(options: &CheckOptions) -> Report {
         if options.axioms_file.is_some() {
             without_confirmation(&mut kernel_report);
         }
-        report.timings.push((format!("check {}", kernel.name), started.elapsed().as_secs_f64() * 1000.0));
+        let timing = (format!("check {}", kernel.name), started.elapsed().as_secs_f64() * 1000.0);
         for from_sites in from_sites.into_iter().chain(from_arguments.map(|(_, facts)| facts)) {
-            report.notes.push(Diagnostic::note(from_sites.note));
+            notes.push(Diagnostic::note(from_sites.note));
             kernel_report.assumptions.push(from_sites.assumption);
         }
+        (notes, timing, kernel_report)
+    });
+    for (notes, timing, kernel_report) in checked {
+        report.notes.extend(notes);
+        report.timings.push(timing);
         add_entry(&mut report, kernel_report);
     }
     // `--no-inline` asks for GPUVerify's modular check of every function;

@@ -99,6 +99,9 @@ pub struct CheckOptions {
     pub deadline: Option<std::time::Instant>,
     /// `--memory-limit` in MiB, when given (the engines' default otherwise).
     pub memory_limit_mib: Option<u64>,
+    /// `--kernel-jobs=N`: how many of the file's kernels are checked at
+    /// once; 0 (the default) is the number of cores.
+    pub kernel_jobs: usize,
     pub only_divergence: bool,
     pub only_intra_group: bool,
     pub check_array_bounds: bool,
@@ -292,6 +295,13 @@ pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
                 let secs: u64 = parse_number(flag, &v)?;
                 // GPUVerify uses 0 for "no timeout".
                 o.timeout_secs = (secs > 0).then_some(secs);
+            }
+            "--kernel-jobs" => {
+                let v = take_value(flag, inline, &mut iter)?;
+                o.kernel_jobs = parse_number(flag, &v)?;
+                if o.kernel_jobs == 0 {
+                    return err("--kernel-jobs: at least one kernel must be checked at a time");
+                }
             }
             "--memory-limit" => {
                 let v = take_value(flag, inline, &mut iter)?;

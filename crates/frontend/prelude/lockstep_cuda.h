@@ -153,10 +153,14 @@ __LS_DEV void __syncwarp(unsigned int mask = 0xffffffffu) { __lockstep_warp_sync
  * ========================================================================= */
 __LS_INTRIN unsigned int __lockstep_atomic_inc(unsigned int *p, unsigned int v);
 __LS_INTRIN unsigned int __lockstep_atomic_dec(unsigned int *p, unsigned int v);
+/* Marks a block-scoped atomic (`atomicAdd_block`...) on `p`: such an atomic
+ * is atomic only among the threads of one block, which the engines model
+ * for shared memory only (see `block_scoped_atomic` in builtins.rs). */
+__LS_INTRIN void __lockstep_block_scoped_atomic(const volatile void *p);
 
 #define __LS_ATOMIC_RMW(NAME, BUILTIN, T)                                       \
   __LS_DEV T NAME(T *p, T v) { return BUILTIN(p, v, __ATOMIC_RELAXED); }          \
-  __LS_DEV T NAME##_block(T *p, T v) { return BUILTIN(p, v, __ATOMIC_RELAXED); }  \
+  __LS_DEV T NAME##_block(T *p, T v) { __lockstep_block_scoped_atomic(p); return BUILTIN(p, v, __ATOMIC_RELAXED); } \
   __LS_DEV T NAME##_system(T *p, T v) { return BUILTIN(p, v, __ATOMIC_RELAXED); }
 #define __LS_ATOMIC_CAS(T)                                                      \
   __LS_DEV T atomicCAS(T *p, T compare, T v) {                                  \
@@ -164,7 +168,7 @@ __LS_INTRIN unsigned int __lockstep_atomic_dec(unsigned int *p, unsigned int v);
                                 __ATOMIC_RELAXED);                              \
     return compare;                                                             \
   }                                                                             \
-  __LS_DEV T atomicCAS_block(T *p, T compare, T v) { return atomicCAS(p, compare, v); } \
+  __LS_DEV T atomicCAS_block(T *p, T compare, T v) { __lockstep_block_scoped_atomic(p); return atomicCAS(p, compare, v); } \
   __LS_DEV T atomicCAS_system(T *p, T compare, T v) { return atomicCAS(p, compare, v); }
 #define __LS_ATOMIC_EXCH(T)                                                     \
   __LS_DEV T atomicExch(T *p, T v) {                                            \
@@ -172,7 +176,7 @@ __LS_INTRIN unsigned int __lockstep_atomic_dec(unsigned int *p, unsigned int v);
     __atomic_exchange(p, &v, &old, __ATOMIC_RELAXED);                           \
     return old;                                                                 \
   }                                                                             \
-  __LS_DEV T atomicExch_block(T *p, T v) { return atomicExch(p, v); }           \
+  __LS_DEV T atomicExch_block(T *p, T v) { __lockstep_block_scoped_atomic(p); return atomicExch(p, v); } \
   __LS_DEV T atomicExch_system(T *p, T v) { return atomicExch(p, v); }
 
 __LS_ATOMIC_RMW(atomicAdd, __atomic_fetch_add, int)
@@ -209,10 +213,10 @@ __LS_ATOMIC_CAS(unsigned long long)
 __LS_ATOMIC_CAS(unsigned short)
 /* atomicInc: ((old >= v) ? 0 : old + 1); atomicDec: ((old == 0 || old > v) ? v : old - 1). */
 __LS_DEV unsigned int atomicInc(unsigned int *p, unsigned int v) { return __lockstep_atomic_inc(p, v); }
-__LS_DEV unsigned int atomicInc_block(unsigned int *p, unsigned int v) { return __lockstep_atomic_inc(p, v); }
+__LS_DEV unsigned int atomicInc_block(unsigned int *p, unsigned int v) { __lockstep_block_scoped_atomic(p); return __lockstep_atomic_inc(p, v); }
 __LS_DEV unsigned int atomicInc_system(unsigned int *p, unsigned int v) { return __lockstep_atomic_inc(p, v); }
 __LS_DEV unsigned int atomicDec(unsigned int *p, unsigned int v) { return __lockstep_atomic_dec(p, v); }
-__LS_DEV unsigned int atomicDec_block(unsigned int *p, unsigned int v) { return __lockstep_atomic_dec(p, v); }
+__LS_DEV unsigned int atomicDec_block(unsigned int *p, unsigned int v) { __lockstep_block_scoped_atomic(p); return __lockstep_atomic_dec(p, v); }
 __LS_DEV unsigned int atomicDec_system(unsigned int *p, unsigned int v) { return __lockstep_atomic_dec(p, v); }
 #undef __LS_ATOMIC_RMW
 #undef __LS_ATOMIC_CAS

@@ -120,6 +120,11 @@ pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
     if name.starts_with("nvvm.shfl.sync.") || name.starts_with("nvvm.vote.") || name.starts_with("nvvm.read.ptx.sreg.lanemask") {
         return lower_nvvm_warp(l, call, name, args);
     }
+    if let Some(rest) = name.strip_prefix("nvvm.atomic.") {
+        if scoped_nvvm_atomic(l, call, rest, args)? {
+            return Ok(());
+        }
+    }
     if name.starts_with("memcpy") || name.starts_with("memmove") {
         let dst = l.arg_scalar(args[0])?;
         let src = l.arg_scalar(args[1])?;
@@ -184,6 +189,74 @@ pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
     // Everything else (fabs, sqrt, ctpop, nvvm math...) is an uninterpreted
     // function of its arguments.
     external_call(l, call, &format!("llvm.{name}"), args)
+}
+
+/// Checks a block-scoped atomic on `ptr` (`atomicAdd_block`, NVVM's
+/// `*.cta` atomics, PTX `atom.cta`). Such an atomic is atomic only among
+/// the threads of one block: two blocks updating one global location with
+/// it race. The engines model every atomic as atomic for all threads,
+/// which is exact for shared memory (only one block can reach it) and
+/// would hide that race elsewhere, so a block-scoped atomic on memory not
+/// known to be shared makes the kernels that reach it `unknown`.
+pub(crate) fn block_scoped_atomic<L: CallLowering>(l: &mut L, ptr: ValueId) -> Result<()> {
+    match l.type_of(ptr) {
+        Type::Ptr(MemSpace::Shared) => Ok(()),
+        _ => l.fail(
+            "a block-scoped atomic (`atomic*_block`, scope `cta`) on memory that is not `__shared__`: it is atomic only among one block's threads, which lockstep models for shared memory only"
+                .into(),
+        ),
+    }
+}
+
+/// The scoped atomics of NVVM, as clang's CUDA headers write
+/// `atomicAdd_system` and `atomicAdd_block`:
+/// `llvm.nvvm.atomic.OP.gen.{i,f}.{sys,cta}.TYPE.PTR(ptr, value)` and
+/// `llvm.nvvm.atomic.cas.gen.i.{sys,cta}.TYPE.PTR(ptr, expected, new)`.
+/// A system-scoped atomic is atomic for every thread of the grid (and the
+/// host), as the engines model atomics; a block-scoped one only within a
+/// block (see [`block_scoped_atomic`]). `max` and `min` are left out: clang
+/// gives the signed and the unsigned forms one intrinsic, so the operation
+/// cannot be told from the call. `Ok(false)` for a form this does not cover.
+unsafe fn scoped_nvvm_atomic<L: CallLowering>(l: &mut L, call: LLVMValueRef, rest: &str, args: &[LLVMValueRef]) -> Result<bool> {
+    let parts: Vec<&str> = rest.split('.').collect();
+    let (Some(&op), Some(&"gen"), Some(&kind), Some(&scope)) = (parts.first(), parts.get(1), parts.get(2), parts.get(3)) else {
+        return Ok(false);
+    };
+    if !matches!(scope, "sys" | "cta") || !matches!(kind, "i" | "f") {
+        return Ok(false);
+    }
+    let Some(&ptr_arg) = args.first() else { return Ok(false) };
+    let ptr = l.arg_scalar(ptr_arg)?;
+    if scope == "cta" {
+        block_scoped_atomic(l, ptr)?;
+    }
+    if op == "cas" {
+        let (Some(&expected), Some(&new)) = (args.get(1), args.get(2)) else { return Ok(false) };
+        let expected = l.arg_scalar(expected)?;
+        let new = l.arg_scalar(new)?;
+        let ty = l.type_of(new);
+        let expected = l.coerce_to(expected, ty);
+        let old = l.emit_inst(InstKind::CmpXchg { ptr, expected, new }, Some(ty)).expect("result");
+        l.define(call, old);
+        return Ok(true);
+    }
+    let aop = match (op, kind) {
+        ("add", "f") => AtomicOp::FAdd,
+        ("add", _) => AtomicOp::Add,
+        ("exch", _) => AtomicOp::Xchg,
+        ("and", "i") => AtomicOp::And,
+        ("or", "i") => AtomicOp::Or,
+        ("xor", "i") => AtomicOp::Xor,
+        ("inc", "i") => AtomicOp::UIncWrap,
+        ("dec", "i") => AtomicOp::UDecWrap,
+        _ => return Ok(false),
+    };
+    let Some(&value) = args.get(1) else { return Ok(false) };
+    let value = l.arg_scalar(value)?;
+    let ty = l.type_of(value);
+    let old = l.emit_inst(InstKind::Atomic { op: aop, ptr, value }, Some(ty)).expect("result");
+    l.define(call, old);
+    Ok(true)
 }
 
 /// The warp intrinsics of NVVM, as the CUDA toolkit's headers and clang's
@@ -581,6 +654,10 @@ unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef
                 InstKind::Fence { fence }
             };
             l.emit_inst(kind, None);
+        }
+        "block_scoped_atomic" => {
+            let ptr = l.arg_scalar(args[0])?;
+            block_scoped_atomic(l, ptr)?;
         }
         "atomic_inc" | "atomic_dec" => {
             let ptr = l.arg_scalar(args[0])?;

@@ -17,7 +17,7 @@ const VALUE_FLAGS: &[&str] = &[
     "-I", "-D", "-x", "--language", "--kernel", "--format", "--mode", "--solver", "--timeout", "--blockDim", "--local_size",
     "--gridDim", "--num_groups", "--global_size", "--global_offset", "--warp-sync", "--disable-rule", "--smt-log",
     "--cuda-path", "--cuda-headers", "--vcgen-opt", "--loop-unwind", "--kernel-args", "--kernel-arrays", "--boogie-file",
-    "--clang-opt", "--memory-limit",
+    "--clang-opt", "--memory-limit", "--kernel-jobs",
 ];
 
 /// The run's own options, which no single-file check takes.

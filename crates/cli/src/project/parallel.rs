@@ -12,7 +12,7 @@
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -108,15 +108,27 @@ pub fn run_all(
 ) -> Vec<Outcome> {
     let queue = Mutex::new(VecDeque::from(queue));
     let outcomes = Mutex::new(Vec::new());
+    let running = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
             scope.spawn(|| loop {
                 if interrupt.stopped.load(Ordering::SeqCst) {
                     break;
                 }
-                let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) else { break };
+                // The jobs no other file takes or will take go to this
+                // file's kernels: at the end of a run, when fewer files
+                // are left than jobs, a file of many kernels gets the
+                // cores the finished workers leave idle.
+                let Some((job, kernel_jobs)) = queue.lock().ok().and_then(|mut q| {
+                    let job = q.pop_front()?;
+                    let others = running.fetch_add(1, Ordering::SeqCst) + q.len();
+                    Some((job, jobs.saturating_sub(others).max(1)))
+                }) else {
+                    break;
+                };
                 observer.started(&job.file);
-                let outcome = check_file(&job, cache, deadline, interrupt);
+                let outcome = check_file(&job, kernel_jobs, cache, deadline, interrupt);
+                running.fetch_sub(1, Ordering::SeqCst);
                 if interrupt.stopped.load(Ordering::SeqCst) {
                     break;
                 }
@@ -130,8 +142,9 @@ pub fn run_all(
     outcomes.into_inner().unwrap_or_default()
 }
 
-/// Checks one file: each of its runs, from the cache when it can.
-fn check_file(job: &Job, cache: Option<&Cache>, deadline: Option<Duration>, interrupt: &Interrupt) -> Outcome {
+/// Checks one file: each of its runs, from the cache when it can, with
+/// `kernel_jobs` of its kernels at once (unless its flags say otherwise).
+fn check_file(job: &Job, kernel_jobs: usize, cache: Option<&Cache>, deadline: Option<Duration>, interrupt: &Interrupt) -> Outcome {
     let started = Instant::now();
     let mut merged: Option<Value> = None;
     let mut all_cached = true;
@@ -147,7 +160,13 @@ fn check_file(job: &Job, cache: Option<&Cache>, deadline: Option<Duration>, inte
             Some((report, _)) => report,
             None => {
                 all_cached = false;
-                let (report, cacheable) = run_child(&job.file, &args, deadline, interrupt);
+                // How many threads a check uses does not change its report:
+                // the flag stays out of the cache's key.
+                let mut child_args = args.clone();
+                if !args.iter().any(|a| a.starts_with("--kernel-jobs")) {
+                    child_args.push(format!("--kernel-jobs={kernel_jobs}"));
+                }
+                let (report, cacheable) = run_child(&job.file, &child_args, deadline, interrupt);
                 if let (Some(cache), true) = (cache, cacheable && !interrupt.stopped.load(Ordering::SeqCst)) {
                     let deps = deps.get_or_insert_with(|| file_dependencies(&job.file, &args));
                     if let Some(deps) = deps {

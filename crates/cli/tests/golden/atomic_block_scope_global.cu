@@ -1,0 +1,10 @@
+// expect: unknown
+// flags: --blockDim=64 --gridDim=4
+// A grid-wide counter updated with a block-scoped atomic: the atomics of
+// different blocks are not atomic with respect to each other, so blocks
+// race on `total`. lockstep models such atomics on shared memory only and
+// must not call this kernel verified.
+__global__ void count_positive(const int *in, unsigned *total, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && in[i] > 0) atomicAdd_block(total, 1u);
+}
