@@ -466,6 +466,29 @@ fn a_sample_of_kernels_gets_the_same_report_twice() {
     }
 }
 
+/// A file's kernels checked at once (`--kernel-jobs`) give the report they
+/// give one after another: the same verdicts, violations, notes and
+/// assumptions, in the file's order.
+#[test]
+fn kernels_checked_at_once_give_the_report_of_kernels_checked_in_turn() {
+    let kernels = scratch(
+        "kernel-jobs.cu",
+        "__global__ void fill(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n\
+         __global__ void racy(int *a) { a[0] = threadIdx.x; }\n\
+         __global__ void shifted(int *a, int n) {\n  int i = threadIdx.x;\n  if (i + 1 < n) a[i] = a[i + 1];\n}\n\
+         __global__ void looped(int *a, int n) {\n  for (int i = threadIdx.x; i < n; i += blockDim.x) a[i] += i;\n}\n",
+    );
+    let run = |jobs: &str| {
+        let (code, report) = check_json(&kernels, &["--blockDim=32", "--gridDim=2", jobs]);
+        (code, without_timings(report))
+    };
+    let (alone, together) = (run("--kernel-jobs=1"), run("--kernel-jobs=3"));
+    assert_eq!(alone.0, Some(1), "{:#}", alone.1);
+    let names: Vec<&str> = alone.1["kernels"].as_array().unwrap().iter().filter_map(|k| k["name"].as_str()).collect();
+    assert_eq!(names, ["fill", "racy", "shifted", "looped"], "{:#}", alone.1);
+    assert_eq!(alone, together, "the reports differ");
+}
+
 /// A report without the fields that measure time.
 fn without_timings(mut v: serde_json::Value) -> serde_json::Value {
     if let Some(map) = v.as_object_mut() {
