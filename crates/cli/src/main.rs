@@ -8,6 +8,7 @@ mod equiv;
 mod interrupt;
 mod lsp;
 mod options;
+mod partial;
 mod pool;
 mod project;
 mod render;
@@ -322,8 +323,13 @@ fn stop_run_with(file: String, format: Format, why: String, elapsed: Duration, c
         return;
     }
     *emitted = true;
-    let mut report = Report::new(file);
-    report.kernels.push(KernelReport::unknown("*", why, None));
+    // The kernels already decided keep their verdicts; the others are
+    // `unknown` for `why`.
+    let mut report = partial::report(&why).unwrap_or_else(|| {
+        let mut report = Report::new(file);
+        report.kernels.push(KernelReport::unknown("*", why, None));
+        report
+    });
     report.elapsed_ms = elapsed.as_millis() as u64;
     let status = emit(&report, format);
     std::process::exit(code.unwrap_or(status));
@@ -555,7 +561,9 @@ fn check(options: &CheckOptions) -> Report {
     // (`--kernel-jobs`); what each adds to the report is added in the
     // order of the file, so the report does not depend on the threads.
     let jobs = if options.kernel_jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { options.kernel_jobs };
-    let checked = pool::map_in_order(&selected, jobs, |&(id, kernel)| {
+    partial::start(&report, selected.iter().map(|(_, k)| k.name.clone()).collect());
+    let indexed: Vec<_> = selected.into_iter().enumerate().collect();
+    let checked = pool::map_in_order(&indexed, jobs, |&(index, (id, kernel))| {
         let mut notes = Vec::new();
         let mut config = engine_config(options, Some(kernel));
         // With no sizes given, a kernel gets the sizes this file's own
@@ -600,7 +608,9 @@ fn check(options: &CheckOptions) -> Report {
             notes.push(Diagnostic::note(from_sites.note));
             kernel_report.assumptions.push(from_sites.assumption);
         }
-        (notes, timing, kernel_report)
+        let outcome = (notes, timing, kernel_report);
+        partial::finished(index, &outcome);
+        outcome
     });
     for (notes, timing, kernel_report) in checked {
         report.notes.extend(notes);
@@ -631,7 +641,7 @@ fn with_function(module: &lockstep_kir::Module, id: lockstep_kir::FuncId, functi
 
 /// Adds a kernel's (or function's) report to the file's, whose assumptions
 /// are those of all its entries.
-fn add_entry(report: &mut Report, entry: KernelReport) {
+pub(crate) fn add_entry(report: &mut Report, entry: KernelReport) {
     for a in &entry.assumptions {
         if !report.assumptions.contains(a) {
             report.assumptions.push(a.clone());
