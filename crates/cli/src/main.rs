@@ -435,10 +435,18 @@ fn check(options: &CheckOptions) -> Report {
     // `unknown`, each with the construct and where it is; the file's other
     // kernels are checked.
     let left_out: Vec<String> = loaded.unsupported_kernels.iter().map(|k| k.name.clone()).collect();
+    let display_names = kernel_display_names(
+        loaded
+            .module
+            .kernels()
+            .map(|(_, k)| (k.name.as_str(), k.link_name.as_str()))
+            .chain(loaded.unsupported_kernels.iter().map(|k| (k.name.as_str(), k.link_name.as_str()))),
+    );
     for k in &loaded.unsupported_kernels {
-        if options.kernels.is_empty() || options.kernels.iter().any(|w| *w == k.name) {
+        if options.kernels.is_empty() || options.kernels.iter().any(|w| *w == k.name || *w == k.link_name) {
             let span = k.why.loc.clone().map(|(file, line, column)| Span { file, line, column });
-            report.kernels.push(KernelReport::unknown(&k.name, format!("unsupported: {}", k.why.what), span));
+            let name = display_names.get(&k.link_name).unwrap_or(&k.name);
+            report.kernels.push(KernelReport::unknown(name, format!("unsupported: {}", k.why.what), span));
         }
     }
     let mut module = loaded.module;
@@ -561,7 +569,8 @@ fn check(options: &CheckOptions) -> Report {
     // (`--kernel-jobs`); what each adds to the report is added in the
     // order of the file, so the report does not depend on the threads.
     let jobs = if options.kernel_jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { options.kernel_jobs };
-    partial::start(&report, selected.iter().map(|(_, k)| k.name.clone()).collect());
+    let display = |kernel: &lockstep_kir::Function| display_names.get(&kernel.link_name).cloned().unwrap_or_else(|| kernel.name.clone());
+    partial::start(&report, selected.iter().map(|&(_, k)| display(k)).collect());
     let indexed: Vec<_> = selected.into_iter().enumerate().collect();
     let checked = pool::map_in_order(&indexed, jobs, |&(index, (id, kernel))| {
         let mut notes = Vec::new();
@@ -608,6 +617,7 @@ fn check(options: &CheckOptions) -> Report {
             notes.push(Diagnostic::note(from_sites.note));
             kernel_report.assumptions.push(from_sites.assumption);
         }
+        kernel_report.name = display(kernel);
         let outcome = (notes, timing, kernel_report);
         partial::finished(index, &outcome);
         outcome
@@ -630,6 +640,30 @@ fn check(options: &CheckOptions) -> Report {
         }
     }
     report
+}
+
+/// The names kernels are reported under when several share a source name
+/// (instantiations of one template): the name with its template arguments,
+/// `reduce<int, 256u>`, from the symbol. `--kernel` still takes the source
+/// name (all instantiations) or the symbol (one). `kernels` lists every
+/// kernel of the file as (source name, symbol).
+fn kernel_display_names<'a>(kernels: impl Iterator<Item = (&'a str, &'a str)>) -> std::collections::HashMap<String, String> {
+    let kernels: Vec<(&str, &str)> = kernels.collect();
+    let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for &(name, _) in &kernels {
+        *count.entry(name).or_default() += 1;
+    }
+    let options = cpp_demangle::DemangleOptions::new().no_params().no_return_type();
+    kernels
+        .into_iter()
+        .filter(|(name, _)| count[name] > 1)
+        .filter_map(|(name, symbol)| {
+            let demangled = cpp_demangle::Symbol::new(symbol.as_bytes()).ok()?.demangle(&options).ok()?;
+            // Namespaces add nothing the source name does not say.
+            let start = demangled.find(&format!("{name}<")).unwrap_or(0);
+            Some((symbol.to_string(), demangled[start..].to_string()))
+        })
+        .collect()
 }
 
 /// `module` with function `id` replaced.

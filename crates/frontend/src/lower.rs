@@ -228,6 +228,8 @@ pub unsafe fn lower_module(module: LLVMModuleRef, language: Language) -> Result<
 pub struct UnsupportedKernel {
     /// The kernel's source name.
     pub name: String,
+    /// Its symbol (which tells template instantiations apart).
+    pub link_name: String,
     pub why: Unsupported,
 }
 
@@ -320,7 +322,12 @@ pub unsafe fn lower_module_keeping_supported(module: LLVMModuleRef, language: La
     let mut left_out: Vec<UnsupportedKernel> = defined
         .iter()
         .filter(|f| kernels.contains(f))
-        .filter_map(|f| reason.get(f).map(|why| UnsupportedKernel { name: base_identifier(&value_name(*f)), why: why.clone() }))
+        .filter_map(|f| {
+            reason.get(f).map(|why| {
+                let link_name = value_name(*f);
+                UnsupportedKernel { name: base_identifier(&link_name), link_name, why: why.clone() }
+            })
+        })
         .collect();
     left_out.sort_by(|a, b| a.name.cmp(&b.name));
     let keep: HashSet<LLVMValueRef> = defined.into_iter().filter(|f| !reason.contains_key(f)).collect();
