@@ -243,7 +243,11 @@ impl<'m> Inliner<'m> {
                 }
                 kind.map_operands(|v| self.map_value(&mut copy, v));
                 let ty = data.result.map(|r| func.values[r].ty);
-                let (_, nr) = self.out.append_inst(cur, kind, ty, loc);
+                let (ni, nr) = self.out.append_inst(cur, kind, ty, loc);
+                let no_wrap = func.no_wrap_of(i);
+                if !no_wrap.is_none() {
+                    self.out.no_wrap.set(ni, no_wrap);
+                }
                 if let (Some(r), Some(nr)) = (data.result, nr) {
                     self.out.values[nr].name = func.values[r].name.clone();
                     copy.values.insert(r, nr);

@@ -292,6 +292,17 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         notes.push("concrete search discarded: its inputs break the kernel's preconditions".into());
         return SearchOutcome { violations: Vec::new(), notes };
     }
+    // A run in which signed arithmetic overflowed has undefined behaviour
+    // (clang's `nsw`): the prover assumes it does not happen, and what the
+    // wrapped values did next is no behaviour the program must have.
+    if let Some((loc, thread)) = result.first_no_wrap_overflow {
+        let at = crate::locate::span_at(module, loc.func, loc.block, loc.inst)
+            .map_or_else(String::new, |s| format!(" at {}:{}", s.line, s.column));
+        notes.push(format!(
+            "concrete run discarded: integer arithmetic the source declares non-overflowing (signed, undefined behaviour in C/C++) overflowed{at} in {thread}"
+        ));
+        return SearchOutcome { violations: Vec::new(), notes };
+    }
     if !result.completed {
         notes.push("concrete search stopped early (step budget)".into());
     } else {

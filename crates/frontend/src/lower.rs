@@ -1323,9 +1323,16 @@ impl<'a> FnLower<'a> {
                     LLVMOr => BinOp::Or,
                     _ => BinOp::Xor,
                 };
+                let no_wrap = no_wrap_flags(v, op);
                 self.lanewise2(v, |this, a, b| {
                     let ty = this.f.value_type(a);
-                    this.emit_value(InstKind::Binary { op: bop, lhs: a, rhs: b }, ty)
+                    let r = this.emit_value(InstKind::Binary { op: bop, lhs: a, rhs: b }, ty);
+                    if !no_wrap.is_none() {
+                        if let ValueDef::Inst(inst) = this.f.values[r].def {
+                            this.f.no_wrap.set(inst, no_wrap);
+                        }
+                    }
+                    r
                 })?
             }
             LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem => {
@@ -2221,4 +2228,16 @@ mod tests {
         assert_eq!(stub_kernel_symbol("__device_stub__c_kernel").as_deref(), Some("c_kernel"));
         assert_eq!(stub_kernel_symbol("_Z3fooPi"), None);
     }
+}
+
+/// The `nsw`/`nuw` flags of an LLVM instruction `v` with opcode `op` (none
+/// for constant expressions, whose flags LLVM's C API cannot read, and for
+/// operators that carry none). Clang sets `nsw` where C/C++ signed overflow
+/// is undefined behaviour, never on unsigned arithmetic.
+unsafe fn no_wrap_flags(v: LLVMValueRef, op: LLVMOpcode) -> NoWrap {
+    use LLVMOpcode::*;
+    if !matches!(op, LLVMAdd | LLVMSub | LLVMMul | LLVMShl) || LLVMIsAInstruction(v).is_null() {
+        return NoWrap::NONE;
+    }
+    NoWrap { signed: LLVMGetNSW(v) != 0, unsigned: LLVMGetNUW(v) != 0 }
 }

@@ -541,6 +541,36 @@ pub struct Function {
     pub inst_locs: SecondaryMap<InstId, Option<SrcLoc>>,
     /// Source location of each block's terminator.
     pub term_locs: SecondaryMap<BlockId, Option<SrcLoc>>,
+    /// The no-wrap facts of integer `add`, `sub`, `mul` and `shl`
+    /// instructions (LLVM's `nsw`/`nuw` flags, side table from the
+    /// front-end). A missing entry says nothing: the operation wraps.
+    pub no_wrap: SecondaryMap<InstId, NoWrap>,
+}
+
+/// What the source language promises about one integer operation's result:
+/// with `signed` (LLVM `nsw`), the mathematical result of the operands read
+/// as signed integers fits the type (C/C++ signed overflow is undefined
+/// behaviour, so clang sets it on signed arithmetic only); with `unsigned`
+/// (`nuw`), the same for the operands read as unsigned integers. An
+/// execution where the promise fails has undefined behaviour.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct NoWrap {
+    pub signed: bool,
+    pub unsigned: bool,
+}
+
+impl NoWrap {
+    pub const NONE: NoWrap = NoWrap { signed: false, unsigned: false };
+
+    pub fn is_none(self) -> bool {
+        !self.signed && !self.unsigned
+    }
+
+    /// Whether the flags may be set on operator `op` (LLVM's overflowing
+    /// binary operators).
+    pub fn applies_to(op: BinOp) -> bool {
+        matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl)
+    }
 }
 
 impl Function {
@@ -562,6 +592,7 @@ impl Function {
             loc: None,
             inst_locs: SecondaryMap::new(),
             term_locs: SecondaryMap::new(),
+            no_wrap: SecondaryMap::new(),
         }
     }
 
@@ -633,6 +664,17 @@ impl Function {
             self.inst_locs.set(inst, loc);
         }
         (inst, result)
+    }
+
+    /// The no-wrap facts of instruction `inst` (none for any instruction
+    /// that is not an integer `add`, `sub`, `mul` or `shl`, whatever the
+    /// side table holds, so that a pass that rewrites an instruction in
+    /// place can never leave a stale promise on another operation).
+    pub fn no_wrap_of(&self, inst: InstId) -> NoWrap {
+        match self.insts.get(inst).map(|d| &d.kind) {
+            Some(InstKind::Binary { op, .. }) if NoWrap::applies_to(*op) => *self.no_wrap.get(inst),
+            _ => NoWrap::NONE,
+        }
     }
 
     pub fn set_terminator(&mut self, block: BlockId, term: Terminator, loc: Option<SrcLoc>) {

@@ -309,6 +309,7 @@ struct RawInst {
     callee_pos: Pos,
     result: Option<Ref>,
     loc: Option<RawLoc>,
+    no_wrap: NoWrap,
 }
 
 struct RawBlock {
@@ -920,7 +921,14 @@ impl Parser {
         let (word, op_pos) = self.ident("an instruction")?;
         let mut pos = Vec::new();
         let mut callee_pos = Pos::default();
+        let mut no_wrap = NoWrap::NONE;
         let kind = if let Some(op) = BinOp::from_name(&word) {
+            // The flags are written in this order when present.
+            no_wrap.unsigned = self.eat_keyword("nuw");
+            no_wrap.signed = self.eat_keyword("nsw");
+            if !no_wrap.is_none() && !NoWrap::applies_to(op) {
+                return error(op_pos, format!("`{word}` takes no `nuw`/`nsw` flags"));
+            }
             let [lhs, rhs] = self.fixed(&mut pos)?;
             InstKind::Binary { op, lhs, rhs }
         } else if let Some(op) = CastOp::from_name(&word) {
@@ -1029,7 +1037,7 @@ impl Parser {
             }
         };
         let loc = self.opt_loc()?;
-        Ok(RawInst { kind, operand_pos: pos, callee_pos, result, loc })
+        Ok(RawInst { kind, operand_pos: pos, callee_pos, result, loc, no_wrap })
     }
 
     /// A word naming a variant of some operator enum.
@@ -1254,6 +1262,9 @@ fn resolve_function(
         let result = inst.result.map(|r| values.get(r)).transpose()?;
         if let Some(loc) = resolve_loc(files, inst.loc)? {
             inst_locs.set(id, Some(loc));
+        }
+        if !inst.no_wrap.is_none() {
+            func.no_wrap.set(id, inst.no_wrap);
         }
         func.insts.push(InstData { kind, result });
     }

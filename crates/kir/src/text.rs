@@ -44,7 +44,7 @@
 //!
 //! | kind | syntax |
 //! | --- | --- |
-//! | Binary | `add v1, v2` (`sub mul udiv sdiv urem srem shl lshr ashr and or xor`) |
+//! | Binary | `add v1, v2` (`sub mul udiv sdiv urem srem shl lshr ashr and or xor`); `add nuw nsw v1, v2` with no-wrap flags (`add sub mul shl`) |
 //! | Icmp | `icmp slt v1, v2` |
 //! | Select | `select cond, then, else` |
 //! | Cast | `zext v1` (the target type is the result type) |
@@ -358,7 +358,7 @@ fn write_function(f: &mut impl Write, func: &Function, id: FuncId) -> fmt::Resul
                         write_value_def(f, func, result)?;
                         f.write_str(" = ")?;
                     }
-                    write_inst_kind(f, &data.kind)?;
+                    write_inst_kind_flagged(f, &data.kind, func.no_wrap_of(inst))?;
                     write_loc(f, *func.inst_locs.get(inst))?;
                 }
                 // An out-of-range instruction id cannot be printed as an
@@ -390,6 +390,24 @@ fn write_terminator(f: &mut impl Write, term: &Terminator) -> fmt::Result {
         Terminator::Return(None) => f.write_str("return"),
         Terminator::Return(Some(v)) => write!(f, "return {v}"),
         Terminator::Unreachable => f.write_str("unreachable"),
+    }
+}
+
+/// Writes the part of an instruction after `RES = `, with its no-wrap
+/// flags after the operator (`add nuw nsw v1, v2`).
+fn write_inst_kind_flagged(f: &mut impl Write, kind: &InstKind, flags: NoWrap) -> fmt::Result {
+    match kind {
+        InstKind::Binary { op, lhs, rhs } if !flags.is_none() => {
+            f.write_str(op.name())?;
+            if flags.unsigned {
+                f.write_str(" nuw")?;
+            }
+            if flags.signed {
+                f.write_str(" nsw")?;
+            }
+            write!(f, " {lhs}, {rhs}")
+        }
+        _ => write_inst_kind(f, kind),
     }
 }
 

@@ -297,6 +297,23 @@ impl<'a> FunctionVerifier<'a> {
             let block = self.block_of(inst);
             self.check_loc(block, Some(inst), loc, "the instruction's location");
         }
+        // No-wrap flags belong to integer `add`, `sub`, `mul` and `shl`;
+        // anywhere else they are a promise about an operation that does not
+        // exist (`Function::no_wrap_of` ignores them, but a pass that left
+        // them there has lost track of its instructions).
+        for (inst, flags) in func.no_wrap.iter() {
+            if flags.is_none() {
+                continue;
+            }
+            let fits = matches!(
+                func.insts.get(inst).map(|d| &d.kind),
+                Some(InstKind::Binary { op, .. }) if NoWrap::applies_to(*op)
+            );
+            if !fits {
+                let block = if func.insts.is_valid(inst) { self.block_of(inst) } else { None };
+                self.error(block, None, format!("no-wrap flags on {inst}, which is no integer add, sub, mul or shl"));
+            }
+        }
     }
 
     fn block_of(&self, inst: InstId) -> Option<BlockId> {

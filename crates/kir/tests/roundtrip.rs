@@ -285,3 +285,46 @@ fn names_round_trip_through_the_ir_helpers() {
         assert!(CastOp::from_name(op.name()).is_none());
     }
 }
+
+#[test]
+fn no_wrap_flags_round_trip_and_are_checked() {
+    let text = "language cuda
+
+kernel fn0 \"k\" link \"k\" (v0 \"n\": i32, v1 \"m\": i32) entry block0 {
+block0:
+  v2: i32 = mul nsw v0, v1
+  v3: i32 = add nuw nsw v2, v0
+  v4: i32 = shl nuw v3, v1
+  v5: i32 = sub v4, v0
+  return
+}
+";
+    let m = parse_module(text).unwrap();
+    verify_module(&m).unwrap();
+    let f = &m.functions[FuncId::new(0)];
+    let flags: Vec<NoWrap> = f.insts.keys().map(|i| f.no_wrap_of(i)).collect();
+    let (nsw, both, nuw) = (
+        NoWrap { signed: true, unsigned: false },
+        NoWrap { signed: true, unsigned: true },
+        NoWrap { signed: false, unsigned: true },
+    );
+    assert_eq!(flags, vec![nsw, both, nuw, NoWrap::NONE]);
+    assert_eq!(assert_round_trip(&m), text);
+
+    // Only `add`, `sub`, `mul` and `shl` take the flags.
+    let bad = text.replace("shl nuw", "lshr nuw");
+    let e = parse_module(&bad).unwrap_err().to_string();
+    assert!(e.contains("takes no `nuw`/`nsw` flags"), "{e}");
+
+    // A flag left on an instruction that is no longer such an operation
+    // is an error of the verifier (and `no_wrap_of` ignores it).
+    let mut m = m;
+    let f = &mut m.functions[FuncId::new(0)];
+    let first = f.insts.keys().next().unwrap();
+    if let InstKind::Binary { op, .. } = &mut f.insts[first].kind {
+        *op = BinOp::UDiv;
+    }
+    assert_eq!(f.no_wrap_of(first), NoWrap::NONE);
+    let errors = verify_module(&m).unwrap_err();
+    assert!(errors.iter().any(|e| e.to_string().contains("no-wrap flags")), "{errors:?}");
+}

@@ -125,6 +125,10 @@ fn inline_one(
         origin.insert(new, (callee_id, i));
         let loc = callee.inst_locs.get(i).or(call_loc);
         f.inst_locs.set(new, Some(loc).flatten());
+        let no_wrap = callee.no_wrap_of(i);
+        if !no_wrap.is_none() {
+            f.no_wrap.set(new, no_wrap);
+        }
     }
     let map_call = |c: &BlockCall| BlockCall { block: block_map[&c.block], args: c.args.iter().map(|&a| vm(a)).collect() };
     for (b, data) in callee.blocks.iter() {

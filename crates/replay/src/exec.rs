@@ -257,6 +257,9 @@ pub(crate) struct Ctx<'a> {
     /// and an undetermined one may differ in another.
     writing_undetermined: bool,
     pub first_unspecified_use: Option<Loc>,
+    /// See `ReplayResult::no_wrap_overflows`.
+    pub no_wrap_overflows: u64,
+    pub first_no_wrap_overflow: Option<(Loc, ThreadId)>,
     /// The term of the undetermined result of the instruction executing
     /// (see `terms`), from `undefined_before` to `undefined_after`.
     pub(crate) result_term: crate::terms::TermId,
@@ -338,6 +341,8 @@ impl<'a> Ctx<'a> {
             threads_exited: 0,
             unspecified_uses: 0,
             first_unspecified_use: None,
+            no_wrap_overflows: 0,
+            first_no_wrap_overflow: None,
             result_term: 0,
             compared_values: Vec::new(),
             entry_undefined: opts.arg_undefined.clone(),
@@ -587,7 +592,19 @@ impl<'a> Ctx<'a> {
             InstKind::Binary { op, lhs, rhs } => {
                 let w = ty_of(*lhs).bits();
                 let (a, b) = (val!(lhs).bits() & mask(w), val!(rhs).bits() & mask(w));
-                Some(Val::Bits(self.binary(th, loc, *op, a, b, w)))
+                let r = self.binary(th, loc, *op, a, b, w);
+                // The run goes on with the wrapped result (what the hardware
+                // computes), but an operation whose no-wrap promise fails
+                // is undefined behaviour: the run is no behaviour the
+                // engines that assume the promise must account for.
+                if let Some(i) = loc.inst {
+                    let flags = func.no_wrap_of(i);
+                    if !flags.is_none() && crate::value::wraps(*op, a, b, w, flags) {
+                        self.no_wrap_overflows += 1;
+                        self.first_no_wrap_overflow.get_or_insert((loc, th.id));
+                    }
+                }
+                Some(Val::Bits(r))
             }
             InstKind::Icmp { cc, lhs, rhs } => {
                 let w = ty_of(*lhs).bits();

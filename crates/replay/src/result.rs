@@ -224,6 +224,15 @@ pub struct ReplayResult {
     pub unspecified_uses: u64,
     /// Where the first of those uses was.
     pub first_unspecified_use: Option<Loc>,
+    /// Executions of integer operations whose no-wrap promise failed
+    /// (`Function::no_wrap`: a signed `nsw` operation that overflowed, an
+    /// `nuw` one that wrapped), all threads together. The interpreter
+    /// computes the wrapped result and goes on, but the run has undefined
+    /// behaviour (C/C++ signed overflow): the prover assumes the promise,
+    /// so what such a run shows confirms nothing.
+    pub no_wrap_overflows: u64,
+    /// Where the first of those was, and the thread that executed it.
+    pub first_no_wrap_overflow: Option<(Loc, ThreadId)>,
     /// With definedness tracked: the determined values that undetermined
     /// ones were compared with (at most `definedness::MAX_COMPARED`), the
     /// values most worth trying for them in another run.

@@ -185,6 +185,8 @@ pub fn replay_with_oracle(
         threads_exited: ctx.threads_exited,
         unspecified_uses: ctx.unspecified_uses,
         first_unspecified_use: ctx.first_unspecified_use,
+        no_wrap_overflows: ctx.no_wrap_overflows,
+        first_no_wrap_overflow: ctx.first_no_wrap_overflow,
         compared_values: ctx.compared_values,
         memory: ctx.memory,
     })

@@ -186,6 +186,32 @@ pub fn sext(bits: u128, width: u32) -> i128 {
     ((bits << shift) as i128) >> shift
 }
 
+/// Whether `op` on the `width`-bit operands `a` and `b` breaks the promise
+/// of `flags` (LLVM's `nsw`/`nuw`): the mathematical result of the operands
+/// read as signed (`nsw`) or unsigned (`nuw`) integers does not fit. Widths
+/// above 64 bits are not checked (no promise is reported broken).
+pub fn wraps(op: lockstep_kir::BinOp, a: u128, b: u128, width: u32, flags: lockstep_kir::NoWrap) -> bool {
+    use lockstep_kir::BinOp;
+    if width == 0 || width > 64 {
+        return false;
+    }
+    let (sa, sb) = (sext(a, width), sext(b, width));
+    let signed_fits = |x: i128| -(1i128 << (width - 1)) <= x && x < (1i128 << (width - 1));
+    let unsigned_fits = |x: i128| 0 <= x && x < (1i128 << width);
+    let (ua, ub) = (a as i128, b as i128);
+    match op {
+        BinOp::Add => (flags.signed && !signed_fits(sa + sb)) || (flags.unsigned && !unsigned_fits(ua + ub)),
+        BinOp::Sub => (flags.signed && !signed_fits(sa - sb)) || (flags.unsigned && !unsigned_fits(ua - ub)),
+        BinOp::Mul => (flags.signed && !signed_fits(sa * sb)) || (flags.unsigned && !unsigned_fits(ua * ub)),
+        // A shift by the width or more has no defined result at all.
+        BinOp::Shl if b >= width as u128 => true,
+        BinOp::Shl => {
+            (flags.signed && !signed_fits(sa << b)) || (flags.unsigned && !unsigned_fits(ua << b))
+        }
+        _ => false,
+    }
+}
+
 /// Converts an IEEE half to single precision (exactly).
 pub fn f16_to_f32(h: u16) -> f32 {
     let sign = ((h >> 15) as u32) << 31;
@@ -298,5 +324,33 @@ mod tests {
         assert_eq!(sext(0xff, 8), -1);
         assert_eq!(sext(0x7f, 8), 127);
         assert_eq!(sext(1, 1), -1);
+    }
+}
+
+#[cfg(test)]
+mod no_wrap_tests {
+    use super::*;
+    use lockstep_kir::{BinOp, NoWrap};
+
+    const NSW: NoWrap = NoWrap { signed: true, unsigned: false };
+    const NUW: NoWrap = NoWrap { signed: false, unsigned: true };
+
+    #[test]
+    fn signed_overflow_is_seen_at_the_limits() {
+        let max = 0x7fff_ffffu128;
+        assert!(!wraps(BinOp::Add, max - 1, 1, 32, NSW));
+        assert!(wraps(BinOp::Add, max, 1, 32, NSW));
+        // -1 + -1 = -2 fits as signed but wraps as unsigned.
+        assert!(!wraps(BinOp::Add, 0xffff_ffff, 0xffff_ffff, 32, NSW));
+        assert!(wraps(BinOp::Add, 0xffff_ffff, 0xffff_ffff, 32, NUW));
+        assert!(wraps(BinOp::Sub, 0x8000_0000, 1, 32, NSW));
+        assert!(wraps(BinOp::Sub, 0, 1, 32, NUW));
+        assert!(!wraps(BinOp::Mul, 46340, 46340, 32, NSW));
+        assert!(wraps(BinOp::Mul, 46341, 46341, 32, NSW));
+        // -1 * MIN is 2^31, one past the largest 32-bit signed value.
+        assert!(wraps(BinOp::Mul, 0xffff_ffff, 0x8000_0000, 32, NSW));
+        assert!(wraps(BinOp::Shl, 1, 31, 32, NSW));
+        assert!(!wraps(BinOp::Shl, 1, 31, 32, NUW));
+        assert!(!wraps(BinOp::Add, 5, 7, 32, NoWrap::NONE));
     }
 }

@@ -213,10 +213,15 @@ impl<'a> Enc<'a> {
         }
         match &data.kind {
             InstKind::Binary { op, lhs, rhs } => {
+                let mut args = [(Sym::Bool(p[0]), Sym::Bool(p[0])); 2];
                 for t in 0..2 {
                     let a = self.val(t, *lhs)?;
                     let c = self.val(t, *rhs)?;
+                    args[t] = (a, c);
                     out[t] = Some(self.binary(*op, a, c));
+                }
+                if mode == Mode::Normal {
+                    self.assume_no_wrap(i, *op, p, args);
                 }
             }
             InstKind::Icmp { cc, lhs, rhs } => {
@@ -525,7 +530,9 @@ impl<'a> Enc<'a> {
                 }
             }
         }
-        self.uf("mul", &[a, b], Sort::bv(w))
+        let m = self.uf("mul", &[a, b], Sort::bv(w));
+        self.product_lemmas(a, b, m);
+        m
     }
 
     pub(crate) fn without_zero_extension(&self, t: TermId) -> TermId {

@@ -25,8 +25,9 @@
 //! The encoder is one state (`Enc`) whose methods are grouped by job in the
 //! submodules: `setup` (objects, threads, launch sizes), `flow` (blocks,
 //! edges and loop cutting), `insts` (values and instructions), `loads`
-//! (what loads return), `access` (race instrumentation, bounds, barriers)
-//! and `annot` (annotations). The pre-analyses the encoding rests on are
+//! (what loads return), `access` (race instrumentation, bounds, barriers),
+//! `annot` (annotations) and `no_wrap` (signed arithmetic that does not
+//! overflow, and products of two symbolic values). The pre-analyses the encoding rests on are
 //! side tables of `lockstep_analysis::{memory, relevance, pointers}`.
 
 use std::collections::{HashMap, HashSet};
@@ -50,6 +51,7 @@ mod annot;
 mod flow;
 mod insts;
 mod loads;
+mod no_wrap;
 mod setup;
 mod slots;
 
@@ -317,6 +319,8 @@ pub(crate) struct Enc<'a> {
     pub named: HashMap<TermId, TermId>,
     /// Whether an annotation of the kernel uses `__enabled()`.
     pub uses_enabled: bool,
+    /// Products of two symbolic values with lemmas (see `no_wrap`).
+    pub(crate) products: Vec<(TermId, TermId, TermId)>,
 }
 
 /// Builds the proof problem of a kernel.
@@ -422,6 +426,7 @@ impl<'a> Enc<'a> {
             expand_funs: Vec::new(),
             named: HashMap::new(),
             uses_enabled: func.insts.iter().any(|(_, inst)| matches!(inst.kind, InstKind::AnnotValue { func: lockstep_kir::AnnotFn::Enabled, .. })),
+            products: Vec::new(),
         };
         // Only stores of values `written_value` can compare qualify.
         let comparable = |i: InstId| match func.insts[i].kind {
