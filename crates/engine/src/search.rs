@@ -280,6 +280,7 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         undefined_value: inputs.undefined_value,
         memory_budget: config.memory_limit / 4,
         process_memory_limit: Some(config.memory_limit / 4 * 3),
+        deadline: config.deadline,
         ..ReplayOptions::default()
     };
     let mut oracle = SimpleHavoc(SeededHavoc { seed: options.havoc_seed });
@@ -304,7 +305,16 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         return SearchOutcome { violations: Vec::new(), notes };
     }
     if !result.completed {
-        notes.push("concrete search stopped early (step budget)".into());
+        // The reason that ended the run says which limit it was (a budget,
+        // the deadline, memory); a thread's own budget is the usual one.
+        let why = result.incomplete.iter().find_map(|(r, _)| match r {
+            lockstep_replay::IncompleteReason::Unsupported(why) if why.contains("time limit") => Some(why.clone()),
+            _ => None,
+        });
+        notes.push(match why {
+            Some(why) => format!("concrete search stopped early: {why}"),
+            None => "concrete search stopped early (step budget)".into(),
+        });
     } else {
         let ran = inputs.only_groups.as_ref().map_or(threads, |g| g.len() as u64 * launch.threads_per_group());
         notes.push(format!("concrete search ran {ran} threads"));

@@ -31,6 +31,12 @@ use crate::{ConcreteWitness, FindConfig, FindOutcome, Found};
 const MAX_RACE_PAIRS: usize = 256;
 /// Loads consulted for a witness's initial memory.
 const MAX_WITNESS_LOADS: usize = 256;
+/// Bytes of initial memory a witness reads back from the model. A load's
+/// length comes from the program (a `memcpy` of a computed size), so the
+/// bytes asked for are bounded, not the loads alone: a witness is cut
+/// short rather than the search running past its deadline. A witness cut
+/// short may fail to replay, which only loses a confirmation.
+const MAX_WITNESS_BYTES: usize = 1 << 14;
 /// Initialised globals larger than this start from arbitrary contents.
 const MAX_INIT_BYTES: usize = 4096;
 
@@ -471,6 +477,9 @@ impl<'a> Search<'a> {
             k += 2;
             if let (true, Some(off)) = (taken, off) {
                 for i in 0..l.len {
+                    if cells.len() >= MAX_WITNESS_BYTES {
+                        break;
+                    }
                     cells.insert((l.obj, (off as u64).wrapping_add(i)));
                 }
             }

@@ -537,6 +537,11 @@ impl<'a> Ctx<'a> {
             crate::memory::resident_bytes(None).filter(|&used| used > limit).map(|used| (limit, used))
         };
         if self.total_steps % 4096 == 0 {
+            if self.opts.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                self.stop(th, IncompleteReason::Unsupported("the check's time limit ran out (--timeout)".into()));
+                self.aborted = true;
+                return Flow::Yield;
+            }
             if let Some((limit, used)) = process_full() {
                 let why = format!("lockstep holds {} MiB, more than the {} MiB the replay may use (--memory-limit)", used >> 20, limit >> 20);
                 self.stop(th, IncompleteReason::Unsupported(why));

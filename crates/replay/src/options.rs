@@ -156,6 +156,10 @@ pub struct ReplayOptions {
     /// the program's (race logs, thread states) is bounded so. `None`: no
     /// such check.
     pub process_memory_limit: Option<u64>,
+    /// When the replay must stop, incomplete, whatever its budgets say (the
+    /// check's `--timeout`): looked at every few thousand steps, so that a
+    /// loop of billions of iterations ends on time. `None`: no deadline.
+    pub deadline: Option<std::time::Instant>,
     /// Track which bits of each value are undetermined, and count only
     /// their uses (see `definedness`); off, every executed `undef` operand
     /// and read of never-written memory counts.
@@ -188,6 +192,7 @@ impl Default for ReplayOptions {
             work_dim: 3,
             memory_budget: crate::memory::MAX_RESIDENT_BYTES,
             process_memory_limit: None,
+            deadline: None,
             track_definedness: false,
             arg_undefined: Vec::new(),
         }

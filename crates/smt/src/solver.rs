@@ -50,7 +50,8 @@ use crate::value::Value;
 pub enum SolverKind {
     /// Z3, run as `z3 -in -smt2`.
     Z3,
-    /// cvc5, run as `cvc5 --lang=smt2 --incremental --produce-models --tlimit-per=MS`.
+    /// cvc5, run as `cvc5 --lang=smt2 --incremental --produce-models
+    /// --tlimit-per=MS --rlimit-per=UNITS`.
     Cvc5,
 }
 
@@ -63,7 +64,7 @@ impl SolverKind {
         }
     }
 
-    fn args(self, timeout_ms: u128, memory_limit: Option<u64>) -> Vec<String> {
+    fn args(self, timeout_ms: u128, memory_limit: Option<u64>, cvc5_work: Option<u64>) -> Vec<String> {
         match self {
             // z3 also watches its own heap (`-memory:MB`), which makes it stop
             // a query with an error before the address-space limit bites;
@@ -75,12 +76,16 @@ impl SolverKind {
                 }
                 args
             }
-            SolverKind::Cvc5 => vec![
-                "--lang=smt2".into(),
-                "--incremental".into(),
-                "--produce-models".into(),
-                format!("--tlimit-per={timeout_ms}"),
-            ],
+            // cvc5 fixes its limits when it starts: a work limit per query
+            // (`--rlimit-per`, its reproducible resource limit) and the
+            // time limit as the safety net.
+            SolverKind::Cvc5 => {
+                let mut args = vec!["--lang=smt2".into(), "--incremental".into(), "--produce-models".into(), format!("--tlimit-per={timeout_ms}")];
+                if let Some(work) = cvc5_work {
+                    args.push(format!("--rlimit-per={work}"));
+                }
+                args
+            }
         }
     }
 }
@@ -99,6 +104,17 @@ impl fmt::Display for SolverKind {
 /// limit is reached at about the time limit on an unloaded machine, and a
 /// loaded one reaches the time limit (the safety net) first.
 pub const Z3_WORK_PER_MS: u64 = 3_000;
+
+/// cvc5's resource units (`--rlimit-per`) per millisecond of a query's time
+/// limit, when work is limited ([`SolverConfig::work_per_ms`] is set).
+/// Measured with cvc5 1.0.3 on lockstep's queries (prover sessions of the
+/// binomial-options and barrier-interval kernels): a query spends 30 to
+/// 1,700 units per millisecond, unevenly (bit-blasting a product spends
+/// tens of thousands at once; a long SAT search few). No single rate makes
+/// the work limit bite at the time limit for every query, so it is set
+/// high: queries that spend work fast end on the work limit, the same on
+/// every run, and the others on the time limit, as before.
+pub const CVC5_WORK_PER_MS: u64 = 1_000;
 
 /// The address space a solver may use unless configured otherwise: 768 MiB,
 /// three quarters of lockstep's default memory limit (`--memory-limit`).
@@ -127,7 +143,9 @@ pub struct SolverConfig {
     /// the query's time limit (`timeout_per_query`, or the shorter one of
     /// [`Solver::check_sat_within`]); `None` bounds queries by time alone,
     /// which makes an answer near the limit depend on the machine's load.
-    /// Default: [`Z3_WORK_PER_MS`]. cvc5 ignores it.
+    /// Default: [`Z3_WORK_PER_MS`]. cvc5's limit (`--rlimit-per`) is in its
+    /// own units, [`CVC5_WORK_PER_MS`] per millisecond at the default and in
+    /// proportion otherwise; `None` leaves cvc5 without a work limit too.
     pub work_per_ms: Option<u64>,
 }
 
@@ -153,6 +171,15 @@ impl SolverConfig {
 
     fn timeout_ms(&self) -> u128 {
         self.timeout_per_query.as_millis().max(1)
+    }
+
+    /// cvc5's work limit per query (`--rlimit-per`), when work is limited:
+    /// [`CVC5_WORK_PER_MS`] units per millisecond with the default
+    /// `work_per_ms`, in proportion with another.
+    fn cvc5_work(&self) -> Option<u64> {
+        let per_ms = self.work_per_ms?;
+        let work = (self.timeout_ms() as u64).saturating_mul(per_ms).saturating_mul(CVC5_WORK_PER_MS) / Z3_WORK_PER_MS;
+        Some(work.max(1))
     }
 
     /// z3's work limit for a query limited to `limit` of time, if work is
@@ -344,7 +371,7 @@ impl Process {
             });
         }
         let mut child = cmd
-            .args(config.kind.args(config.timeout_ms(), config.memory_limit))
+            .args(config.kind.args(config.timeout_ms(), config.memory_limit, config.cvc5_work()))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -538,7 +565,7 @@ impl Solver {
             solver
                 .config
                 .kind
-                .args(solver.config.timeout_ms(), solver.config.memory_limit)
+                .args(solver.config.timeout_ms(), solver.config.memory_limit, solver.config.cvc5_work())
                 .join(" ")
         );
         solver.log_line(&header)?;
@@ -1195,6 +1222,9 @@ impl Solver {
         let lower = reason.to_ascii_lowercase();
         Ok(if lower.contains("timeout") || lower == "canceled" {
             "timeout".to_string()
+        } else if lower == "resourceout" {
+            // cvc5's `--rlimit-per` ran out: deterministic, like z3's.
+            WORK_LIMIT.to_string()
         } else if reason.is_empty() {
             "unknown".to_string()
         } else {

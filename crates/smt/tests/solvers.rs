@@ -419,6 +419,27 @@ fn z3_work_limit_is_deterministic() {
     }
 }
 
+/// cvc5's work limit (`--rlimit-per`) ends a hard query long before its
+/// time limit, as `work limit`, on every run.
+#[test]
+fn cvc5_work_limit_is_deterministic() {
+    for _ in 0..2 {
+        let started = Instant::now();
+        let mut st = TermStore::new();
+        let mut config = SolverConfig::new(SolverKind::Cvc5, Duration::from_secs(30));
+        config.work_per_ms = Some(1);
+        let mut s = solver_with(config);
+        s.push().unwrap();
+        assert_factoring(&mut st, &mut s);
+        assert_eq!(s.check_sat().unwrap(), SatResult::Unknown(lockstep_smt::WORK_LIMIT.into()));
+        assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
+        s.pop().unwrap();
+        let t = st.true_();
+        s.assert(&st, t).unwrap();
+        assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+    }
+}
+
 /// With a fallback, a query the incremental core does not settle within
 /// its share of the work goes to the bit-blasting tactic, and the model is
 /// the same on every run: which solver answers depends on work, not time.
