@@ -82,6 +82,7 @@ mod inplace;
 mod loops;
 mod post;
 mod several;
+mod shifts;
 mod sizes;
 mod solve;
 mod terms;
@@ -142,6 +143,10 @@ struct Prover<'a> {
     block_product: TermId,
     /// What the current query is for (LOCKSTEP_EQUIV_TRACE).
     label: &'static str,
+    /// Loop counters proved non-zero powers of two, and the shifts that
+    /// stand for them in every query ([`shifts`]).
+    shifts: HashMap<TermId, TermId>,
+    shift_memo: HashMap<TermId, TermId>,
 }
 
 type Res<T> = Result<T, (String, Option<(String, u32, u32)>)>;
@@ -179,7 +184,7 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         .map_err(|e| (format!("cannot start the solver: {e}"), None))?;
     let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id };
     let tru = inp.st.true_();
-    let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru };
+    let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru, shifts: HashMap::new(), shift_memo: HashMap::new() };
     pr.launch_facts();
 
     // Loop branches are pruned with the launch facts and, so that a
@@ -916,6 +921,7 @@ impl Prover<'_> {
         for r in &reads {
             terms.extend([r.offset, r.value]);
         }
+        let terms = self.prepare(&terms);
         let values = self.solver.get_value(&self.inp.st, &terms).map_err(err)?;
         let num = |i: usize| values.get(i).and_then(|v| v.as_u128()).unwrap_or(1) as u64;
         let mut k = 9;

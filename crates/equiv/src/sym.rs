@@ -52,7 +52,7 @@ mod warp;
 
 use inputs::{float_format, sort_tag};
 pub use inputs::{BufferRead, Inputs};
-use normalise::normalise;
+use normalise::{extract_known, normalise};
 pub use prune::Pruner;
 
 /// Why a kernel is outside what the symbolic engine handles.
@@ -912,7 +912,11 @@ impl<'a> Executor<'a> {
             ValueDef::Undef => Ok(match ty {
                 Type::Int(1) => SV::Bool(self.inp.st.fresh_const("undef", Sort::Bool)),
                 Type::Int(w) | Type::Float(w) => SV::Bv(self.inp.st.fresh_const("undef", Sort::bv(w as u32))),
-                Type::Ptr(_) => return unsupported("an undefined pointer", loc),
+                // A pointer with no object, only bits: what SROA makes of
+                // a by-value object (a cooperative group) whose fields it
+                // packs into a pointer-typed value. Any access through it
+                // is outside the engine ([`Self::pointer`]).
+                Type::Ptr(_) => SV::Bv(self.inp.st.fresh_const("undef", Sort::bv(64))),
             }),
             ValueDef::GlobalAddr(g) => {
                 let global = &self.module.globals[*g];
@@ -972,6 +976,9 @@ impl<'a> Executor<'a> {
                     })
                 } else {
                     let (a, b) = (self.bv(p, lhs, loc)?, self.bv(p, rhs, loc)?);
+                    if let Some(t) = self.unpack_field(op, a, b) {
+                        return self.bind(p, result, SV::Bv(t));
+                    }
                     if let Some(t) = normalise(&mut self.inp.st, op, a, b) {
                         return self.bind(p, result, SV::Bv(t));
                     }
@@ -1282,6 +1289,38 @@ impl<'a> Executor<'a> {
         Ok(Flow::Next)
     }
 
+    /// `x & (2^k - 1)` and `x >> k` when the bits they keep simplify
+    /// ([`extract_known`]): a bitfield read from a packed word.
+    fn unpack_field(&mut self, op: BinOp, a: TermId, b: TermId) -> Option<TermId> {
+        let st = &mut self.inp.st;
+        let w = st.sort_of(a).bv_width()?;
+        let m = st.as_bv(b).and_then(|v| v.to_u128())?;
+        if op == BinOp::LShr {
+            // `x >> k`: the high bits of `x`, a field at the top of a word.
+            if m == 0 || m >= w as u128 {
+                return None;
+            }
+            let k = m as u32;
+            let known = extract_known(st, w - 1, k, a);
+            if known == st.extract(w - 1, k, a) {
+                return None;
+            }
+            return Some(st.zero_extend(k, known));
+        }
+        if op != BinOp::And {
+            return None;
+        }
+        let k = m.trailing_ones();
+        if k == 0 || k >= w || m >> k != 0 {
+            return None;
+        }
+        let known = extract_known(st, k - 1, 0, a);
+        if known == st.extract(k - 1, 0, a) {
+            return None;
+        }
+        Some(st.zero_extend(w - k, known))
+    }
+
     fn cast(&mut self, p: &Path, op: CastOp, arg: ValueId, to: Type, loc: Option<SrcLoc>) -> Res<SV> {
         let from = self.func.values[arg].ty;
         if op == CastOp::AddrSpaceCast {
@@ -1313,7 +1352,19 @@ impl<'a> Executor<'a> {
             return Ok(SV::Bool(self.inp.st.eq(bit, one)));
         }
         if from.is_ptr() || to.is_ptr() {
-            return unsupported("a conversion between pointers and integers", loc);
+            // Only bits (an integer made a pointer, or a pointer with no
+            // object) convert, as bits; a pointer into an object does not.
+            let SV::Bv(x) = self.val(p, arg, loc)? else {
+                return unsupported("a conversion between pointers and integers", loc);
+            };
+            let fw = self.inp.st.sort_of(x).bv_width().unwrap_or(64);
+            let tw = if to.is_ptr() { 64 } else { to.bits() };
+            let st = &mut self.inp.st;
+            return Ok(SV::Bv(match fw.cmp(&tw) {
+                std::cmp::Ordering::Less => st.zero_extend(tw - fw, x),
+                std::cmp::Ordering::Greater => st.extract(tw - 1, 0, x),
+                std::cmp::Ordering::Equal => x,
+            }));
         }
         let x = self.bv(p, arg, loc)?;
         let (fw, tw) = (from.bits(), to.bits());
@@ -1327,7 +1378,7 @@ impl<'a> Executor<'a> {
         Ok(SV::Bv(match op {
             CastOp::Zext => st.zero_extend(tw - fw, x),
             CastOp::Sext => st.sign_extend(tw - fw, x),
-            CastOp::Trunc => st.extract(tw - 1, 0, x),
+            CastOp::Trunc => extract_known(st, tw - 1, 0, x),
             CastOp::Bitcast => x,
             _ => {
                 let name = format!("{}.{fw}.{tw}", op.name());

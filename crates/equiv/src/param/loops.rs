@@ -212,8 +212,23 @@ impl Prover<'_> {
             let zero = st.bv_const(w, 0);
             st.eq(and, zero)
         };
-        let rules: [(&str, Build); 4] =
-            [("not zero", not_zero), ("at least its initial value", at_least_init), ("at most its initial value", at_most_init), ("a power of two", power_of_two)];
+        // At most the largest block's thread count: a tree reduction's
+        // counter, which then gets a narrow shift amount ([`shifts`]).
+        let at_most_block: Build = |st, k, _| {
+            let w = st.sort_of(k).bv_width().unwrap_or(32);
+            if w <= 10 {
+                return st.true_();
+            }
+            let max = st.bv_const(w, 1024);
+            st.bvule(k, max)
+        };
+        let rules: [(&str, Build); 5] = [
+            ("not zero", not_zero),
+            ("at least its initial value", at_least_init),
+            ("at most its initial value", at_most_init),
+            ("a power of two", power_of_two),
+            ("at most 1024", at_most_block),
+        ];
         // (carried index, rule index)
         let mut alive: Vec<(usize, usize)> = Vec::new();
         for (i, &k) in lr.carried.iter().enumerate() {
@@ -282,6 +297,19 @@ impl Prover<'_> {
             let f = rules[r].1(&mut self.inp.st, lr.carried[i], lr.init[i]);
             self.base.push(f);
             words.push(format!("counter {i} is {}", rules[r].0));
+        }
+        // A counter proved a non-zero power of two is a shift in every
+        // later query, all of which assume these invariants ([`shifts`]).
+        for (i, &k) in lr.carried.iter().enumerate() {
+            if !(alive.contains(&(i, 0)) && alive.contains(&(i, 3))) {
+                continue;
+            }
+            let width = self.inp.st.sort_of(k).bv_width().unwrap_or(0);
+            let small = alive.contains(&(i, 4));
+            if let Some(shift) = shifts::power_of_two_counter(&mut self.inp.st, width, small, &format!("loop.log{i}")) {
+                self.shifts.insert(k, shift);
+                self.shift_memo.clear();
+            }
         }
         Ok(words)
     }

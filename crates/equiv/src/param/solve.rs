@@ -17,6 +17,7 @@ impl Prover<'_> {
     /// candidates and the race checks are independent, and most of a
     /// query's time is the solver's.
     pub(super) fn sat_many(&mut self, queries: &[Vec<TermId>]) -> Res<Vec<SatResult>> {
+        let queries: Vec<Vec<TermId>> = queries.iter().map(|q| self.prepare(q)).collect();
         let plans: Vec<(Option<Vec<TermId>>, &Vec<TermId>)> = queries.iter().map(|facts| (self.light_facts(facts), facts)).collect();
         let config = self.solver.config().clone();
         let st = &self.inp.st;
@@ -168,7 +169,7 @@ impl Prover<'_> {
         // (measured: a value comparison that a fresh z3 refutes in 20 ms
         // timed out after 10 s in a scope). Starting z3 costs ~15 ms.
         self.solver = Solver::spawn(self.solver.config().clone()).map_err(err)?;
-        for &f in facts {
+        for f in self.prepare(facts) {
             self.solver.assert(&self.inp.st, f).map_err(err)?;
         }
         self.solver.check_sat().map_err(err)
@@ -185,7 +186,7 @@ impl Prover<'_> {
         // (measured: a value comparison that a fresh z3 refutes in 20 ms
         // timed out after 10 s in a scope). Starting z3 costs ~15 ms.
         self.solver = Solver::spawn(self.solver.config().clone()).map_err(err)?;
-        for &f in facts {
+        for f in self.prepare(facts) {
             self.solver.assert(&self.inp.st, f).map_err(err)?;
         }
         let r = match self.solver.check_sat() {
@@ -198,5 +199,14 @@ impl Prover<'_> {
         let m = if r == SatResult::Sat { model(self).ok() } else { None };
         crate::trace(&format!("param query ({}, with model): {:?} in {:?}", self.label, r, start.elapsed()));
         Ok((r, m))
+    }
+
+    /// `terms` as the solver gets them: with the loop counters proved
+    /// powers of two written as shifts ([`shifts`]); unchanged otherwise.
+    pub(super) fn prepare(&mut self, terms: &[TermId]) -> Vec<TermId> {
+        if self.shifts.is_empty() {
+            return terms.to_vec();
+        }
+        terms.iter().map(|&t| shifts::shift_counters(&mut self.inp.st, t, &self.shifts, &mut self.shift_memo)).collect()
     }
 }
