@@ -541,6 +541,10 @@ pub struct Function {
     pub inst_locs: SecondaryMap<InstId, Option<SrcLoc>>,
     /// Source location of each block's terminator.
     pub term_locs: SecondaryMap<BlockId, Option<SrcLoc>>,
+    /// For an unspecified value (`ValueDef::Undef`) that is an
+    /// uninitialised variable's: the variable's declaration (side table
+    /// filled by the front-end for host code; see its `uninit_markers`).
+    pub undef_locs: SecondaryMap<ValueId, Option<SrcLoc>>,
 }
 
 impl Function {
@@ -562,6 +566,7 @@ impl Function {
             loc: None,
             inst_locs: SecondaryMap::new(),
             term_locs: SecondaryMap::new(),
+            undef_locs: SecondaryMap::new(),
         }
     }
 
