@@ -496,7 +496,7 @@ fn kernel_report(
     // distinct configuration.
     // A launch whose arguments came from input assumes what the host's
     // branches before it say about them (`host_path`).
-    let mut configs: Vec<(CheckConfig, Option<(Module, Vec<String>)>)> = Vec::new();
+    let mut configs: Vec<(CheckConfig, Option<(Module, Vec<String>, String)>)> = Vec::new();
     for launch in &to_prove {
         let mut c = launch_config(func, launch, config);
         let assumed = crate::host_path::assume_host_path(device, kernel, launch, &run.host.memory.terms);
@@ -505,18 +505,19 @@ fn kernel_report(
             // program, run again with them as input, may confirm.
             c.mode = Mode::Both;
         }
-        if assumed.is_some() || !configs.iter().any(|(o, a)| a.is_none() && same_launch(o, &c)) {
+        let key = assumed.as_ref().map(|(_, _, k)| k);
+        if !configs.iter().any(|(o, a)| a.as_ref().map(|(_, _, k)| k) == key && same_launch(o, &c)) {
             configs.push((c, assumed));
         }
     }
     let mut proved: Vec<String> = Vec::new();
     let mut assumptions: Vec<String> = Vec::new();
     for (c, assumed) in &configs {
-        let module = assumed.as_ref().map_or(device, |(m, _)| m);
+        let module = assumed.as_ref().map_or(device, |(m, _, _)| m);
         let mut sub = crate::check_kernel(module, kernel, c);
-        if let (Some((_, names)), Verdict::Verified) = (assumed, sub.verdict) {
+        if let (Some((_, names, _)), Verdict::Verified) = (assumed, sub.verdict) {
             sub.assumptions.push(format!(
-                "the host's branches before the launch, on the input it passes as {}: the kernel was checked for the values that take them as this run did",
+                "the host's branches before the launch, and the ranges its computations give, on the values it does not determine that it passes as {}: the kernel was checked for the values that take those branches as this run did and lie in those ranges",
                 names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
             ));
         }
