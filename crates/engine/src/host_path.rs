@@ -25,9 +25,14 @@ const MAX_ATOM_TERMS: usize = 256;
 
 /// A copy of `module` in which `kernel` assumes, on entry, the branches of
 /// the host's path (`launch.path`) that constrain one of its undetermined
-/// scalar arguments alone, and the names of the arguments so constrained.
-/// `None` when no branch applies.
-pub fn assume_host_path(module: &Module, kernel: FuncId, launch: &LaunchRecord, terms: &Terms) -> Option<(Module, Vec<String>)> {
+/// scalar arguments alone, and the range each undetermined integer
+/// argument's term lies in (`Terms::int_range_of`, which holds in every
+/// run), with the names of the arguments so constrained. `None` when
+/// nothing applies.
+///
+/// The third part is a key of what was assumed: launches with equal keys
+/// (and equal configurations) need one proof.
+pub fn assume_host_path(module: &Module, kernel: FuncId, launch: &LaunchRecord, terms: &Terms) -> Option<(Module, Vec<String>, String)> {
     let func = &module.functions[kernel];
     // Per argument: the draw it is (possibly widened), and how to get the
     // draw back from the parameter.
@@ -47,7 +52,23 @@ pub fn assume_host_path(module: &Module, kernel: FuncId, launch: &LaunchRecord, 
             _ => {}
         }
     }
-    if leaves.is_empty() {
+    // Per integer argument the run does not determine: the range its term
+    // lies in in every run (`rand() % 4` is in [0, 3] whatever the seed),
+    // when that is narrower than its type.
+    let mut ranged: Vec<(usize, i128, i128)> = Vec::new();
+    for (i, p) in func.params.iter().enumerate() {
+        let (Type::Int(w), Some(&u), Some(&t)) = (p.ty, launch.arg_undefined.get(i), launch.arg_terms.get(i)) else {
+            continue;
+        };
+        if u == 0 || t == 0 || !(2..=64).contains(&w) {
+            continue;
+        }
+        let (min, max) = (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1);
+        if let Some((lo, hi)) = terms.int_range_of(t).filter(|&(lo, hi)| min <= lo && lo <= hi && hi <= max && (lo, hi) != (min, max)) {
+            ranged.push((i, lo, hi));
+        }
+    }
+    if leaves.is_empty() && ranged.is_empty() {
         return None;
     }
     let mut module = module.clone();
@@ -55,11 +76,28 @@ pub fn assume_host_path(module: &Module, kernel: FuncId, launch: &LaunchRecord, 
     let entry = func.entry;
     let mut at = 0usize;
     let mut names = Vec::new();
+    let mut key = format!("{ranged:?}");
+    for &(i, lo, hi) in &ranged {
+        let param = func.params[i].value;
+        let ty = func.params[i].ty;
+        let mut emitter = Emitter { terms, leaf: 0, leaf_value: param, leaf_ty: ty, at: &mut at, memo: HashMap::new(), entry };
+        for (cc, bound) in [(lockstep_kir::IntCC::Sge, lo), (lockstep_kir::IntCC::Sle, hi)] {
+            let bound = func.const_int(ty, bound as u128);
+            let holds = emitter.insert(func, InstKind::Icmp { cc, lhs: param, rhs: bound }, Type::BOOL);
+            let (inst, _) = func.append_inst(entry, InstKind::Annot { kind: AnnotKind::Assume, args: vec![holds] }, None, func.loc);
+            let insts = &mut func.blocks[entry].insts;
+            insts.pop();
+            insts.insert(*emitter.at, inst);
+            *emitter.at += 1;
+        }
+        names.push(func.params[i].name.clone());
+    }
     for (i, leaf, narrowed) in leaves {
         let atoms: Vec<(TermId, bool)> = launch.path.iter().copied().filter(|&(t, _)| depends_only_on(terms, t, leaf)).collect();
         if atoms.is_empty() {
             continue;
         }
+        key.push_str(&format!(";{i}:{atoms:?}"));
         let param = func.params[i].value;
         let mut emitter = Emitter { terms, leaf, leaf_value: param, leaf_ty: func.params[i].ty, at: &mut at, memo: HashMap::new(), entry };
         if let Some(from) = narrowed {
@@ -79,11 +117,11 @@ pub fn assume_host_path(module: &Module, kernel: FuncId, launch: &LaunchRecord, 
             *emitter.at += 1;
             any = true;
         }
-        if any {
+        if any && !names.contains(&func.params[i].name) {
             names.push(func.params[i].name.clone());
         }
     }
-    (!names.is_empty()).then_some((module, names))
+    (!names.is_empty()).then_some((module, names, key))
 }
 
 /// Whether term `t` is a function of the draw `leaf` alone (and small

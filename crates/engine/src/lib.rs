@@ -21,6 +21,7 @@ pub mod memory;
 pub mod program;
 pub mod prove;
 pub mod search;
+pub mod uninit;
 
 pub use config::{CheckConfig, Mode};
 /// The tags of the prover's invariant-inference rules (for `--disable-rule`).

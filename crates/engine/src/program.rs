@@ -226,7 +226,20 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
     for (why, _) in &run.nondeterminism {
         evidence.memory.push(("choice".into(), why.clone()));
     }
-    if let Some(value) = undefined_value_text(run.undefined_value) {
+    // The uninitialised variables whose values reached what went wrong
+    // (the failing use, or the first use of an undetermined value).
+    let mut declared: Vec<crate::uninit::Declaration> = Vec::new();
+    if run.undefined_value != 0 {
+        let uses = run.host.violations.iter().map(|v| v.loc).chain(run.host.first_unspecified_use);
+        for loc in uses {
+            for d in crate::uninit::declarations_reaching(module, &loc) {
+                if !declared.contains(&d) {
+                    declared.push(d);
+                }
+            }
+        }
+    }
+    if let Some(value) = undefined_value_text(run.undefined_value, &declared) {
         evidence.memory.push(("value".into(), value));
     }
     if let Some(input) = input_text(run) {
@@ -236,6 +249,17 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
         if let Some(mut converted) = crate::search::convert(module, &run.host, v, &all_buffers, &evidence) {
             converted.message = converted.message.replace(" by thread 0 of block 0", " in the host program").replace(" for thread 0 of block 0", " in the host program");
             converted.witness = Some(evidence.clone());
+            // The report points at the declarations too: that is where the
+            // variable was left without a value.
+            for d in &declared {
+                converted.related.push(Related {
+                    span: crate::locate::span_of(module, d.loc),
+                    label: match &d.name {
+                        Some(name) => format!("`{name}` is declared here without a value"),
+                        None => "declared here without a value".into(),
+                    },
+                });
+            }
             // A failing `assert` is followed by `unreachable`: one report.
             if !report.violations.iter().any(|o| o.primary == converted.primary) {
                 report.violations.push(converted);
@@ -330,12 +354,26 @@ fn schedule_dependent(module: &Module, kernel: FuncId) -> bool {
 }
 
 /// What the run's uninitialised variables held, for a witness (nothing for
-/// the first run's zeros).
-fn undefined_value_text(value: u128) -> Option<String> {
+/// the first run's zeros), naming the `declared` ones the report is about.
+fn undefined_value_text(value: u128, declared: &[crate::uninit::Declaration]) -> Option<String> {
+    let which = if declared.is_empty() {
+        "the uninitialised variable".to_string()
+    } else {
+        let names: Vec<String> = declared
+            .iter()
+            .map(|d| match &d.name {
+                Some(name) => format!("`{name}` (declared at line {})", d.loc.line),
+                None => format!("declared at line {}", d.loc.line),
+            })
+            .collect();
+        format!("the uninitialised variable{} {}", if names.len() == 1 { "" } else { "s" }, names.join(", "))
+    };
+    let plural = declared.len() > 1;
     match value {
         0 => None,
-        u128::MAX => Some("the uninitialised variable holds all-ones bits (-1 as a signed integer)".into()),
-        v => Some(format!("the uninitialised variables hold {v} (in the low bits of each)")),
+        u128::MAX => Some(format!("{which} {} all-ones bits (-1 as a signed integer)", if plural { "hold" } else { "holds" })),
+        v if declared.is_empty() => Some(format!("the uninitialised variables hold {v} (in the low bits of each)")),
+        v => Some(format!("{which} {} {v} (in the low bits{})", if plural { "hold" } else { "holds" }, if plural { " of each" } else { "" })),
     }
 }
 
@@ -402,7 +440,8 @@ fn kernel_report(
             memory: vec![("inputs".into(), "the program's own data at the launch".into())],
         };
         let mut witness = witness;
-        if let Some(value) = undefined_value_text(run.undefined_value) {
+        let declared = if run.undefined_value != 0 { crate::uninit::declarations_reaching(module, &launch.site) } else { Vec::new() };
+        if let Some(value) = undefined_value_text(run.undefined_value, &declared) {
             witness.memory.push(("value".into(), value));
         }
         if let Some(input) = input_text(run) {
@@ -457,7 +496,7 @@ fn kernel_report(
     // distinct configuration.
     // A launch whose arguments came from input assumes what the host's
     // branches before it say about them (`host_path`).
-    let mut configs: Vec<(CheckConfig, Option<(Module, Vec<String>)>)> = Vec::new();
+    let mut configs: Vec<(CheckConfig, Option<(Module, Vec<String>, String)>)> = Vec::new();
     for launch in &to_prove {
         let mut c = launch_config(func, launch, config);
         let assumed = crate::host_path::assume_host_path(device, kernel, launch, &run.host.memory.terms);
@@ -466,18 +505,19 @@ fn kernel_report(
             // program, run again with them as input, may confirm.
             c.mode = Mode::Both;
         }
-        if assumed.is_some() || !configs.iter().any(|(o, a)| a.is_none() && same_launch(o, &c)) {
+        let key = assumed.as_ref().map(|(_, _, k)| k);
+        if !configs.iter().any(|(o, a)| a.as_ref().map(|(_, _, k)| k) == key && same_launch(o, &c)) {
             configs.push((c, assumed));
         }
     }
     let mut proved: Vec<String> = Vec::new();
     let mut assumptions: Vec<String> = Vec::new();
     for (c, assumed) in &configs {
-        let module = assumed.as_ref().map_or(device, |(m, _)| m);
+        let module = assumed.as_ref().map_or(device, |(m, _, _)| m);
         let mut sub = crate::check_kernel(module, kernel, c);
-        if let (Some((_, names)), Verdict::Verified) = (assumed, sub.verdict) {
+        if let (Some((_, names, _)), Verdict::Verified) = (assumed, sub.verdict) {
             sub.assumptions.push(format!(
-                "the host's branches before the launch, on the input it passes as {}: the kernel was checked for the values that take them as this run did",
+                "the host's branches before the launch, and the ranges its computations give, on the values it does not determine that it passes as {}: the kernel was checked for the values that take those branches as this run did and lie in those ranges",
                 names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
             ));
         }

@@ -20,6 +20,7 @@ pub mod lower;
 mod pch;
 mod ptx;
 pub mod toolkit;
+mod uninit_markers;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -97,8 +98,8 @@ pub fn lower_compiled(
     let language = compiled.language;
     let library_dirs = library_dirs(&compiled.headers);
     let (module, unsupported_kernels) = match side {
-        Side::Device => lower_with(&compiled.bitcode, &library_dirs, |llvm| unsafe { lower::lower_module_keeping_supported(llvm, language) })?,
-        Side::Host => lower_with(&compiled.bitcode, &library_dirs, |llvm| unsafe { lower::lower_host_module(llvm).map(|m| (m, Vec::new())) })?,
+        Side::Device => lower_with(&compiled.bitcode, &library_dirs, false, |llvm| unsafe { lower::lower_module_keeping_supported(llvm, language) })?,
+        Side::Host => lower_with(&compiled.bitcode, &library_dirs, true, |llvm| unsafe { lower::lower_host_module(llvm).map(|m| (m, Vec::new())) })?,
     };
     Ok(Loaded { module, warnings: compiled.warnings, clang_time, lower_time: start.elapsed(), headers: compiled.headers, unsupported_kernels })
 }
@@ -125,7 +126,7 @@ pub fn lower_host_compiled(
     let start = Instant::now();
     let library_dirs = library_dirs(&compiled.headers);
     let mut sites = LaunchSites::default();
-    let lowered = lower_with(&compiled.bitcode, &library_dirs, |llvm| unsafe {
+    let lowered = lower_with(&compiled.bitcode, &library_dirs, want_program, |llvm| unsafe {
         sites = launch_sites::launch_sites(llvm);
         if want_program {
             lower::lower_host_module(llvm).map(|m| (m, ()))
@@ -164,20 +165,23 @@ fn library_dirs(headers: &driver::HeadersUsed) -> Vec<String> {
 
 /// Parses bitcode, runs the pass pipeline and lowers to verified KIR.
 pub fn lower_bitcode(bitcode: &[u8], language: Language) -> Result<Module, FrontError> {
-    lower_with(bitcode, &[], |llvm| unsafe { lower::lower_module(llvm, language).map(|m| (m, ())) }).map(|(m, ())| m)
+    lower_with(bitcode, &[], false, |llvm| unsafe { lower::lower_module(llvm, language).map(|m| (m, ())) }).map(|(m, ())| m)
 }
 
 /// Like `lower_bitcode`, for the host compilation of a CUDA program: lowers
 /// `main` and what it calls (see `lower::lower_host_module`).
 pub fn lower_host_bitcode(bitcode: &[u8]) -> Result<Module, FrontError> {
-    lower_with(bitcode, &[], |llvm| unsafe { lower::lower_host_module(llvm).map(|m| (m, ())) }).map(|(m, ())| m)
+    lower_with(bitcode, &[], true, |llvm| unsafe { lower::lower_host_module(llvm).map(|m| (m, ())) }).map(|(m, ())| m)
 }
 
 /// Parses `bitcode`, runs the passes, lowers with `lower` (which returns the
-/// module and what else it found) and verifies the module.
+/// module and what else it found) and verifies the module. `host_program`:
+/// the module is a host program, whose uninitialised variables keep their
+/// declarations (`uninit_markers`).
 fn lower_with<T>(
     bitcode: &[u8],
     library_dirs: &[String],
+    host_program: bool,
     lower: impl FnOnce(llvm_sys::prelude::LLVMModuleRef) -> Result<(Module, T), Unsupported>,
 ) -> Result<(Module, T), FrontError> {
     let context = Context::create();
@@ -187,6 +191,9 @@ fn lower_with<T>(
     // (Only a host compilation has models: they are host code.)
     unsafe { host_models::redirect_to_models(llvm.as_mut_ptr()) };
     mark_for_inlining(&llvm, library_dirs);
+    if host_program {
+        unsafe { uninit_markers::mark_uninitialised(llvm.as_mut_ptr()) };
+    }
     run_passes(&llvm)?;
     let (module, found) = lower(llvm.as_mut_ptr()).map_err(FrontError::Unsupported)?;
     if let Err(errors) = lockstep_kir::verify_module(&module) {

@@ -1866,6 +1866,20 @@ impl<'a> FnLower<'a> {
                 return Ok(());
             }
         }
+        // A marker of an uninitialised variable (`uninit_markers`) is its
+        // unspecified value, which keeps the declaration's location.
+        if self.cx.host && name.starts_with(crate::uninit_markers::MARKER_PREFIX) {
+            if let Some(ty) = self.result_type(call)? {
+                let v = self.f.make_value(ty, ValueDef::Undef);
+                self.f.undef_locs.set(v, self.cur_loc);
+                let name = value_name(call);
+                if let Some((variable, _)) = name.rsplit_once(crate::uninit_markers::SUFFIX).filter(|(n, _)| !n.is_empty()) {
+                    self.f.values[v].name = Some(variable.to_string());
+                }
+                self.vals.insert(call, Lowered::Scalar(v));
+            }
+            return Ok(());
+        }
         let base = base_identifier(&name);
         crate::builtins::lower_named_call(self, call, &name, &base, &args)
     }

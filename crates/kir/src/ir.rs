@@ -545,6 +545,10 @@ pub struct Function {
     /// instructions (LLVM's `nsw`/`nuw` flags, side table from the
     /// front-end). A missing entry says nothing: the operation wraps.
     pub no_wrap: SecondaryMap<InstId, NoWrap>,
+    /// For an unspecified value (`ValueDef::Undef`) that is an
+    /// uninitialised variable's: the variable's declaration (side table
+    /// filled by the front-end for host code; see its `uninit_markers`).
+    pub undef_locs: SecondaryMap<ValueId, Option<SrcLoc>>,
 }
 
 /// What the source language promises about one integer operation's result:
@@ -593,6 +597,7 @@ impl Function {
             inst_locs: SecondaryMap::new(),
             term_locs: SecondaryMap::new(),
             no_wrap: SecondaryMap::new(),
+            undef_locs: SecondaryMap::new(),
         }
     }
 

@@ -72,6 +72,11 @@ pub fn append_module(
             term_locs.set(b, remap_loc(*loc));
         }
         copy.term_locs = term_locs;
+        let mut undef_locs = SecondaryMap::new();
+        for (v, loc) in func.undef_locs.iter() {
+            undef_locs.set(v, remap_loc(*loc));
+        }
+        copy.undef_locs = undef_locs;
         dst.functions.push(copy);
     }
     map
