@@ -45,8 +45,12 @@ fn normalise(output: &str) -> String {
 fn equiv_golden_outputs_match() {
     let root = workspace_root();
     let bless = std::env::var_os("LOCKSTEP_BLESS").is_some();
-    let files = cases(&root);
+    let mut files = cases(&root);
     assert!(!files.is_empty(), "no equiv cases under examples/equiv");
+    // `LOCKSTEP_GOLDEN=SUBSTRING`: only the cases whose path contains it.
+    if let Some(only) = std::env::var_os("LOCKSTEP_GOLDEN") {
+        files.retain(|f| f.to_string_lossy().contains(&*only.to_string_lossy()));
+    }
     let mut failures = Vec::new();
     for case in files {
         let text = std::fs::read_to_string(&case).unwrap();

@@ -6,6 +6,8 @@
 //! files from the current output and prints what changed. Whatever the
 //! expected file says, a kernel whose header says `// expect: errors` must
 //! never come out `verified`: blessing cannot hide a soundness bug.
+//! `LOCKSTEP_GOLDEN=SUBSTRING` runs (or blesses) only the kernels whose path
+//! contains it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -95,8 +97,11 @@ fn golden_outputs_match() {
     let root = workspace_root();
     let bless = std::env::var_os("LOCKSTEP_BLESS").is_some();
     let mut failures = Vec::new();
-    let files = kernels(&root);
+    let mut files = kernels(&root);
     assert!(!files.is_empty(), "no golden kernels found under {}", root.display());
+    if let Some(only) = std::env::var_os("LOCKSTEP_GOLDEN") {
+        files.retain(|f| f.to_string_lossy().contains(&*only.to_string_lossy()));
+    }
     for rel in files {
         let source = std::fs::read_to_string(root.join(&rel)).unwrap();
         let flags = header(&source, "flags").unwrap_or_default();

@@ -138,7 +138,11 @@ pub struct EquivConfig {
     pub floats: FloatModel,
     pub solver: SolverKind,
     pub query_timeout: Duration,
-    /// Time spent on differential testing before the proof starts.
+    /// Interpreter steps spent on differential testing before the proof
+    /// starts (launches are tested until this many have run).
+    pub test_steps: u64,
+    /// A safety net on the time spent testing, for a machine so slow that
+    /// `test_steps` would take long.
     pub test_budget: Duration,
     pub seed: u64,
     /// The memory the whole run may use, in bytes (`--memory-limit`): each
@@ -157,6 +161,10 @@ impl EquivConfig {
     }
 }
 
+/// The default testing budget in interpreter steps: about 0.4 s of
+/// testing on an idle machine.
+pub const DEFAULT_TEST_STEPS: u64 = 4_000_000;
+
 impl Default for EquivConfig {
     fn default() -> EquivConfig {
         EquivConfig {
@@ -166,7 +174,8 @@ impl Default for EquivConfig {
             floats: FloatModel::Uninterpreted,
             solver: SolverKind::Z3,
             query_timeout: Duration::from_secs(10),
-            test_budget: Duration::from_millis(400),
+            test_steps: DEFAULT_TEST_STEPS,
+            test_budget: Duration::from_secs(4),
             seed: 0x5eed_0f_e9u64,
             memory_limit: 1 << 30,
         }

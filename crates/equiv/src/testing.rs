@@ -105,6 +105,8 @@ struct Run {
     infeasible: bool,
     /// Failing postconditions: (thread, group, line).
     post: Vec<([u32; 3], [u32; 3], lockstep_replay::Loc)>,
+    /// Instructions the interpreter executed (the testing budget's unit).
+    steps: u64,
 }
 
 /// A test input: scalar values and buffer contents by parameter.
@@ -284,7 +286,7 @@ fn run(module: &Module, k: KernelRef, launch: &LaunchShape, input: &Input, only_
             .map(|l| format!(" (line {})", l.line))
             .unwrap_or_default()
     };
-    let mut out = Run { outputs: Vec::new(), race: None, invalid: None, infeasible: false, post: Vec::new() };
+    let mut out = Run { outputs: Vec::new(), race: None, invalid: None, infeasible: false, post: Vec::new(), steps: result.steps };
     for v in &result.violations {
         match &v.kind {
             ViolationKind::DataRace { .. } => {
@@ -407,10 +409,17 @@ fn post_failure(side: char, k: KernelRef, launch: &LaunchShape, input: &Input, r
     })
 }
 
+/// What a test run costs beside the instructions it executes (setting up
+/// memory, solving preconditions), in interpreter steps.
+const LAUNCH_STEPS: u64 = 200_000;
+
 /// Tests the kernels on the launches the configuration allows, within the
-/// configured time budget (at least one launch is always tested).
+/// configured budget of interpreter steps (at least one launch is always
+/// tested). Steps, not time, so that what is tested does not depend on the
+/// machine's load; the time budget is only a safety net.
 pub fn differential(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Tested {
     let start = Instant::now();
+    let mut steps = 0u64;
     let mut rng = Rng(config.seed);
     let mut tested = Tested::default();
     let post_a = if has_ensures(a) { post_module(a.module) } else { None };
@@ -419,7 +428,7 @@ pub fn differential(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) ->
         tested.notes.push("postconditions were not tested concretely: the kernel uses atomics or memcpy/memset".into());
     }
     for launch in launches(config) {
-        if start.elapsed() > config.test_budget && !tested.shapes.is_empty() {
+        if (steps > config.test_steps || start.elapsed() > config.test_budget) && !tested.shapes.is_empty() {
             break;
         }
         // Inputs hold eight elements per thread of the grid: a grid too
@@ -474,7 +483,10 @@ pub fn differential(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) ->
                 }
             }
             let (ra, rb, input) = match runs.expect("at least the drawn input ran") {
-                Ok(r) => r,
+                Ok(r) => {
+                    steps += LAUNCH_STEPS + r.0.steps + r.1.as_ref().map_or(0, |rb| rb.steps);
+                    r
+                }
                 Err(e) => {
                     tested.notes.push(format!("with {launch}: {e}"));
                     differs = None;
@@ -522,6 +534,7 @@ pub fn differential(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) ->
         }
         tested.shapes.push(ShapeResult { launch, differs });
     }
+    crate::trace(&format!("differential testing: {} launches, {steps} interpreter steps, {:?}", tested.shapes.len(), start.elapsed()));
     tested
 }
 

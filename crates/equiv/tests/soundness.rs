@@ -92,6 +92,7 @@ fn concrete_difference(a: KernelRef, b: KernelRef) -> Option<String> {
                 group_size: [Some(block), Some(1), Some(1)],
                 num_groups: [Some(grid), Some(1), Some(1)],
                 seed: 0x1234_5678 + i as u64 * 7919 + grid,
+                test_steps: u64::MAX,
                 test_budget: std::time::Duration::from_secs(5),
                 ..EquivConfig::default()
             };

@@ -83,6 +83,10 @@ public:
  * tiles) or a larger divisor of the block (synchronises the whole block). */
 template <unsigned int Size, typename Parent = void> class thread_block_tile {
 public:
+  __LS_CG_MEMBER thread_block_tile() {}
+  /* `thread_block_tile<32> t = tiled_partition<32>(block);`: a tile of a
+   * known parent converts to one whose parent is not named, as CUDA's does. */
+  template <typename P> __LS_CG_MEMBER thread_block_tile(const thread_block_tile<Size, P> &) {}
   __LS_CG_MEMBER static unsigned int __lane() { return __ls_block_rank() & 31u; }
   __LS_CG_MEMBER static unsigned int __tile_mask() {
     if (Size >= 32)

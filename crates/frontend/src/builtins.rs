@@ -655,6 +655,8 @@ unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef
             };
             l.emit_inst(kind, None);
         }
+        "memcpy_async" => lower_memcpy_async(l, args)?,
+        "wait_all_copies" => lower_wait_all_copies(l),
         "block_scoped_atomic" => {
             let ptr = l.arg_scalar(args[0])?;
             block_scoped_atomic(l, ptr)?;
@@ -1118,6 +1120,17 @@ unsafe fn lower_async_copy<L: CallLowering>(
         }
         None => l.int_const(Type::I64, 0),
     };
+    let event = emit_async_copy(l, dst, src, len, event_in);
+    if let Some(ty) = l.result_type(call)? {
+        let v = l.coerce_to(event, ty);
+        l.define(call, v);
+    }
+    Ok(())
+}
+
+/// The group-wide asynchronous copy of `len` bytes (see `lower_async_copy`
+/// for what it is made of); yields its event.
+fn emit_async_copy<L: CallLowering>(l: &mut L, dst: ValueId, src: ValueId, len: ValueId, event_in: ValueId) -> ValueId {
     group_collective(l);
     let zero32 = l.int_const(Type::I32, 0);
     let mut first = None;
@@ -1139,17 +1152,40 @@ unsafe fn lower_async_copy<L: CallLowering>(
     l.emit_inst(InstKind::MemCopy { dst, src, len: first_len }, None);
     let dst_bits = l.emit_inst(InstKind::Cast { op: CastOp::PtrToInt, arg: dst }, Some(Type::I64)).expect("result");
     let src_bits = l.emit_inst(InstKind::Cast { op: CastOp::PtrToInt, arg: src }, Some(Type::I64)).expect("result");
-    let event = l
-        .emit_inst(
-            InstKind::CallExternal { name: ASYNC_COPY_INTRINSIC.into(), args: vec![dst_bits, src_bits, len, event_in] },
-            Some(Type::I64),
-        )
-        .expect("result");
-    if let Some(ty) = l.result_type(call)? {
-        let v = l.coerce_to(event, ty);
-        l.define(call, v);
-    }
+    l.emit_inst(
+        InstKind::CallExternal { name: ASYNC_COPY_INTRINSIC.into(), args: vec![dst_bits, src_bits, len, event_in] },
+        Some(Type::I64),
+    )
+    .expect("result")
+}
+
+/// CUDA's `cooperative_groups::memcpy_async(block, dst, src, bytes)` (the
+/// prelude's `<cooperative_groups/memcpy_async.h>` calls
+/// `__lockstep_memcpy_async(dst, src, bytes)`): the group-wide asynchronous
+/// copy of OpenCL's `async_work_group_copy`, with a new event, since CUDA's
+/// waits name no copy.
+unsafe fn lower_memcpy_async<L: CallLowering>(l: &mut L, args: &[LLVMValueRef]) -> Result<()> {
+    let (Some(&dst), Some(&src), Some(&bytes)) = (args.first(), args.get(1), args.get(2)) else {
+        return l.fail("`memcpy_async` without its three arguments".into());
+    };
+    let (dst, src) = (l.arg_scalar(dst)?, l.arg_scalar(src)?);
+    let len = l.arg_scalar(bytes)?;
+    let len = l.coerce_to(len, Type::I64);
+    let no_event = l.int_const(Type::I64, 0);
+    emit_async_copy(l, dst, src, len, no_event);
     Ok(())
+}
+
+/// CUDA's `cooperative_groups::wait(block)` (the prelude calls
+/// `__lockstep_wait_all_copies()`): a wait for every copy of the group
+/// (`__lockstep_wait_group_events` with a count of all ones and no events,
+/// which the interpreter and the prover read as "every copy"), then the
+/// group's barrier, which `cg::wait` includes.
+fn lower_wait_all_copies<L: CallLowering>(l: &mut L) {
+    group_collective(l);
+    let every_copy = l.int_const(Type::I64, u128::from(u64::MAX));
+    l.emit_inst(InstKind::CallExternal { name: WAIT_EVENTS_INTRINSIC.into(), args: vec![every_copy] }, None);
+    l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES }, None);
 }
 
 /// `wait_group_events(n, events)`: a group collective (every work-item

@@ -341,6 +341,13 @@ impl Analysis<'_> {
                 }
                 InstKind::CallExternal { name, args } if name == WAIT_EVENTS => {
                     let count = args.first().and_then(|&n| self.const_through_casts(n));
+                    // A wait for every copy of the group (CUDA's
+                    // `cooperative_groups::wait`): the count is all ones and
+                    // no event is passed.
+                    if count == Some(u128::from(u64::MAX)) && args.len() == 1 {
+                        state.status.iter_mut().for_each(|s| *s = Status::Done);
+                        continue;
+                    }
                     if count != Some(args.len() as u128 - 1) {
                         error.get_or_insert_with(|| AsyncError {
                             reason: "a `wait_group_events` whose count is not a small constant".into(),

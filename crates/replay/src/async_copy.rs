@@ -96,7 +96,9 @@ impl Ctx<'_> {
         Val::Bits(event as u128)
     }
 
-    /// `__lockstep_wait_group_events(n, events...)` by `th`.
+    /// `__lockstep_wait_group_events(n, events...)` by `th`. Without events,
+    /// a count other than 0 (all ones for CUDA's `cooperative_groups::wait`,
+    /// or a count that is not a small constant) waits for every copy.
     pub(crate) fn wait_group_events(&mut self, th: &mut Thread, loc: Loc, args: &[Val]) {
         let count = args.first().map_or(0, |v| v.bits() as u64);
         let events: Option<Vec<u64>> = (args.len() > 1 || count == 0)

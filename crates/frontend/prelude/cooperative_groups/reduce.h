@@ -7,6 +7,9 @@
 #ifndef LOCKSTEP_INC_COOPERATIVE_GROUPS_REDUCE_H
 #define LOCKSTEP_INC_COOPERATIVE_GROUPS_REDUCE_H
 #include <cooperative_groups.h>
+/* <cooperative_groups.h> undefines its helper macros at its end. */
+#define __LS_CG static inline __attribute__((always_inline, nodebug, device))
+#define __LS_CG_MEMBER __attribute__((always_inline, nodebug, device))
 
 namespace cooperative_groups {
 
@@ -38,4 +41,6 @@ __LS_CG T reduce(const thread_block_tile<Size, Parent> &g, T v, Op op) {
 
 } // namespace cooperative_groups
 
+#undef __LS_CG
+#undef __LS_CG_MEMBER
 #endif
