@@ -808,7 +808,9 @@ impl Prover<'_> {
                 return Err((format!("`{}` writes `{name}` in several barrier intervals", k.func().name), k.describe(r.loc)));
             }
             let Some(w) = self.merge(&writes, &resolved) else {
-                return Err((format!("`{}` writes `{name}` through several address terms", k.func().name), k.describe(r.loc)));
+                let v = self.read_of_several(k, &name, r, &writes, &resolved, unique.insert(r.global))?;
+                resolved.insert(r.placeholder, v);
+                continue;
             };
             if unique.insert(r.global) && !self.injective(&w, true)? {
                 return Err((

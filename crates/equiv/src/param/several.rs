@@ -14,13 +14,19 @@
 //! threads make them. Together: every element has one writer (thread and
 //! term) in each kernel, the two kernels write the same elements, and the
 //! writers write the same values.
+//!
+//! A `__shared__` variable written through several address terms (a
+//! stencil's tile and its halo) is read the same way
+//! ([`Prover::read_of_several`]): each term's writes are distinct, writes
+//! through different terms never meet, and for the reading thread one
+//! candidate writer per term, one of which must write the element read.
 
 use std::collections::HashMap;
 
 use lockstep_smt::{SatResult, TermId};
 
-use super::{na, Ca, Prover, Res};
-use crate::sym::{Assignment, Target, ThreadRun};
+use super::{na, Ca, Inst, Prover, Res};
+use crate::sym::{Assignment, SharedRead, Target, ThreadRun};
 use crate::{Candidate, KernelRef};
 
 impl Prover<'_> {
@@ -48,7 +54,7 @@ impl Prover<'_> {
             ));
         }
         for (k, cas) in [(a, &cas_a), (b, &cas_b)] {
-            self.distinct_terms(k, &name, cas)?;
+            self.distinct_terms(k, &name, cas, false)?;
         }
         let mut left: Vec<Ca> = cas_b;
         for ca in &cas_a {
@@ -100,13 +106,14 @@ impl Prover<'_> {
     }
 
     /// No two writes of `k` through different address terms hit one
-    /// element, whichever threads (the same or two) make them.
-    fn distinct_terms(&mut self, k: KernelRef, name: &str, cas: &[Ca]) -> Res<()> {
+    /// element, whichever threads (the same or two, of one group when
+    /// `same_group`) make them.
+    fn distinct_terms(&mut self, k: KernelRef, name: &str, cas: &[Ca], same_group: bool) -> Res<()> {
         let mut queries = Vec::new();
         for i in 0..cas.len() {
             for j in i + 1..cas.len() {
-                let t1 = self.fresh_inst("d1", false);
-                let t2 = self.fresh_inst("d2", false);
+                let t1 = self.fresh_inst("d1", same_group);
+                let t2 = self.fresh_inst("d2", same_group);
                 let mut facts = self.ctx(t1);
                 facts.extend(self.ctx(t2));
                 let (g1, g2) = (self.at(cas[i].guard, t1), self.at(cas[j].guard, t2));
@@ -196,5 +203,154 @@ impl Prover<'_> {
             }
         }
         Ok(None)
+    }
+
+    /// The value that the base thread's read `r` of `__shared__` variable
+    /// `name` sees, when the variable is written (in one earlier barrier
+    /// interval, `writes`) through several address terms. Proved first
+    /// (once per variable, `first`): each term's writes go to distinct
+    /// elements for distinct threads of the group, and writes through
+    /// different terms never meet. So an element has at most one writer
+    /// (thread and term). Then, per term, one candidate writer of the
+    /// element read (a thread whose address is syntactically the one read,
+    /// the inverse of an affine address, or the reader itself); the solver
+    /// must prove that one of them writes it whenever the read happens.
+    /// The value is that of the first candidate that does: by uniqueness,
+    /// the element's writer.
+    pub(super) fn read_of_several(
+        &mut self,
+        k: KernelRef,
+        name: &str,
+        r: &SharedRead,
+        writes: &[&Assignment],
+        resolved: &HashMap<TermId, TermId>,
+        first: bool,
+    ) -> Res<TermId> {
+        let fail = |what: String| Err((what, k.describe(r.loc)));
+        let mut offs: Vec<TermId> = Vec::new();
+        for c in writes {
+            if !offs.contains(&c.off) {
+                offs.push(c.off);
+            }
+        }
+        let mut cas = Vec::new();
+        for off in offs {
+            let group: Vec<&Assignment> = writes.iter().copied().filter(|c| c.off == off).collect();
+            let Some(ca) = self.merge(&group, resolved) else {
+                return fail(format!("`{}` writes `{name}` through several address terms", k.func().name));
+            };
+            cas.push(ca);
+        }
+        if first {
+            for ca in &cas {
+                if !self.injective(ca, true)? {
+                    return fail(format!("the solver cannot prove that distinct threads of `{}` write distinct elements of `{name}`", k.func().name));
+                }
+            }
+            self.distinct_terms(k, name, &cas, true)?;
+        }
+        let t = self.base_inst;
+        let pc = self.resolve(r.pc, resolved);
+        let addr = self.resolve(r.off, resolved);
+        let mut conds = Vec::new();
+        let mut values = Vec::new();
+        let mut facts = self.ctx(t);
+        facts.push(pc);
+        for ca in &cas {
+            let c = match self.unify_local_ids(ca.off, addr) {
+                Some(c) => c,
+                None => self.affine_inverse(t, addr, ca).unwrap_or(t),
+            };
+            let mut writes_it = vec![self.valid(c)];
+            writes_it.push(self.at(ca.guard, c));
+            let w = self.at(ca.off, c);
+            writes_it.push(self.inp.st.eq(w, addr));
+            conds.push(self.inp.st.and(&writes_it));
+            values.push(self.at(ca.value, c));
+            facts.push(self.if_valid(c));
+        }
+        let some = self.inp.st.or(&conds);
+        facts.push(self.inp.st.not(some));
+        self.label = "witness (several terms)";
+        match self.sat_abstracted(&facts)? {
+            SatResult::Unsat => {}
+            SatResult::Sat => {
+                return fail(format!(
+                    "cannot find, for an arbitrary thread of `{}`, the thread that wrote the element of `{name}` it reads",
+                    k.func().name
+                ))
+            }
+            SatResult::Unknown(why) => return fail(format!("looking for the thread that writes an element of `{name}`: the solver gave up ({why})")),
+        }
+        let mut value = *values.last().expect("at least two address terms");
+        for (c, v) in conds.iter().zip(&values).rev().skip(1) {
+            value = self.inp.st.ite(*c, *v, value);
+        }
+        Ok(value)
+    }
+
+    /// The thread of the base thread's group whose address term `off` is
+    /// `addr`: `off` with its local ids replaced by subterms of `addr`
+    /// (`tile[t]` written, `tile[t + 1]` read: the thread `t + 1`), or by
+    /// the solution of `x + k = y` for a part `x + k` of `off` whose `k`
+    /// does not depend on the ids (`tile[blockDim.x + t]` written,
+    /// `tile[t + 2]` read: the thread `t + 2 - blockDim.x`). `None` when
+    /// the terms differ elsewhere. The caller's query checks the thread.
+    fn unify_local_ids(&mut self, off: TermId, addr: TermId) -> Option<Inst> {
+        fn mentions(st: &lockstep_smt::TermStore, tids: &[TermId; 3], t: TermId) -> bool {
+            let syms = st.free_symbols(&[t]);
+            tids.iter().any(|&i| matches!(st.kind(i), lockstep_smt::TermKind::Const(f) if syms.funs.contains(f)))
+        }
+        fn walk(st: &mut lockstep_smt::TermStore, tids: &[TermId; 3], p: TermId, t: TermId, out: &mut [Option<TermId>; 3]) -> bool {
+            // Local ids the launch fixes are literals, not variables.
+            if let Some(d) = tids.iter().position(|&x| x == p && st.as_bv(x).is_none()) {
+                return match out[d] {
+                    Some(e) => e == t,
+                    None => {
+                        out[d] = Some(t);
+                        true
+                    }
+                };
+            }
+            if p == t || !mentions(st, tids, p) {
+                return p == t;
+            }
+            let (pk, tk) = (st.kind(p).clone(), st.kind(t).clone());
+            if let (lockstep_smt::TermKind::App(o1, a1), lockstep_smt::TermKind::App(o2, a2)) = (&pk, &tk) {
+                if o1 == o2 && a1.len() == a2.len() {
+                    let saved = *out;
+                    if a1.iter().zip(a2.iter()).all(|(&x, &y)| walk(st, tids, x, y, out)) {
+                        return true;
+                    }
+                    *out = saved;
+                }
+            }
+            if let lockstep_smt::TermKind::App(lockstep_smt::Op::BvAdd, args) = pk {
+                for (x, k) in [(args[0], args[1]), (args[1], args[0])] {
+                    if mentions(st, tids, k) {
+                        continue;
+                    }
+                    let rest = st.bvsub(t, k);
+                    let saved = *out;
+                    if walk(st, tids, x, rest, out) {
+                        return true;
+                    }
+                    *out = saved;
+                }
+            }
+            false
+        }
+        let t = self.base_inst;
+        let mut out = [None; 3];
+        if !walk(&mut self.inp.st, &t.tid, off, addr, &mut out) {
+            return None;
+        }
+        let mut c = t;
+        for d in 0..3 {
+            if let Some(e) = out[d] {
+                c.tid[d] = e;
+            }
+        }
+        Some(c)
     }
 }

@@ -120,27 +120,34 @@ impl Prover<'_> {
         if any.0 != SatResult::Sat {
             return Ok(any);
         }
+        // Small launches first; then any block size (a difference that
+        // only large blocks show) with few groups, which the interpreter
+        // can still run.
         let label = self.label;
-        let mut small = facts.to_vec();
-        small.pop();
-        small.push(self.small_bounds());
-        small.push(goal);
         self.label = "small model";
-        let first = self.sat_then(&small, |pr| pr.candidate(t, what, goal));
-        self.label = label;
-        match first? {
-            (SatResult::Sat, Some(c)) => Ok((SatResult::Sat, Some(c))),
-            _ => Ok(any),
+        for max_block in [64, 1024] {
+            let mut small = facts.to_vec();
+            small.pop();
+            small.push(self.small_bounds(max_block));
+            small.push(goal);
+            if let (SatResult::Sat, Some(c)) = self.sat_then(&small, |pr| pr.candidate(t, what.clone(), goal))? {
+                self.label = label;
+                return Ok((SatResult::Sat, Some(c)));
+            }
         }
+        self.label = label;
+        Ok(any)
     }
 
-    pub(super) fn small_bounds(&mut self) -> TermId {
+    /// At most `max_block` threads per dimension (and 32 groups, or 4 for
+    /// blocks over 64 threads) and small scalar arguments.
+    pub(super) fn small_bounds(&mut self, max_block: u128) -> TermId {
         let st = &mut self.inp.st;
         let mut c = Vec::new();
         for d in 0..3 {
-            let max = st.bv_const(32, 32);
+            let max = st.bv_const(32, if max_block > 64 { 4 } else { 32 });
             c.push(st.bvule(self.inp.num_groups[d], max));
-            let max = st.bv_const(32, 64);
+            let max = st.bv_const(32, max_block);
             c.push(st.bvule(self.inp.local_size[d], max));
         }
         for s in self.inp.scalars.iter().flatten() {
