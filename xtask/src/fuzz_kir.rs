@@ -272,6 +272,15 @@ fn value_refs(line: &str) -> Vec<(usize, usize)> {
     found
 }
 
+/// The deadline of an input that runs the concrete search alone. Most
+/// mutants take milliseconds; the few that loop for long (a flipped loop
+/// condition) end at the deadline, which the interpreter keeps, and would
+/// otherwise take most of the run's time.
+const SEARCH_DEADLINE: Duration = Duration::from_secs(2);
+
+/// The deadline of an input checked whole (solvers included).
+const FULL_DEADLINE: Duration = Duration::from_secs(10);
+
 /// The engines' configuration for a fuzz input: the seed's launch cut to
 /// at most 64 threads per dimension and 2 groups per dimension (the
 /// interpreter's time grows with the threads, and the engines' handling of
@@ -285,7 +294,7 @@ fn config(seed: &KirSeed, full: bool) -> CheckConfig {
         query_timeout: Duration::from_secs(2),
         prove_budget: Some(Duration::from_secs(3)),
         find_budget: Duration::from_secs(2),
-        deadline: Some(Instant::now() + Duration::from_secs(10)),
+        deadline: Some(Instant::now() + if full { FULL_DEADLINE } else { SEARCH_DEADLINE }),
         memory_limit: 512 << 20,
         ..CheckConfig::default()
     }
@@ -359,6 +368,13 @@ fn check_kernels(module: &Module, seed: &KirSeed, full: bool) -> Result<Vec<Stri
     let mut reports = Vec::new();
     for (id, kernel) in module.kernels() {
         let config = config(seed, full);
+        // An input whose concrete search already confirms a violation is
+        // decided: the solvers' engines would only add to a verdict of
+        // `errors`, so the whole check is kept for undecided inputs.
+        let full = full && {
+            let outcome = lockstep_engine::search::search(module, id, &CheckConfig { mode: Mode::Find, ..config.clone() });
+            outcome.violations.is_empty()
+        };
         if full {
             let report = lockstep_engine::check_kernel(module, id, &config);
             invariants(&report).map_err(|why| format!("`{}`: {why}", kernel.name))?;
@@ -394,6 +410,10 @@ struct Tally {
     full: u64,
     ended: std::collections::HashMap<String, u64>,
     failures: Vec<String>,
+    /// Inputs that ran past twice their deadline (under load, a check may;
+    /// past `HANG_LIMIT` it is a failure), and the longest any input took.
+    late: u64,
+    longest: Duration,
     /// The time each seed's mutants took, in total, and how many there were.
     per_seed: std::collections::HashMap<String, (Duration, u64)>,
 }
@@ -464,8 +484,11 @@ pub fn run(o: &KirOptions, bin: &Path, seeds: &[Seed]) -> Result<i32, String> {
                 *b.lock().unwrap_or_else(|e| e.into_inner()) = None;
                 let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
                 t.inputs += 1;
+                let took = began.elapsed();
+                t.late += u64::from(took > 2 * if full { FULL_DEADLINE } else { SEARCH_DEADLINE });
+                t.longest = t.longest.max(took);
                 let spent = t.per_seed.entry(s.name.clone()).or_default();
-                spent.0 += began.elapsed();
+                spent.0 += took;
                 spent.1 += 1;
                 t.full += u64::from(full);
                 match outcome {
@@ -491,7 +514,7 @@ pub fn run(o: &KirOptions, bin: &Path, seeds: &[Seed]) -> Result<i32, String> {
         std::thread::sleep(Duration::from_millis(200));
         for (_, busy) in &workers {
             if let Some((since, n, text, name)) = busy.lock().unwrap_or_else(|e| e.into_inner()).clone() {
-                if since.elapsed() > Duration::from_secs(10) + HANG_LIMIT && !hung.contains(&n) {
+                if since.elapsed() > FULL_DEADLINE + HANG_LIMIT && !hung.contains(&n) {
                     hung.push(n);
                     let kept = keep_input(&o.keep, n, &text);
                     let line = format!("hang: still running after {:.0} s: mutant of {name}, kept in {}", since.elapsed().as_secs_f64(), kept.display());
@@ -511,12 +534,14 @@ pub fn run(o: &KirOptions, bin: &Path, seeds: &[Seed]) -> Result<i32, String> {
     ended.sort();
     let ended: Vec<String> = ended.iter().map(|(k, v)| format!("{v} {k}")).collect();
     println!(
-        "{} inputs in {:.0} s ({:.0}/s; {} checked whole; {}): {} failures",
+        "{} inputs in {:.0} s ({:.0}/s; {} checked whole; {}; {} past twice their deadline, the longest {:.1} s): {} failures",
         t.inputs,
         started.elapsed().as_secs_f64(),
         t.inputs as f64 / started.elapsed().as_secs_f64().max(0.001),
         t.full,
         ended.join(", "),
+        t.late,
+        t.longest.as_secs_f64(),
         t.failures.len()
     );
     let mut slowest: Vec<_> = t.per_seed.iter().collect();
