@@ -47,7 +47,10 @@
 //!   callee's `__requires` (see `inline::contract_wrapper`).
 //! - Floats are bit patterns under uninterpreted functions; products of two
 //!   non-constant integers are uninterpreted too (an over-approximation that
-//!   keeps solver queries fast); calls of functions without a body return
+//!   keeps solver queries fast), related to the real product by lemmas that
+//!   hold where signed arithmetic does not overflow (see `encode::no_wrap`:
+//!   clang's `nsw` operations are assumed not to overflow, and the proof
+//!   says so); calls of functions without a body return
 //!   fresh values. They may take pointers to the thread's own private
 //!   objects (by-value structs are passed that way), with the assumption,
 //!   listed in the proof, that they reach no other memory through them;

@@ -815,3 +815,30 @@ block3(v12: i32):
     assert!(r.violations[0].message.contains("null function pointer"), "{}", r.violations[0].message);
     assert!(r.completed);
 }
+
+#[test]
+fn broken_no_wrap_promises_are_counted_and_the_run_goes_on() {
+    // Thread t computes t * 2^30 with `mul nsw` (overflowing for t >= 2)
+    // and the same product without the flag, and stores both: the run
+    // wraps like the hardware, and counts only the flagged overflows.
+    let text = r#"
+language cuda
+kernel fn0 "k" link "k" (v0 "out": ptr.global) entry block0 {
+  v1: i32 = const 1073741824
+block0:
+  v2: i32 = builtin local_id x
+  v3: i32 = mul nsw v2, v1
+  v4: i32 = mul v2, v1
+  v5: i32 = add v3, v4
+  store v0, v5 align 4
+  return
+}
+"#;
+    let (r, _) = run_out(text, Launch::linear(4, 1), 1, &ReplayOptions::default());
+    assert_eq!(r.no_wrap_overflows, 2, "threads 2 and 3 overflow the flagged product");
+    let (loc, thread) = r.first_no_wrap_overflow.expect("an overflow");
+    assert!(thread.local[0] >= 2);
+    assert!(loc.inst.is_some());
+    assert!(r.completed);
+    assert_eq!(r.threads_exited, 4);
+}
