@@ -253,9 +253,8 @@ fn a_hung_clang_is_stopped_at_the_timeout_with_its_children() {
     assert!(started.elapsed() < std::time::Duration::from_secs(30), "lockstep waited for the hung clang");
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stdout));
     assert_eq!(json(&out)["verdict"], "unknown");
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let left = Command::new("pgrep").args(["-f", &format!("sleep {marker}")]).output().expect("pgrep runs");
-    assert!(left.stdout.is_empty(), "processes left behind: {}", String::from_utf8_lossy(&left.stdout));
+    let left = left_behind(&format!("sleep {marker}"));
+    assert!(left.is_empty(), "processes left behind: {}", left);
 }
 
 /// A solver that never answers (z3 and cvc5 both hang) cannot hold back
@@ -287,9 +286,8 @@ fn a_hung_solver_does_not_starve_the_concrete_search() {
     assert_eq!(race["kind"], "data-race", "{report:#}");
     assert_eq!(race["confirmed"], true, "{report:#}");
     assert!(race["witness"].is_object(), "{report:#}");
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let left = Command::new("pgrep").args(["-f", &format!("sleep {marker}")]).output().expect("pgrep runs");
-    assert!(left.stdout.is_empty(), "processes left behind: {}", String::from_utf8_lossy(&left.stdout));
+    let left = left_behind(&format!("sleep {marker}"));
+    assert!(left.is_empty(), "processes left behind: {}", left);
 }
 
 /// Runs `lockstep check FILE FLAGS --format=json` under `/usr/bin/time`
@@ -424,9 +422,8 @@ fn a_host_compilation_does_not_outlive_a_rejected_device_side() {
         .output()
         .expect("lockstep runs");
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let left = Command::new("pgrep").args(["-f", &format!("sleep {marker}")]).output().expect("pgrep runs");
-    assert!(left.stdout.is_empty(), "processes left behind: {}", String::from_utf8_lossy(&left.stdout));
+    let left = left_behind(&format!("sleep {marker}"));
+    assert!(left.is_empty(), "processes left behind: {}", left);
     let files: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.file_name()).collect();
     assert!(files.is_empty(), "files left behind: {files:?}");
 }
@@ -489,6 +486,21 @@ fn kernels_checked_at_once_give_the_report_of_kernels_checked_in_turn() {
     assert_eq!(alone, together, "the reports differ");
 }
 
+/// The processes whose command line matches `pattern` still running after
+/// the ones a run killed have had time to go (a killed process disappears
+/// asynchronously, and later on a loaded machine): empty when none are.
+fn left_behind(pattern: &str) -> String {
+    let started = std::time::Instant::now();
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let found = Command::new("pgrep").args(["-f", pattern]).output().expect("pgrep runs");
+        let left = String::from_utf8_lossy(&found.stdout).into_owned();
+        if left.is_empty() || started.elapsed() > std::time::Duration::from_secs(5) {
+            return left;
+        }
+    }
+}
+
 /// A report without the fields that measure time.
 fn without_timings(mut v: serde_json::Value) -> serde_json::Value {
     if let Some(map) = v.as_object_mut() {
@@ -549,9 +561,8 @@ fn an_interrupted_check_stops_its_children_and_removes_its_files() {
         let report = json(&out);
         assert_eq!(report["verdict"], "unknown", "{report:#}");
         assert!(report.to_string().contains("interrupted"), "{report:#}");
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        let left = Command::new("pgrep").args(["-f", &format!("sleep {marker}")]).output().expect("pgrep runs");
-        assert!(left.stdout.is_empty(), "{stuck}: processes left behind: {}", String::from_utf8_lossy(&left.stdout));
+        let left = left_behind(&format!("sleep {marker}"));
+        assert!(left.is_empty(), "{stuck}: processes left behind: {}", left);
         let files: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.file_name()).collect();
         assert!(files.is_empty(), "{stuck}: files left behind: {files:?}");
     }
