@@ -266,7 +266,8 @@ fn a_hung_clang_is_stopped_at_the_timeout_with_its_children() {
 fn a_hung_solver_does_not_starve_the_concrete_search() {
     use std::os::unix::fs::PermissionsExt;
     let marker = format!("{}", 800_000 + std::process::id() % 90_000);
-    let fake = scratch("z3", &format!("#!/bin/sh\nsleep {marker} &\nexec sleep {marker}\n"));
+    // A folder of its own: another test puts a fake `z3` on its PATH too.
+    let fake = common::scratch_in("robust-hung", "z3", format!("#!/bin/sh\nsleep {marker} &\nexec sleep {marker}\n"));
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::copy(&fake, fake.with_file_name("cvc5")).unwrap();
     let bin = fake.parent().unwrap().to_path_buf();
@@ -365,7 +366,8 @@ fn the_concrete_search_stops_at_its_share_of_the_memory_limit() {
 #[test]
 fn the_cross_check_catches_a_lying_solver() {
     use std::os::unix::fs::PermissionsExt;
-    let liar = scratch(
+    let liar = common::scratch_in(
+        "robust-liar",
         "z3",
         "#!/bin/sh\nwhile IFS= read -r line; do\n  case \"$line\" in\n    *\"(check-sat\"*) echo unsat ;;\n    *\"(get-\"*) echo '(error \"unsupported\")' ;;\n    *\"(exit\"*) exit 0 ;;\n    \"\") ;;\n    *) echo success ;;\n  esac\ndone\n",
     );
