@@ -612,7 +612,7 @@ fn check(options: &CheckOptions) -> Report {
         if options.axioms_file.is_some() {
             without_confirmation(&mut kernel_report);
         }
-        let timing = (format!("check {}", kernel.name), started.elapsed().as_secs_f64() * 1000.0);
+        let timing = (format!("check {}", display(kernel)), started.elapsed().as_secs_f64() * 1000.0);
         for from_sites in from_sites.into_iter().chain(from_arguments.map(|(_, facts)| facts)) {
             notes.push(Diagnostic::note(from_sites.note));
             kernel_report.assumptions.push(from_sites.assumption);
