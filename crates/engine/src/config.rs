@@ -125,6 +125,19 @@ impl Default for CheckConfig {
 }
 
 impl CheckConfig {
+    /// `array_sizes` by parameter name, for the engines that name objects:
+    /// the sizes count the pointer parameters that are not by-value structs
+    /// (private pointers), in order.
+    pub fn named_array_sizes(&self, kernel: &lockstep_kir::Function) -> Vec<(String, u64)> {
+        kernel
+            .params
+            .iter()
+            .filter(|p| matches!(p.ty, lockstep_kir::Type::Ptr(space) if space != lockstep_kir::MemSpace::Private))
+            .zip(&self.array_sizes)
+            .filter_map(|(p, size)| size.map(|s| (p.name.clone(), s)))
+            .collect()
+    }
+
     /// Whether every size of the launch is concrete.
     pub fn launch_is_concrete(&self) -> bool {
         self.group_size.iter().chain(&self.num_groups).all(Option::is_some)

@@ -206,10 +206,11 @@ fn went_wrong(run: &ProgramRun) -> bool {
         || run.launches.iter().any(|l| l.outcome.as_ref().is_ok_and(|r| !r.violations.is_empty()))
 }
 
-/// Whether the run called a library function lockstep does not model
-/// (the host records each as a reason the run is one behaviour of several).
-fn called_unmodelled(run: &ProgramRun) -> bool {
-    run.nondeterminism.iter().any(|(why, _)| why.ends_with("is not modelled"))
+/// Whether the run met a call whose effect on memory it did not model: a
+/// library function lockstep does not model, or a launch the interpreter
+/// did not run (see `ProgramRun::unknown_effects`).
+fn met_unknown_effects(run: &ProgramRun) -> bool {
+    !run.unknown_effects.is_empty()
 }
 
 fn span(module: &Module, loc: &Loc) -> Option<Span> {
@@ -293,7 +294,7 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
         // doing, not the program's. It is a possible error, not a
         // confirmed one.
         // (The witness lists the call among its choices.)
-        if called_unmodelled(run) {
+        if met_unknown_effects(run) {
             for v in &mut report.violations {
                 v.confirmed = false;
             }
@@ -484,7 +485,7 @@ fn kernel_report(
     if !report.violations.is_empty() {
         // As in the host's report: a pointer the kernel met null or out of
         // bounds may come from a library call lockstep does not model.
-        if called_unmodelled(run) {
+        if met_unknown_effects(run) {
             for v in report.violations.iter_mut().filter(|v| matches!(v.kind, Kind::NullPointer | Kind::OutOfBounds)) {
                 v.confirmed = false;
             }

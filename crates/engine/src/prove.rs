@@ -42,6 +42,7 @@ fn prove_config(module: &Module, kernel: FuncId, config: &CheckConfig) -> ProveC
         equality_abstraction: config.equality_abstraction,
         replay_log: config.smt_log(&module.functions[kernel].name, "prove"),
         check_array_bounds: config.check_array_bounds,
+        param_sizes: config.array_sizes.clone(),
         time_budget: config.prove_budget,
         solver_memory: Some(config.solver_memory()),
         warp_size: config.warp_sync,

@@ -166,6 +166,12 @@ pub struct ProgramRun {
     pub notes: Vec<(String, Loc)>,
     /// Why another run could behave differently, with where.
     pub nondeterminism: Vec<(String, Loc)>,
+    /// The calls whose effect on memory the run did not model (a library
+    /// function lockstep does not model, a launch the interpreter did not
+    /// run), with where; each is also in `nondeterminism`. Memory the
+    /// program reads after one may not hold what the real program would
+    /// see, so what goes wrong after it is not confirmed.
+    pub unknown_effects: Vec<(String, Loc)>,
     /// The `main` that ran.
     pub main: FuncId,
     /// Whether the run consumed a value `choice` steers (input, the clock,
@@ -290,6 +296,7 @@ pub fn run_program_with(module: &Module, main: FuncId, choice: u32, undefined_va
         findings: env.findings,
         notes: env.notes,
         nondeterminism,
+        unknown_effects: env.unknown_effects,
         main,
         choice_matters,
         undefined_value,
@@ -323,6 +330,7 @@ struct HostEnv<'m> {
     findings: Vec<HostFinding>,
     notes: Vec<(String, Loc)>,
     nondeterminism: Vec<(String, Loc)>,
+    unknown_effects: Vec<(String, Loc)>,
     last_loc: Option<Loc>,
     havoc: SeededHavoc,
     /// See `run_program`.
@@ -366,6 +374,7 @@ impl<'m> HostEnv<'m> {
             findings: Vec::new(),
             notes: Vec::new(),
             nondeterminism: Vec::new(),
+            unknown_effects: Vec::new(),
             last_loc: None,
             havoc: SeededHavoc { seed: 0x686f_7374 },
             choice: 0,
@@ -385,6 +394,15 @@ impl<'m> HostEnv<'m> {
         if !self.nondeterminism.iter().any(|(w, _)| *w == why) {
             self.nondeterminism.push((why, loc));
         }
+    }
+
+    /// A call whose effect on memory the run does not model: another run
+    /// could differ, and the memory after it is the model's guess.
+    fn effect_unknown(&mut self, why: String, loc: Loc) {
+        if !self.unknown_effects.iter().any(|(w, _)| *w == why) {
+            self.unknown_effects.push((why.clone(), loc));
+        }
+        self.nondeterministic(why, loc);
     }
 
     /// The allocation a pointer points into, with the object's size, if it
@@ -681,8 +699,8 @@ impl<'m> HostEnv<'m> {
         };
         if let Some(why) = not_run {
             // The kernel's effect on memory is unknown to the rest of the run.
+            self.effect_unknown(format!("the effect of launching `{}` is unknown: {why}", func.name), loc);
             record.outcome = Err(why);
-            self.nondeterministic(format!("the effect of launching `{}` is unknown", func.name), loc);
             self.launches.push(record);
             return ExternalOutcome::Return(None);
         }
@@ -754,7 +772,7 @@ impl<'m> HostEnv<'m> {
                 }
                 record.read_undefined = result.unspecified_uses > 0;
                 if !result.completed {
-                    self.nondeterministic(format!("the launch of `{}` did not run to completion", func.name), loc);
+                    self.effect_unknown(format!("the launch of `{}` did not run to completion", func.name), loc);
                 }
                 record.outcome = Ok(result);
             }
@@ -1119,21 +1137,21 @@ impl HavocOracle for HostEnv<'_> {
                 ret(0)
             }
             "lockstep_model_unknown_attribute" => {
-                self.nondeterministic(format!("`cudaDeviceGetAttribute` of attribute {} is not modelled", int(&a[1]) as i32), loc);
+                self.effect_unknown(format!("`cudaDeviceGetAttribute` of attribute {} is not modelled", int(&a[1]) as i32), loc);
                 ret(0)
             }
             "cudaLaunchKernel" | "cudaLaunch" | "cudaLaunchCooperativeKernel" => Some(ExternalOutcome::Unsupported(
                 format!("`{name}` (launches through the runtime API; use kernel<<<...>>>)"),
             )),
             _ if name.starts_with("cuda") || name.starts_with("curand") => {
-                self.nondeterministic(format!("`{name}` is not modelled"), loc);
+                self.effect_unknown(format!("`{name}` is not modelled"), loc);
                 ret(0)
             }
             _ => {
                 // Math functions are the interpreter's; anything else with
                 // pointer arguments could write memory lockstep cannot see.
                 if call.arg_types.iter().any(|t| matches!(t, Type::Ptr(_))) || call.ret.is_some_and(|t| matches!(t, Type::Ptr(_))) {
-                    self.nondeterministic(format!("`{name}` is not modelled"), loc);
+                    self.effect_unknown(format!("`{name}` is not modelled"), loc);
                 }
                 None
             }

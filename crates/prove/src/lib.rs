@@ -157,6 +157,12 @@ pub struct ProveConfig {
     /// statically known size (module-level objects, the kernel's locals) is
     /// checked to lie within it.
     pub check_array_bounds: bool,
+    /// Bytes of the buffer behind each pointer parameter that is not a
+    /// by-value struct, by position among those parameters, when the launch
+    /// gives them (a program's launch, `--kernel-arrays`): every access
+    /// through such a parameter is checked to lie within its buffer,
+    /// whatever `check_array_bounds` says.
+    pub param_sizes: Vec<Option<u64>>,
     /// Give up (`Unknown`) when solving takes longer than this in total.
     pub time_budget: Option<Duration>,
     /// GPUVerify's `--invariants-as-candidates`: user loop invariants are
@@ -200,6 +206,7 @@ impl Default for ProveConfig {
             equality_abstraction: false,
             replay_log: None,
             check_array_bounds: false,
+            param_sizes: Vec::new(),
             time_budget: None,
             solver_memory: Some(lockstep_smt::solver::DEFAULT_MEMORY_LIMIT),
             invariants_as_candidates: false,

@@ -70,7 +70,7 @@ impl<'a> Enc<'a> {
             "possible null pointer access".into(),
             None,
         );
-        if self.config.check_array_bounds {
+        if self.objects.iter().any(|o| o.bounds.is_some()) {
             self.bounds_check(i, p, [b1, b2], [o1, o2], width);
         }
         if kind != AccessKind::Read {
@@ -345,15 +345,17 @@ impl<'a> Enc<'a> {
         self.st.or(&from_benign)
     }
 
-    /// `--check-array-bounds` (GPUVerify's meaning): an enabled thread's
-    /// access to an array of statically known size lies within it. Memory
-    /// behind pointer parameters has no known size and is not checked (the
-    /// proof lists that as an assumption).
+    /// An enabled thread's access to an object with bounds lies within
+    /// them: arrays of statically known size under `--check-array-bounds`
+    /// (GPUVerify's meaning), and buffers behind pointer parameters whose
+    /// size the launch gives. Other memory behind pointer parameters has no
+    /// known size and is not checked (the proof lists that as an
+    /// assumption).
     pub(crate) fn bounds_check(&mut self, i: InstId, p: [TermId; 2], bases: [TermId; 2], offs: [TermId; 2], width: [TermId; 2]) {
         let mut conj = Vec::new();
         let mut names = Vec::new();
         for (oi, obj) in self.objects.clone().iter().enumerate() {
-            let Some(size) = obj.size else { continue };
+            let Some(size) = obj.bounds else { continue };
             let id = self.st.bv_const(BASE_BITS, oi as u128 + 1);
             let size = self.st.bv_const(64, size as u128);
             for t in 0..2 {

@@ -93,6 +93,11 @@ pub struct Object {
     /// objects and the kernel's locals); `None` for memory behind pointer
     /// parameters and unsized arrays.
     pub size: Option<u64>,
+    /// The size in bytes that every access to the object is checked
+    /// against, when one is: a statically sized array's under
+    /// `--check-array-bounds`, and the buffer behind a pointer parameter
+    /// whose size the launch gives (`ProveConfig::param_sizes`).
+    pub bounds: Option<u64>,
 }
 
 /// What a failed obligation means.

@@ -165,7 +165,8 @@ impl<'a> Enc<'a> {
     }
 
     pub(crate) fn setup_objects(&mut self) {
-        let add = |enc: &mut Enc, name: String, space: MemSpace, size: Option<u64>| -> usize {
+        let static_bounds = self.config.check_array_bounds;
+        let add = |enc: &mut Enc, name: String, space: MemSpace, size: Option<u64>, bounds: Option<u64>| -> usize {
             let tracked = if matches!(space, MemSpace::Private) {
                 None
             } else {
@@ -189,17 +190,26 @@ impl<'a> Enc<'a> {
                 let v = enc.st.bv_const(32, 0);
                 enc.mem_version.push(v);
             }
-            enc.objects.push(Object { name, space, tracked, size });
+            enc.objects.push(Object { name, space, tracked, size, bounds });
             enc.objects.len() - 1
         };
         for (g, obj) in self.module.globals.iter() {
-            let i = add(self, obj.name.clone(), obj.space, obj.size);
+            let i = add(self, obj.name.clone(), obj.space, obj.size, obj.size.filter(|_| static_bounds));
             self.global_obj.insert(g, i);
         }
+        let mut pointer_index = 0;
         for (k, p) in self.func.params.iter().enumerate() {
             if let Type::Ptr(space) = p.ty {
+                // A by-value struct (a private pointer) is the kernel's own
+                // copy; the launch's buffer sizes count the others.
+                let bounds = if space == MemSpace::Private {
+                    None
+                } else {
+                    pointer_index += 1;
+                    self.config.param_sizes.get(pointer_index - 1).copied().flatten()
+                };
                 let space = if space == MemSpace::Generic { MemSpace::Global } else { space };
-                let i = add(self, p.name.clone(), space, None);
+                let i = add(self, p.name.clone(), space, None, bounds);
                 self.param_obj.insert(k as u32, i);
             }
         }
@@ -207,11 +217,11 @@ impl<'a> Enc<'a> {
         // memory or makes from integers (say, buffers whose addresses are
         // stored in a struct parameter): one object per space, so that
         // accesses through such pointers are still checked for races.
-        add(self, "memory reached through a loaded pointer".into(), MemSpace::Global, None);
-        add(self, "shared memory reached through a loaded pointer".into(), MemSpace::Shared, None);
+        add(self, "memory reached through a loaded pointer".into(), MemSpace::Global, None, None);
+        add(self, "shared memory reached through a loaded pointer".into(), MemSpace::Shared, None, None);
         self.unknown_objs = self.objects.len() - 2..self.objects.len();
         for (l, obj) in self.func.locals.iter() {
-            let i = add(self, obj.name.clone(), MemSpace::Private, obj.size);
+            let i = add(self, obj.name.clone(), MemSpace::Private, obj.size, obj.size.filter(|_| static_bounds));
             self.local_obj.insert(l, i);
         }
         // Ghost slots: one per non-pointer header parameter of every loop.
@@ -424,10 +434,22 @@ impl<'a> Enc<'a> {
             fmt(&c.num_groups)
         ));
         self.assumptions.push("every loop terminates (partial correctness)".into());
-        if c.check_array_bounds {
+        let sized: Vec<String> = self
+            .objects
+            .iter()
+            .filter(|o| o.size.is_none())
+            .filter_map(|o| o.bounds.map(|b| format!("`{}` ({b} bytes)", o.name)))
+            .collect();
+        if c.check_array_bounds && sized.is_empty() {
             self.assumptions.push(
                 "array bounds are checked for arrays of known size only, not for memory behind pointer parameters".into(),
             );
+        } else if !sized.is_empty() {
+            self.assumptions.push(format!(
+                "array bounds are checked for {}the buffers behind {}, not for memory reached through pointers loaded from memory",
+                if c.check_array_bounds { "arrays of known size and " } else { "" },
+                sized.join(", ")
+            ));
         }
         let other = if self.consistent_loads.is_empty() { "" } else { "otherwise, " };
         if !c.equality_abstraction {
