@@ -6,7 +6,7 @@
 //! so a chatty child can never block on a full pipe.
 
 use std::io::Read;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -36,6 +36,11 @@ pub struct RawRun {
     pub stdout: String,
     pub stderr: String,
     pub wall: Duration,
+    /// The largest resident set of the verifier or of any process it waited
+    /// for (its solvers, clang), in KiB, as `wait4` reports it: the peak of
+    /// the largest single process, not of all of them together. `None` when
+    /// the run timed out or could not be measured.
+    pub max_rss_kib: Option<u64>,
 }
 
 /// The full command line (after the binary) used for `case`.
@@ -71,12 +76,13 @@ pub fn run_one(bin: &Path, case: &TestCase, timeout: Duration) -> RawRun {
                 stdout: String::new(),
                 stderr: String::new(),
                 wall: start.elapsed(),
+                max_rss_kib: None,
             }
         }
     };
     let stdout = drain(child.stdout.take());
     let stderr = drain(child.stderr.take());
-    let exit = wait_with_timeout(&mut child, start, timeout);
+    let (exit, max_rss_kib) = wait_with_timeout(&mut child, start, timeout);
     let wall = start.elapsed();
     // Whatever the verifier left behind in its group (a Clang it did not
     // wait for) would keep the pipes open and the reader threads blocked, so
@@ -88,6 +94,7 @@ pub fn run_one(bin: &Path, case: &TestCase, timeout: Duration) -> RawRun {
         stdout: stdout.join().unwrap_or_default(),
         stderr: stderr.join().unwrap_or_default(),
         wall,
+        max_rss_kib,
     }
 }
 
@@ -102,28 +109,53 @@ fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> thread::JoinHandle<String
     })
 }
 
-/// Polls the child until it exits or `timeout` has passed since `start`.
+/// Linux's `struct rusage` (x86-64 and aarch64 alike: two `timeval`s, then
+/// fourteen `long`s, of which `ru_maxrss` is the first).
+#[repr(C)]
+struct RUsage {
+    times: [i64; 4],
+    max_rss: i64,
+    rest: [i64; 13],
+}
+
+/// Polls the child with `wait4` until it exits or `timeout` has passed since
+/// `start`; with the exit, the peak resident set `wait4` reports (see
+/// `RawRun::max_rss_kib`).
 ///
 /// Polling starts at a millisecond and backs off to 20 ms, so quick tests
 /// are timed closely without spinning on slow ones.
-fn wait_with_timeout(child: &mut Child, start: Instant, timeout: Duration) -> Exit {
+fn wait_with_timeout(child: &mut Child, start: Instant, timeout: Duration) -> (Exit, Option<u64>) {
+    extern "C" {
+        fn wait4(pid: i32, status: *mut i32, options: i32, rusage: *mut RUsage) -> i32;
+    }
+    const WNOHANG: i32 = 1;
+    let Ok(pid) = i32::try_from(child.id()) else {
+        return (Exit::SpawnFailed("no process id".to_string()), None);
+    };
     let mut pause = Duration::from_millis(1);
     loop {
-        match child.try_wait() {
-            Ok(Some(status)) => {
-                return match (status.code(), status.signal()) {
-                    (Some(code), _) => Exit::Code(code),
-                    (None, Some(signal)) => Exit::Signal(signal),
-                    (None, None) => Exit::SpawnFailed("no exit status".to_string()),
-                };
-            }
-            Ok(None) => {}
-            Err(e) => return Exit::SpawnFailed(format!("wait failed: {e}")),
+        let mut status = 0i32;
+        let mut usage = RUsage { times: [0; 4], max_rss: 0, rest: [0; 13] };
+        // SAFETY: both pointers are to live locals of the right layout;
+        // `pid` is our own child, not yet reaped (std's `Child` is not
+        // waited on elsewhere).
+        let r = unsafe { wait4(pid, &mut status, WNOHANG, &mut usage) };
+        if r == pid {
+            let rss = u64::try_from(usage.max_rss).ok();
+            let signal = status & 0x7f;
+            return if signal == 0 {
+                (Exit::Code((status >> 8) & 0xff), rss)
+            } else {
+                (Exit::Signal(signal), rss)
+            };
+        }
+        if r < 0 {
+            return (Exit::SpawnFailed(format!("wait failed: {}", std::io::Error::last_os_error())), None);
         }
         if start.elapsed() >= timeout {
             kill_group(child.id());
             let _ = child.wait();
-            return Exit::TimedOut;
+            return (Exit::TimedOut, None);
         }
         thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(20));

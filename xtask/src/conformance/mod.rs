@@ -375,6 +375,13 @@ fn run(o: &Options) -> Result<i32, String> {
     let all: Vec<&TestResult> = results.iter().collect();
     println!();
     print!("{}", report::render_tables(&columns, &all));
+    if let Some(largest) = results.iter().filter(|r| r.run.max_rss_kib.is_some()).max_by_key(|r| r.run.max_rss_kib) {
+        println!(
+            "largest peak memory: {} MiB ({})",
+            largest.run.max_rss_kib.unwrap_or(0).div_ceil(1024),
+            largest.case.key()
+        );
+    }
     println!("elapsed {:.1}s", started.elapsed().as_secs_f64());
 
     // Baseline.

@@ -498,6 +498,7 @@ mod tests {
             stdout: stdout.to_string(),
             stderr: "panicked at src/main.rs\n".to_string(),
             wall: Duration::from_millis(5),
+            max_rss_kib: None,
         }
     }
 

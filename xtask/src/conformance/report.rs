@@ -78,6 +78,10 @@ pub struct Figures {
     /// Front-end time (clang and lowering) as lockstep reports it.
     pub frontend_median: Option<Duration>,
     pub frontend_p95: Option<Duration>,
+    /// Peak memory (`RawRun::max_rss_kib`): the 95th percentile and the
+    /// largest, in KiB, over the runs that were measured.
+    pub rss_p95_kib: Option<u64>,
+    pub rss_max_kib: Option<u64>,
 }
 
 impl Figures {
@@ -85,7 +89,9 @@ impl Figures {
         let mut f = Figures::default();
         let mut walls = Vec::new();
         let mut frontend = Vec::new();
+        let mut rss = Vec::new();
         for r in results {
+            rss.extend(r.run.max_rss_kib);
             if let Some(ms) = r.judgement.frontend_ms {
                 frontend.push(Duration::from_secs_f64(ms / 1000.0));
             }
@@ -134,6 +140,9 @@ impl Figures {
         frontend.sort();
         f.frontend_median = percentile(&frontend, 50);
         f.frontend_p95 = percentile(&frontend, 95);
+        rss.sort_unstable();
+        f.rss_p95_kib = percentile(&rss, 95);
+        f.rss_max_kib = rss.last().copied();
         f
     }
 
@@ -162,12 +171,14 @@ impl Figures {
             "wall_p95_ms": self.wall_p95.map(|d| d.as_millis() as u64),
             "frontend_median_ms": self.frontend_median.map(|d| d.as_millis() as u64),
             "frontend_p95_ms": self.frontend_p95.map(|d| d.as_millis() as u64),
+            "max_rss_p95_kib": self.rss_p95_kib,
+            "max_rss_max_kib": self.rss_max_kib,
         })
     }
 }
 
-/// The nearest-rank percentile of sorted durations.
-pub fn percentile(sorted: &[Duration], pct: usize) -> Option<Duration> {
+/// The nearest-rank percentile of sorted values.
+pub fn percentile<T: Copy>(sorted: &[T], pct: usize) -> Option<T> {
     if sorted.is_empty() {
         return None;
     }
@@ -180,6 +191,13 @@ pub fn percentile(sorted: &[Duration], pct: usize) -> Option<Duration> {
 fn seconds(d: Option<Duration>) -> String {
     match d {
         Some(d) => format!("{:.2}s", d.as_secs_f64()),
+        None => "-".to_string(),
+    }
+}
+
+fn mebibytes(kib: Option<u64>) -> String {
+    match kib {
+        Some(k) => format!("{} MiB", k.div_ceil(1024)),
         None => "-".to_string(),
     }
 }
@@ -233,7 +251,7 @@ pub fn render_tables(columns: &[(String, Figures)], all: &[&TestResult]) -> Stri
     );
     let _ = writeln!(out, "(* = does not agree with the expected verdict)\n");
 
-    let rows: [FigureRow; 13] = [
+    let rows: [FigureRow; 15] = [
         ("agreeing", |f| f.agreeing.cell()),
         ("pass tests verified", |f| f.pass_verified.cell()),
         ("fail tests reported (found)", |f| f.fail_found.cell()),
@@ -255,6 +273,8 @@ pub fn render_tables(columns: &[(String, Figures)], all: &[&TestResult]) -> Stri
         ("wall time p95", |f| seconds(f.wall_p95)),
         ("front-end time median", |f| seconds(f.frontend_median)),
         ("front-end time p95", |f| seconds(f.frontend_p95)),
+        ("peak memory p95 (largest process)", |f| mebibytes(f.rss_p95_kib)),
+        ("peak memory max (largest process)", |f| mebibytes(f.rss_max_kib)),
     ];
     let _ = write!(out, "{:<label_width$}", "figure");
     for (name, _) in columns {
@@ -313,6 +333,7 @@ pub fn result_json(r: &TestResult, baseline: Option<(Outcome, &str)>) -> Value {
         "signal": signal,
         "timed_out": r.run.exit == Exit::TimedOut,
         "wall_ms": r.run.wall.as_millis() as u64,
+        "max_rss_kib": r.run.max_rss_kib,
         "detail": j.detail,
         "kinds": j.kinds,
         "confirmed": j.confirmed,
@@ -350,6 +371,7 @@ mod tests {
                 stdout: String::new(),
                 stderr: String::new(),
                 wall: Duration::from_millis(ms),
+                max_rss_kib: None,
             },
             judgement: Judgement {
                 outcome,
@@ -373,7 +395,7 @@ mod tests {
         assert_eq!(percentile(&d, 50), Some(Duration::from_secs(10)));
         assert_eq!(percentile(&d, 95), Some(Duration::from_secs(19)));
         assert_eq!(percentile(&d[..1], 95), Some(Duration::from_secs(1)));
-        assert_eq!(percentile(&[], 50), None);
+        assert_eq!(percentile::<Duration>(&[], 50), None);
     }
 
     #[test]
