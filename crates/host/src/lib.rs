@@ -1242,12 +1242,8 @@ impl HavocOracle for KernelEnv {
 /// and the calls that only copy bytes, whose undetermined bytes stay
 /// undetermined where they arrive.
 fn ignores_undetermined_arguments(name: &str) -> bool {
-    (name.contains("printf") && !name.contains("sprintf"))
-        || matches!(
-            name,
-            "puts" | "fputs" | "putchar" | "fputc" | "putc" | "fwrite" | "perror" | "exit" | "_exit" | "cudaSetupArgument" | "fflush"
-                | "srand" | "srandom"
-        )
+    lockstep_replay::definedness::is_output_only(name)
+        || matches!(name, "exit" | "_exit" | "cudaSetupArgument" | "srand" | "srandom")
 }
 
 const DEVICE_MODEL_NOTE: &str = "device properties and attributes (cudaGetDeviceProperties, cudaDeviceGetAttribute) are those of a modelled GPU: compute capability 7.0, 80 multiprocessors, 1024 threads and 48 KiB of shared memory per block, 16 GiB of memory; the program was checked for that device";

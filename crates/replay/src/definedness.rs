@@ -425,13 +425,45 @@ impl crate::exec::Ctx<'_> {
     }
 }
 
+/// Whether the external function `name` only writes output: what a
+/// program prints is not checked, so the values it prints, and whether it
+/// prints them at all, decide no verdict. (`sprintf` and `snprintf` write
+/// memory and are not output; `printf`'s `%n`, which would, is not
+/// modelled.)
+pub fn is_output_only(name: &str) -> bool {
+    (name.contains("printf") && !name.contains("sprintf"))
+        || matches!(name, "puts" | "fputs" | "putchar" | "fputc" | "putc" | "fwrite" | "perror" | "fflush")
+}
+
+/// Whether `kind` only writes output: a call of an output function, or
+/// what verification ignores (the front end lowers `printf` to a `Nop`).
+fn prints(kind: &lockstep_kir::InstKind) -> bool {
+    match kind {
+        lockstep_kir::InstKind::CallExternal { name, .. } => is_output_only(name),
+        lockstep_kir::InstKind::Nop { .. } => true,
+        _ => false,
+    }
+}
+
+/// Whether a load through `ptr` of `result`'s type reads within a local
+/// variable of `func`, from its start.
+fn reads_within_local(func: &lockstep_kir::Function, ptr: lockstep_kir::ValueId, result: Option<lockstep_kir::ValueId>) -> bool {
+    let lockstep_kir::ValueDef::LocalAddr(local) = func.values[ptr].def else { return false };
+    let Some(result) = result else { return false };
+    let bytes = (func.value_type(result).bits() as u64).div_ceil(8);
+    func.locals.get(local).and_then(|l| l.size).is_some_and(|size| bytes <= size)
+}
+
 /// For a branch on an undetermined condition: when both ways only compute
-/// (no memory access, call, division or further branch) before they meet
-/// in one block, the block they meet in and the indices of its parameters
-/// that the two ways may set differently. Taking either way then differs
-/// only in those parameters, which become undetermined, and the branch is
-/// no use (`if (a[i] != b[i]) count++;` with undetermined elements makes
-/// `count` undetermined, nothing more).
+/// or print (no memory access, except, on a way that prints, a read of one
+/// of the function's own variables; no division, further branch, or call
+/// other than output: `is_output_only`) before they meet in one block, the block they
+/// meet in and the indices of its parameters that the two ways may set
+/// differently. Taking either way then differs only in those parameters,
+/// which become undetermined, and in what is printed, and the branch is no
+/// use (`if (a[i] != b[i]) count++;` with undetermined elements makes
+/// `count` undetermined, nothing more; `if (scanf(...) == 1) printf(...);`
+/// prints or does not).
 pub fn branch_join(
     func: &lockstep_kir::Function,
     then_dest: &lockstep_kir::BlockCall,
@@ -443,10 +475,24 @@ pub fn branch_join(
     let edges = |dest: &lockstep_kir::BlockCall| {
         let mut out = vec![(dest.block, dest.args.clone())];
         let block = &func.blocks[dest.block];
-        let computes_only = block.insts.iter().all(|&i| {
-            let kind = &func.insts[i].kind;
-            kind.is_pure_computation() && !matches!(kind, InstKind::Binary { op, .. } if divides(*op))
-        });
+        let allowed = |i: &lockstep_kir::InstId| {
+            let data = &func.insts[*i];
+            let kind = &data.kind;
+            (kind.is_pure_computation() && !matches!(kind, InstKind::Binary { op, .. } if divides(*op)))
+                || prints(kind)
+                // The value output leaves open (`printf`'s result).
+                || matches!(kind, InstKind::Havoc)
+                || matches!(kind, InstKind::Load { ptr, .. } if reads_within_local(func, *ptr, data.result))
+        };
+        // Reading a variable of the function itself cannot fault and changes
+        // nothing, but it is allowed only on a way that prints (`printf("%d",
+        // k)` reads `k` when `&k` was passed to `scanf`): a way that only
+        // computes from such reads (the right side of `c != 1 && c != 2`)
+        // stays a use, so that the host's path condition keeps the whole
+        // test (`host_path`), not a join's undetermined result.
+        let reads_local = |i: &lockstep_kir::InstId| matches!(func.insts[*i].kind, InstKind::Load { .. });
+        let computes_only = block.insts.iter().all(allowed)
+            && (!block.insts.iter().any(reads_local) || block.insts.iter().any(|i| prints(&func.insts[*i].kind)));
         if let (true, Terminator::Jump(call)) = (computes_only, &block.term) {
             if call.block != dest.block {
                 out.push((call.block, call.args.clone()));
