@@ -820,6 +820,14 @@ impl<'a> Executor<'a> {
                             None => {
                                 let nc = self.inp.st.not(c);
                                 let (then_pc, else_pc) = (self.inp.st.and(&[p.pc, c]), self.inp.st.and(&[p.pc, nc]));
+                                // A loop whose trip count is symbolic and
+                                // which writes nothing: one arbitrary
+                                // iteration, then out of it (no pruning
+                                // queries: the summary covers every count).
+                                if self.summary_due(&p) {
+                                    p = self.summarise(t, lid, &p, loc)?;
+                                    continue;
+                                }
                                 if let Some(pr) = self.prune.as_mut().filter(|pr| pr.loop_blocks.contains(&p.block)) {
                                     // The bounded proof assumes every fact of
                                     // the pruner in its queries, under which the
@@ -843,12 +851,6 @@ impl<'a> Executor<'a> {
                                         self.jump(&mut p, &else_dest, loc)?;
                                         continue;
                                     }
-                                }
-                                // A loop whose trip count is symbolic:
-                                // one arbitrary iteration, then out of it.
-                                if self.summary_due(&p) {
-                                    p = self.summarise(t, lid, &p, loc)?;
-                                    continue;
                                 }
                                 let mut other = p.clone();
                                 other.pc = else_pc;

@@ -233,7 +233,12 @@ impl Prover<'_> {
         // Comparisons of the loop's own signedness.
         let mut cands = vec![if sh.signed { st.bvsge(k, init) } else { st.bvuge(k, init) }];
         for &b in &bounds {
-            cands.push(if sh.signed { st.bvsle(k, b) } else { st.bvule(k, b) });
+            let below = if sh.signed { st.bvsle(k, b) } else { st.bvule(k, b) };
+            cands.push(below);
+            // A loop that may not run at all (`k < n` with `n` negative)
+            // stays at its initial value or below the bound.
+            let at_init = st.eq(k, init);
+            cands.push(st.or(&[at_init, below]));
         }
         if sh.step > 1 {
             let d = st.bvsub(k, init);
@@ -383,15 +388,16 @@ impl Prover<'_> {
         // one canonical form.
         let offs: Vec<TermId> = rec.read_offs.iter().map(|&o| substitute(&mut self.inp.st, o, &map, &mut HashMap::new())).collect();
         let reads: HashSet<TermId> = offs.iter().copied().collect();
+        let mut exact = Vec::new();
         let mut eqs = Vec::new();
         let mut memo = HashMap::new();
         for m in 0..rec.accs.len() {
             let v = substitute(&mut self.inp.st, rec.step[m], &map, &mut HashMap::new());
-            let v = canonical_reads(&mut self.inp.st, v, &reads, &mut memo);
+            let v = canonical_reads(&mut self.inp.st, v, &reads, &mut memo, &mut exact);
             let r = self.rec_at(rec, m, next);
             eqs.push(self.inp.st.eq(r, v));
         }
-        eqs.extend(no_wrap(&mut self.inp.st, &offs));
+        eqs.extend(exact);
         let all = self.inp.st.and(&eqs);
         (guard, all)
     }
@@ -459,17 +465,18 @@ impl Prover<'_> {
         let all = self.inp.st.and(&guards);
         guarded.push(self.inp.st.not(all));
         let offs: Vec<TermId> = s.read_offs.iter().map(|&o| substitute(&mut self.inp.st, o, &map, &mut HashMap::new())).collect();
-        step.extend(no_wrap(&mut self.inp.st, &offs));
         let reads: HashSet<TermId> = offs.iter().copied().collect();
         let mut memo = HashMap::new();
+        let mut exact = Vec::new();
         let mut differ = Vec::new();
         for (i, &a) in sh.accs.iter().enumerate() {
             let v = substitute(&mut self.inp.st, s.update[a], &map, &mut HashMap::new());
-            let v = canonical_reads(&mut self.inp.st, v, &reads, &mut memo);
+            let v = canonical_reads(&mut self.inp.st, v, &reads, &mut memo, &mut exact);
             let r = self.rec_at(rec, perm[i], s.update[sh.counter]);
             let same = self.inp.st.eq(v, r);
             differ.push(self.inp.st.not(same));
         }
+        step.extend(exact);
         step.push(self.inp.st.or(&differ));
         self.label = "summary recurrence";
         if let Some(path) = std::env::var_os("LOCKSTEP_SUMMARY_DUMP") {
@@ -492,26 +499,33 @@ impl Prover<'_> {
 }
 
 /// The byte offsets of the reads in `t` (the `select`s whose index is in
-/// `reads`, the loop's own reads)
-/// in one linear canonical form, so that a loop's reads and the
-/// recurrence's coincide as terms: `zext(r * n + (k + 1)) * 4` and
-/// `zext(r * n) * 4 + zext(k + 1) * 4` both become `4·zext(r * n) +
-/// 4·zext(k) + 4`. A zero extension is pushed through a 32-bit `+` or `*`
-/// only where [`no_wrap`] gives that operation a no-wrap fact, which the
-/// queries that use these terms assume (the stated assumption on reads in
-/// a loop whose trip count is symbolic); every other step is an identity of
-/// modular arithmetic.
-pub(super) fn canonical_reads(st: &mut TermStore, t: TermId, reads: &HashSet<TermId>, memo: &mut HashMap<TermId, TermId>) -> TermId {
+/// `reads`, the loop's own reads) in one linear canonical form, so that a
+/// loop's reads and the recurrence's coincide as terms: `zext(r * n + (k +
+/// 1)) * 4` and `zext(r * n) * 4 + zext(k + 1) * 4` both become
+/// `4·zext(r * n) + 4·zext(k) + 4`. A zero or sign extension is pushed
+/// through a 32-bit `+` (or a product by a literal) only with the fact that
+/// this is exact (`ext(x + y) = ext(x) + ext(y)`: the operation does not
+/// wrap around, unsigned or signed as the extension reads it), which is
+/// added to `facts`: the queries that use these terms assume them (the
+/// stated assumption on reads in a loop whose trip count is symbolic).
+/// Every other step is an identity of modular arithmetic.
+pub(super) fn canonical_reads(
+    st: &mut TermStore,
+    t: TermId,
+    reads: &HashSet<TermId>,
+    memo: &mut HashMap<TermId, TermId>,
+    facts: &mut Vec<TermId>,
+) -> TermId {
     if let Some(&r) = memo.get(&t) {
         return r;
     }
     let out = match st.kind(t).clone() {
         TermKind::App(op, args) => {
-            let new: Vec<TermId> = args.iter().map(|&a| canonical_reads(st, a, reads, memo)).collect();
+            let new: Vec<TermId> = args.iter().map(|&a| canonical_reads(st, a, reads, memo, facts)).collect();
             let idx = if matches!(op, Op::Select) && new.len() == 2 && reads.contains(&args[1]) && st.sort_of(new[1]).bv_width() == Some(64) {
                 let mut terms: Vec<(TermId, u128)> = Vec::new();
                 let mut c = 0u128;
-                linear(st, new[1], 1, &mut terms, &mut c);
+                linear(st, new[1], 1, &mut terms, &mut c, facts);
                 Some(rebuild(st, terms, c))
             } else {
                 None
@@ -530,48 +544,64 @@ pub(super) fn canonical_reads(st: &mut TermStore, t: TermId, reads: &HashSet<Ter
     out
 }
 
-/// Adds `k · t` (64-bit) to the linear form `terms + c`.
-fn linear(st: &mut TermStore, t: TermId, k: u128, terms: &mut Vec<(TermId, u128)>, c: &mut u128) {
+/// Adds `k · t` (64-bit) to the linear form `terms + c`, with the facts
+/// its extensions rely on.
+fn linear(st: &mut TermStore, t: TermId, k: u128, terms: &mut Vec<(TermId, u128)>, c: &mut u128, facts: &mut Vec<TermId>) {
+    let m64 = u64::MAX as u128;
     let lit = |st: &TermStore, t: TermId| st.as_bv(t).and_then(|v| v.to_u128());
-    let top = |st: &TermStore, v: TermId| lit(st, v).is_some_and(|c| c >> 31 == 1);
     if let Some(v) = lit(st, t) {
-        *c = c.wrapping_add(k.wrapping_mul(v)) & (u64::MAX as u128);
+        *c = c.wrapping_add(k.wrapping_mul(v)) & m64;
         return;
     }
+    let literal_operand = |st: &TermStore, args: &[TermId]| match (lit(st, args[0]), lit(st, args[1])) {
+        (_, Some(v)) => Some((args[0], v)),
+        (Some(v), None) => Some((args[1], v)),
+        _ => None,
+    };
     match st.kind(t).clone() {
         TermKind::App(Op::BvAdd, args) if args.len() == 2 => {
-            linear(st, args[0], k, terms, c);
-            linear(st, args[1], k, terms, c);
+            linear(st, args[0], k, terms, c, facts);
+            linear(st, args[1], k, terms, c, facts);
         }
-        TermKind::App(Op::BvMul, args) if args.len() == 2 && (lit(st, args[0]).is_some() || lit(st, args[1]).is_some()) => {
-            let (x, v) = match lit(st, args[1]) {
-                Some(v) => (args[0], v),
-                None => (args[1], lit(st, args[0]).expect("one literal")),
-            };
-            linear(st, x, k.wrapping_mul(v) & (u64::MAX as u128), terms, c);
+        TermKind::App(Op::BvMul, args) if args.len() == 2 && literal_operand(st, &args).is_some() => {
+            let (x, v) = literal_operand(st, &args).expect("checked");
+            linear(st, x, k.wrapping_mul(v) & m64, terms, c, facts);
         }
-        // A zero extension of a 32-bit sum that does not wrap is the sum
-        // of the extensions; of a product by a literal that does not wrap,
-        // the product of the extension.
-        TermKind::App(Op::ZeroExtend(32), args) if args.len() == 1 => match st.kind(args[0]).clone() {
-            TermKind::App(Op::BvAdd, inner) if inner.len() == 2 && !top(st, inner[0]) && !top(st, inner[1]) => {
-                for x in inner {
-                    let e = st.zero_extend(32, x);
-                    linear(st, e, k, terms, c);
+        TermKind::App(op @ (Op::ZeroExtend(32) | Op::SignExtend(32)), args) if args.len() == 1 => {
+            let signed = matches!(op, Op::SignExtend(_));
+            let ext = |st: &mut TermStore, x: TermId| if signed { st.sign_extend(32, x) } else { st.zero_extend(32, x) };
+            let inner = args[0];
+            if let Some(v) = lit(st, inner) {
+                let v = if signed && v >> 31 == 1 { v | (m64 ^ 0xffff_ffff) } else { v };
+                *c = c.wrapping_add(k.wrapping_mul(v)) & m64;
+                return;
+            }
+            match st.kind(inner).clone() {
+                TermKind::App(Op::BvAdd, xs) if xs.len() == 2 => {
+                    let (a, b) = (ext(st, xs[0]), ext(st, xs[1]));
+                    let sum = st.bvadd(a, b);
+                    facts.push(st.eq(t, sum));
+                    linear(st, a, k, terms, c, facts);
+                    linear(st, b, k, terms, c, facts);
                 }
+                TermKind::App(Op::BvMul, xs) if xs.len() == 2 && literal_operand(st, &xs).is_some() => {
+                    let (x, v) = literal_operand(st, &xs).expect("checked");
+                    let l = st_lit(st, v);
+                    let (a, b) = (ext(st, x), ext(st, l));
+                    let prod = st.bvmul(a, b);
+                    facts.push(st.eq(t, prod));
+                    linear(st, prod, k, terms, c, facts);
+                }
+                _ => add_term(terms, t, k),
             }
-            TermKind::App(Op::BvMul, inner) if inner.len() == 2 && (lit(st, inner[0]).is_some() || lit(st, inner[1]).is_some()) => {
-                let (x, v) = match lit(st, inner[1]) {
-                    Some(v) => (inner[0], v),
-                    None => (inner[1], lit(st, inner[0]).expect("one literal")),
-                };
-                let e = st.zero_extend(32, x);
-                linear(st, e, k.wrapping_mul(v) & (u64::MAX as u128), terms, c);
-            }
-            _ => add_term(terms, t, k),
-        },
+        }
         _ => add_term(terms, t, k),
     }
+}
+
+/// The 32-bit literal `v`.
+fn st_lit(st: &mut TermStore, v: u128) -> TermId {
+    st.bv_const(32, v & 0xffff_ffff)
 }
 
 fn add_term(terms: &mut Vec<(TermId, u128)>, t: TermId, k: u128) {
