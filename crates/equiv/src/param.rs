@@ -72,6 +72,12 @@
 //! `blockDim.x` is a power of two (at most eleven sizes up to 1024), and
 //! the caller runs the bounded proof for each.
 //!
+//! A loop without a barrier whose trip count is symbolic (a row sum over
+//! `n` columns, and the same loop unrolled with a remainder loop) is
+//! summarised instead ([`sym::LoopSummary`]): `summaries` proves that every
+//! such loop of both kernels computes one recurrence, so that the values
+//! after the loops are the recurrence's at the counters they stop at.
+//!
 //! Integers are exact 32-bit (or their C width) bit-vectors. Two launch
 //! facts are assumed and reported: global ids do not wrap (gridDim ×
 //! blockDim < 2^32 in each dimension) and the 32-bit additions and

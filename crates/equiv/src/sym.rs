@@ -21,7 +21,8 @@
 //! depends on symbolic values exhausts the path or step budget and makes the
 //! run `Unsupported`, never a wrong answer; in the one-thread mode such a
 //! loop with a barrier can instead be aligned with the other kernel's
-//! ([`Executor::run_param_aligned`]).
+//! ([`Executor::run_param_aligned`]), and one without a barrier or a write
+//! summarised ([`Executor::with_summaries`]).
 //!
 //! Memory: one object per pointer parameter, `__shared__` global and private
 //! object. An object's contents are an SMT array from byte offset (bv64) to

@@ -479,19 +479,6 @@ impl Prover<'_> {
         step.extend(exact);
         step.push(self.inp.st.or(&differ));
         self.label = "summary recurrence";
-        if let Some(path) = std::env::var_os("LOCKSTEP_SUMMARY_DUMP") {
-            let mut memo = HashMap::new();
-            let abstracted: Vec<TermId> = step.iter().map(|&f| abstract_nonlinear(&mut self.inp.st, f, &mut memo)).collect();
-            let mut path = std::path::PathBuf::from(path);
-            path.set_extension(format!("{}", self.per_thread.len()));
-            let conf = self.solver.config().clone().with_log(path);
-            if let Ok(mut sv) = Solver::spawn(conf) {
-                for &f in &abstracted {
-                    let _ = sv.assert(&self.inp.st, f);
-                }
-                let _ = sv.check_sat();
-            }
-        }
         let answers = self.sat_many_abstracted(&[entry, guarded, step])?;
         crate::trace(&format!("summary recurrence: entry {:?}, instances {:?}, iteration {:?}", answers[0], answers[1], answers[2]));
         Ok(answers.iter().all(|a| *a == SatResult::Unsat))
