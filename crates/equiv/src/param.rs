@@ -72,6 +72,12 @@
 //! `blockDim.x` is a power of two (at most eleven sizes up to 1024), and
 //! the caller runs the bounded proof for each.
 //!
+//! A loop without a barrier whose trip count is symbolic (a row sum over
+//! `n` columns, and the same loop unrolled with a remainder loop) is
+//! summarised instead ([`sym::LoopSummary`]): `summaries` proves that every
+//! such loop of both kernels computes one recurrence, so that the values
+//! after the loops are the recurrence's at the counters they stop at.
+//!
 //! Integers are exact 32-bit (or their C width) bit-vectors. Two launch
 //! facts are assumed and reported: global ids do not wrap (gridDim ×
 //! blockDim < 2^32 in each dimension) and the 32-bit additions and
@@ -85,6 +91,7 @@ mod several;
 mod shifts;
 mod sizes;
 mod solve;
+mod summaries;
 mod terms;
 mod witness;
 
@@ -231,6 +238,25 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         }
     }
     crate::trace(&format!("one-thread runs: {}", if failed.is_some() { "failed" } else { "done" }));
+    // A loop without a barrier whose trip count is symbolic: summarise it
+    // (one arbitrary iteration, related to the other kernel's loops by
+    // `summaries`) instead of unrolling it.
+    if failed.is_some() {
+        let mut again: Vec<ThreadRun> = Vec::new();
+        for (i, (k, f)) in kernels.iter().zip(&funcs).enumerate() {
+            let quick = config.solver_config(config.query_timeout.min(std::time::Duration::from_secs(2)));
+            let pruner = sym::Pruner::new(f, quick, prune_facts.clone());
+            match sym::Executor::new(k.module, f, ["a", "b"][i], &mut pr.inp).with_pruning(pruner).with_summaries().run_param() {
+                Ok(r) => again.push(r),
+                Err(_) => break,
+            }
+        }
+        crate::trace(&format!("one-thread runs with loop summaries: {}", if again.len() == kernels.len() { "done" } else { "failed" }));
+        if again.len() == kernels.len() && again.iter().any(|r| !r.summaries.is_empty()) {
+            runs = again;
+            failed = None;
+        }
+    }
     if let Some(why) = failed {
         // A loop with a barrier whose trip count is symbolic cannot be
         // unrolled: align the two kernels' loops instead (PUG_para).
@@ -277,6 +303,8 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     for r in &runs {
         pr.per_thread.extend(r.requires.iter().copied());
     }
+    let mut proved = Vec::new();
+    let summary_assumptions = pr.check_summaries(&kernels, &runs, &mut proved)?;
 
     // A kernel that reads a buffer it writes reads it through the one
     // thread's own view, which `own_reads_only` justifies below (after the
@@ -321,7 +349,6 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         }
     }
 
-    let mut proved = Vec::new();
     let mut resolved = Vec::new();
     for (k, r) in kernels.iter().zip(&runs) {
         resolved.push(pr.resolve_shared(*k, r, &mut proved)?);
@@ -377,6 +404,7 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
                 .to_string(),
         );
     }
+    assumptions.extend(summary_assumptions);
     assumptions.extend(pr.inp.float_assumptions());
     Ok(ParamOutcome::Proved { proved, assumptions })
 }

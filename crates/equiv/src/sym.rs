@@ -21,7 +21,8 @@
 //! depends on symbolic values exhausts the path or step budget and makes the
 //! run `Unsupported`, never a wrong answer; in the one-thread mode such a
 //! loop with a barrier can instead be aligned with the other kernel's
-//! ([`Executor::run_param_aligned`]).
+//! ([`Executor::run_param_aligned`]), and one without a barrier or a write
+//! summarised ([`Executor::with_summaries`]).
 //!
 //! Memory: one object per pointer parameter, `__shared__` global and private
 //! object. An object's contents are an SMT array from byte offset (bv64) to
@@ -48,12 +49,15 @@ mod inputs;
 mod memory;
 mod normalise;
 mod prune;
+mod summary;
 mod warp;
 
 use inputs::{float_format, sort_tag};
 pub use inputs::{BufferRead, Inputs};
 use normalise::{extract_known, normalise};
 pub use prune::Pruner;
+pub use summary::LoopSummary;
+use summary::SummaryPlan;
 
 /// Why a kernel is outside what the symbolic engine handles.
 #[derive(Clone, Debug)]
@@ -225,6 +229,9 @@ pub struct ThreadRun {
     pub post_reads: Vec<PostRead>,
     /// The run of [`Executor::run_param_aligned`]: its loop with a barrier.
     pub aligned: Option<LoopRun>,
+    /// Loops without a barrier whose trip count is symbolic, summarised
+    /// ([`Executor::with_summaries`]), in the order the thread met them.
+    pub summaries: Vec<LoopSummary>,
 }
 
 /// The one loop with a barrier of a kernel, as [`Executor::run_param_aligned`]
@@ -383,6 +390,12 @@ pub struct Executor<'a> {
     loop_reads: Vec<LoopRead>,
     /// The one-thread mode: drops infeasible paths at the branches of loops.
     prune: Option<Pruner>,
+    /// [`Self::with_summaries`]: the loops that may be summarised, by
+    /// header, with their blocks.
+    summarisable: Option<HashMap<BlockId, HashSet<BlockId>>>,
+    /// The loop whose arbitrary iteration is running ([`summary`]).
+    summary_plan: Option<SummaryPlan>,
+    summaries: Vec<LoopSummary>,
 }
 
 impl<'a> Executor<'a> {
@@ -416,6 +429,9 @@ impl<'a> Executor<'a> {
             plan: None,
             loop_reads: Vec::new(),
             prune: None,
+            summarisable: None,
+            summary_plan: None,
+            summaries: Vec::new(),
         }
     }
 
@@ -552,6 +568,7 @@ impl<'a> Executor<'a> {
             obligations: self.obligations,
             post_reads: self.post_reads,
             aligned,
+            summaries: self.summaries,
         }
     }
 
@@ -668,6 +685,9 @@ impl<'a> Executor<'a> {
     /// The aligned loop's rule for a path that jumps from `from` to its
     /// current block.
     fn route(&self, from: BlockId, to: BlockId, loc: Option<SrcLoc>) -> Res<Route> {
+        if let Some(r) = self.summary_route(from, to, loc) {
+            return r;
+        }
         let Some(plan) = &self.plan else { return Ok(Route::Go) };
         let inside = |b: BlockId| plan.blocks.contains(&b);
         Ok(match plan.phase {
@@ -801,6 +821,14 @@ impl<'a> Executor<'a> {
                             None => {
                                 let nc = self.inp.st.not(c);
                                 let (then_pc, else_pc) = (self.inp.st.and(&[p.pc, c]), self.inp.st.and(&[p.pc, nc]));
+                                // A loop whose trip count is symbolic and
+                                // which writes nothing: one arbitrary
+                                // iteration, then out of it (no pruning
+                                // queries: the summary covers every count).
+                                if self.summary_due(&p) {
+                                    p = self.summarise(t, lid, &p, loc)?;
+                                    continue;
+                                }
                                 if let Some(pr) = self.prune.as_mut().filter(|pr| pr.loop_blocks.contains(&p.block)) {
                                     // The bounded proof assumes every fact of
                                     // the pruner in its queries, under which the
@@ -1089,6 +1117,18 @@ impl<'a> Executor<'a> {
                         return unsupported("a postcondition that reads shared memory", loc);
                     }
                     ObjKey::Param(i) if self.post => self.final_element(i, obj, off),
+                    ObjKey::Shared(_) if self.summary_plan.is_some() => {
+                        return unsupported("a read of __shared__ memory in a loop whose trip count is symbolic", loc);
+                    }
+                    ObjKey::Param(i) if self.summary_plan.is_some() => {
+                        // The input, unless the kernel writes the buffer,
+                        // which the proof rules out.
+                        if let Some(plan) = self.summary_plan.as_mut() {
+                            plan.reads.insert(i);
+                            plan.read_offs.push(off);
+                        }
+                        self.read(obj, off)
+                    }
                     ObjKey::Shared(g) if self.param && matches!(self.phase(), Some(Phase::Body | Phase::Suffix)) => {
                         self.loop_shared_read(p, g, obj, off, bits, loc)?
                     }
@@ -1140,6 +1180,9 @@ impl<'a> Executor<'a> {
                 }
                 let ty = self.func.values[value].ty;
                 let (obj, off) = self.pointer(p, ptr, loc)?;
+                if self.summary_plan.is_some() {
+                    return unsupported("a write in a loop whose trip count is symbolic", loc);
+                }
                 if self.phase() == Some(Phase::Body) {
                     if p.after_barrier.is_some() {
                         return unsupported("a write between the loop's barrier and its next iteration", loc);
@@ -1204,6 +1247,9 @@ impl<'a> Executor<'a> {
                     Some(&a) => self.boolean(p, a, loc)?,
                     None => self.inp.st.true_(),
                 };
+                if self.summary_plan.is_some() && matches!(kind, AnnotKind::Requires | AnnotKind::Assume | AnnotKind::Ensures) {
+                    return unsupported("an annotation in a loop whose trip count is symbolic", loc);
+                }
                 match kind {
                     AnnotKind::Requires | AnnotKind::Assume if !self.post => {
                         let r = self.inp.st.implies(p.pc, cond);
@@ -1389,6 +1435,7 @@ impl<'a> Executor<'a> {
 
 }
 
+#[derive(PartialEq, Eq)]
 enum Flow {
     Next,
     Barrier,

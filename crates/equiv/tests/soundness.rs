@@ -315,3 +315,66 @@ fn generated_tiled_stencil_pairs_are_never_wrongly_equivalent() {
     assert!(verdicts.contains(&Verdict::Equivalent), "no pair was proved equivalent: {verdicts:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A row sum of `T` elements per thread over `n` columns: `body` adds to
+/// `sum` from `in[r * n + ...]`.
+fn row_sum(ty: &str, body: &str) -> String {
+    format!(
+        "__global__ void rowsum({ty} *out, const {ty} *in, unsigned n) {{\n\
+           unsigned r = blockIdx.x * blockDim.x + threadIdx.x;\n\
+           {ty} sum = 0;\n\
+           {body}\n\
+           out[r] = sum;\n\
+         }}\n"
+    )
+}
+
+/// The row sum unrolled by `u`: the unrolled loop runs while `cond` (over
+/// `k`, `u` and `n`), each of its iterations adds the terms `adds` (each
+/// an expression over `k`), and the remainder loop starts at `rest`.
+fn unrolled(u: usize, cond: &str, adds: &str, rest: &str) -> String {
+    format!(
+        "unsigned k = 0;\n\
+         for (; {cond}; k += {u}) {{ {adds} }}\n\
+         for (unsigned j = {rest}; j < n; j++) sum += in[r * n + j];"
+    )
+}
+
+/// In-order additions `sum += in[r * n + k + d]` for `d` in `0..u`.
+fn in_order(u: usize) -> String {
+    (0..u).map(|d| format!("sum += in[r * n + k + {d}];")).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn generated_loop_pairs_are_never_wrongly_equivalent() {
+    let dir = temp_dir("loops");
+    let mut verdicts = Vec::new();
+    let plain = "for (unsigned k = 0; k < n; k++) sum += in[r * n + k];";
+    // Rewrites that keep the value (for integers), and slips: a remainder
+    // loop that starts over, a missed element, a step that skips columns,
+    // an off-by-one bound that reads the next row, and reassociation, which
+    // keeps an integer sum but not a float one.
+    let reassociated4 = "sum += (in[r * n + k] + in[r * n + k + 1]) + (in[r * n + k + 2] + in[r * n + k + 3]);";
+    let cases: Vec<(&str, String)> = vec![
+        ("int", unrolled(4, "k + 4 <= n", &in_order(4), "k")),
+        ("int", unrolled(2, "k + 1 < n", &in_order(2), "k")),
+        ("int", unrolled(3, "k + 3 <= n", &in_order(3), "k")),
+        ("int", unrolled(4, "k + 4 <= n", reassociated4, "k")),
+        ("int", unrolled(4, "k + 4 <= n", &in_order(4), "0")),
+        ("int", unrolled(4, "k + 4 <= n", &in_order(3), "k")),
+        ("int", unrolled(3, "k + 4 <= n", &in_order(4), "k")),
+        ("int", unrolled(2, "k + 2 <= n", &in_order(2), "k + 1")),
+        ("int", "for (unsigned k = 0; k <= n; k++) sum += in[r * n + k];".to_string()),
+        ("float", unrolled(4, "k + 4 <= n", &in_order(4), "k")),
+        ("float", unrolled(4, "k + 4 <= n", reassociated4, "k")),
+    ];
+    for (n, (ty, body)) in cases.iter().enumerate() {
+        verdicts.push(check_pair(&dir, &format!("loop{n}"), &row_sum(ty, plain), &row_sum(ty, body)));
+    }
+    assert!(verdicts.contains(&Verdict::Equivalent), "no pair was proved equivalent: {verdicts:?}");
+    assert!(verdicts.contains(&Verdict::Different), "no pair was found different: {verdicts:?}");
+    // The float sum reassociated must never be proved equivalent (checked
+    // above by the interpreter when it is; here as a verdict too).
+    assert_ne!(verdicts[10], Verdict::Equivalent, "a reassociated float sum was proved equivalent");
+    let _ = std::fs::remove_dir_all(&dir);
+}

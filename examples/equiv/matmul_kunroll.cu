@@ -1,0 +1,18 @@
+// The naive product of matmul_naive.cu with its k-loop unrolled by two:
+// the pairs of products are added to the sum one at a time, in order, and
+// an odd n leaves one column for the remainder step.
+
+__global__ void matmul(float *c, const float *a, const float *b, unsigned n) {
+  __requires(n == gridDim.x * blockDim.x && n == gridDim.y * blockDim.y);
+  unsigned row = blockIdx.y * blockDim.y + threadIdx.y;
+  unsigned col = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0.0f;
+  unsigned k = 0;
+  for (; k + 2 <= n; k += 2) {
+    sum += a[row * n + k] * b[k * n + col];
+    sum += a[row * n + k + 1] * b[(k + 1) * n + col];
+  }
+  if (k < n)
+    sum += a[row * n + k] * b[k * n + col];
+  c[row * n + col] = sum;
+}
