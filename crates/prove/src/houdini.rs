@@ -33,6 +33,14 @@ struct Session {
     solver: Solver,
     p: Problem,
     negations: Vec<TermId>,
+    /// Every assertion of the main session (definitions and the assumption
+    /// tree), which slices are cut from.
+    base: Vec<TermId>,
+    /// How slice sessions are started (the main session's configuration).
+    slice_config: SolverConfig,
+    /// The solver of the Houdini group asked last, holding only the slice
+    /// of `base` that group's queries need (see `slice`).
+    slice: Option<(usize, Solver)>,
 }
 
 impl Session {
@@ -133,7 +141,37 @@ impl Session {
         }
     }
 
-    fn failing_among(&mut self, obs: &[usize], guards: &[TermId]) -> Vec<usize> {
+    /// The solver for Houdini group `key`, whose obligations are `group`
+    /// (all of them, live or not): the one asked last when it served the
+    /// same group, else a new one holding the slice of the base that the
+    /// group's queries need.
+    fn slice_solver(&mut self, key: usize, group: &[usize]) -> lockstep_smt::Result<&mut Solver> {
+        if self.slice.as_ref().map(|(k, _)| *k) != Some(key) {
+            self.slice = None;
+            let mut roots: Vec<TermId> = self.p.candidates.iter().map(|c| c.guard).collect();
+            for &ob in group {
+                let o = &self.p.obligations[ob];
+                roots.push(self.negations[ob]);
+                roots.extend(o.ctx.map(|c| self.p.nodes[c].0));
+            }
+            let kept = slice(&self.p.st, &self.base, &roots);
+            let mut sc = self.slice_config.clone();
+            sc.log_path = sc.log_path.map(|path| path.with_extension(format!("houdini{key}.smt2")));
+            let mut solver = Solver::spawn(sc)?;
+            solver.fall_back_after(ROUND_FALLBACK)?;
+            for t in kept {
+                solver.assert(&self.p.st, t)?;
+            }
+            self.slice = Some((key, solver));
+        }
+        Ok(&mut self.slice.as_mut().expect("just started").1)
+    }
+
+    /// Which of `obs` (live obligations of Houdini group `key`, whose
+    /// obligations are `group`) fail under `guards`: the ones the model of
+    /// "some of them fails" falsifies. Not proved ones count as failing
+    /// when the solver cannot answer.
+    fn failing_among(&mut self, key: usize, group: &[usize], obs: &[usize], guards: &[TermId]) -> Vec<usize> {
         let obs: Vec<usize> =
             obs.iter().copied().filter(|&ob| self.p.st.as_bool(self.p.obligations[ob].cond) != Some(true)).collect();
         if obs.is_empty() {
@@ -143,8 +181,14 @@ impl Session {
         let conds: Vec<TermId> = obs.iter().map(|&ob| self.p.obligations[ob].cond).collect();
         let any = self.p.st.or(&negs);
         let ctx = self.p.obligations[obs[0]].ctx.map(|c| self.p.nodes[c].0);
+        let solver = match self.slice_solver(key, group) {
+            Ok(_) => &mut self.slice.as_mut().expect("started").1,
+            Err(_) => {
+                self.slice = None;
+                return obs;
+            }
+        };
         let st = &self.p.st;
-        let solver = &mut self.solver;
         let result = (|| -> lockstep_smt::Result<Option<Vec<usize>>> {
             solver.push()?;
             solver.assert(st, any)?;
@@ -168,12 +212,8 @@ impl Session {
         match result {
             Ok(Some(bad)) => bad,
             _ => {
-                let _ = self.solver.restart();
-                while self.solver.depth() > 0 {
-                    if self.solver.pop().is_err() {
-                        break;
-                    }
-                }
+                // The slice's solver is started afresh for the next query.
+                self.slice = None;
                 obs
             }
         }
@@ -204,6 +244,7 @@ impl Session {
         if let Some(path) = log {
             sc = sc.with_log(path);
         }
+        let slice_config = sc.clone();
         let mut solver = Solver::spawn(sc).map_err(|e| format!("cannot start the solver: {e}"))?;
         solver.fall_back_after(fallback).map_err(|e| format!("solver failure: {e}"))?;
         let negations: Vec<TermId> = (0..p.obligations.len()).map(|i| p.st.not(p.obligations[i].cond)).collect();
@@ -215,10 +256,10 @@ impl Session {
             };
             base.push(p.st.implies(lit, body));
         }
-        for t in base {
+        for &t in &base {
             solver.assert(&p.st, t).map_err(|e| format!("solver failure: {e}"))?;
         }
-        Ok(Session { solver, p, negations })
+        Ok(Session { solver, p, negations, base, slice_config, slice: None })
     }
 }
 
@@ -254,36 +295,71 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
             groups.entry(o.ctx).or_default().push(ob);
         }
     }
-    loop {
-        let mut changed = false;
-        for obs in groups.values() {
-            if over_budget(start) {
-                return ProveOutcome::Unknown { reason: "time budget exceeded during invariant inference".into(), at: None };
-            }
-            let live: Vec<usize> =
-                obs.iter().copied().filter(|&ob| alive[s.p.obligations[ob].cand.unwrap()]).collect();
-            if live.is_empty() {
-                continue;
-            }
-            let guards: Vec<TermId> = (0..ncand).filter(|&i| alive[i]).map(|i| s.p.candidates[i].guard).collect();
-            let failing = s.failing_among(&live, &guards);
-            for ob in failing {
-                let c = s.p.obligations[ob].cand.unwrap();
-                if alive[c] {
-                    if debug {
-                        eprintln!("houdini: dropped [{}] {} ({})", s.p.candidates[c].tag, s.p.candidates[c].text, s.p.obligations[ob].message);
-                    }
-                    alive[c] = false;
-                    changed = true;
+    let groups: Vec<(Option<usize>, Vec<usize>)> = groups.into_iter().collect();
+    let dependents = dependents(&s.p, &groups);
+    if debug {
+        eprintln!("houdini: {ncand} candidates, {} groups, {} obligations", groups.len(), s.p.obligations.len());
+    }
+    // A worklist: a group is asked again only when it may have changed,
+    // that is, when a candidate it depends on was dropped (an unsatisfiable
+    // query stays so with fewer obligations and the same assumptions), or
+    // when its own last query dropped some of its obligations (the rest may
+    // still fail). The first dirty group in the order of the paths goes
+    // first, so a loop's invariants settle before the loops after it, whose
+    // queries assume them, are asked.
+    let mut dirty = vec![true; groups.len()];
+    let mut queries = 0usize;
+    while let Some(g) = dirty.iter().position(|&d| d) {
+        dirty[g] = false;
+        if over_budget(start) {
+            return ProveOutcome::Unknown { reason: "time budget exceeded during invariant inference".into(), at: None };
+        }
+        let obs = &groups[g].1;
+        let live: Vec<usize> = obs.iter().copied().filter(|&ob| alive[s.p.obligations[ob].cand.unwrap()]).collect();
+        if live.is_empty() {
+            continue;
+        }
+        let guards: Vec<TermId> = (0..ncand).filter(|&i| alive[i]).map(|i| s.p.candidates[i].guard).collect();
+        let q0 = std::time::Instant::now();
+        let failing = s.failing_among(g, obs, &live, &guards);
+        queries += 1;
+        if debug {
+            eprintln!(
+                "houdini: query {queries} group {:?}: {} live, {} failing, {:.0} ms",
+                groups[g].0,
+                live.len(),
+                failing.len(),
+                q0.elapsed().as_secs_f64() * 1000.0
+            );
+        }
+        for ob in failing {
+            let c = s.p.obligations[ob].cand.unwrap();
+            if alive[c] {
+                if debug {
+                    eprintln!("houdini: dropped [{}] {} ({})", s.p.candidates[c].tag, s.p.candidates[c].text, s.p.obligations[ob].message);
+                }
+                alive[c] = false;
+                dirty[g] = true;
+                for &d in &dependents[c] {
+                    dirty[d] = true;
                 }
             }
         }
-        if !changed {
-            break;
-        }
     }
+    // The slice's solver is not needed any more.
+    s.slice = None;
     let guards: Vec<TermId> = (0..ncand).filter(|&i| alive[i]).map(|i| s.p.candidates[i].guard).collect();
     if debug {
+        eprintln!("houdini: {queries} queries, {:.0} ms", start.elapsed().as_secs_f64() * 1000.0);
+        let mut per_tag: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+        for (i, c) in s.p.candidates.iter().enumerate() {
+            let e = per_tag.entry(c.tag.as_str()).or_default();
+            e.0 += 1;
+            e.1 += alive[i] as usize;
+        }
+        for (tag, (n, kept)) in per_tag {
+            eprintln!("houdini: tag {tag}: {kept} of {n} kept");
+        }
         for i in (0..ncand).filter(|&i| alive[i]) {
             eprintln!("houdini: kept [{}] {}", s.p.candidates[i].tag, s.p.candidates[i].text);
         }
@@ -358,6 +434,100 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
         .map(|i| (p.candidates[i].tag.clone(), p.candidates[i].text.clone()))
         .collect();
     ProveOutcome::Verified { proved: proved.into_iter().collect(), assumptions: p.assumptions.clone(), invariants }
+}
+
+/// The assertions of `base` that a query over `roots` needs: its cone of
+/// influence. Asserting fewer assertions than all of them is always sound
+/// (an unsatisfiable query stays unsatisfiable with more of them); this
+/// slice also loses nothing, because what it leaves out can be satisfied
+/// whatever the kept assertions say:
+///
+/// - a definition `x = t` (the encoder's names) whose `x` occurs in no kept
+///   assertion and no root: `x` takes the value of `t` (names are defined
+///   before they are used, so the left-out ones can be given values in
+///   order);
+/// - an implication `lit => a` or a negation `not lit` (the assumption
+///   tree's nodes, the gates of the loops' invariants), whose literal occurs
+///   in no kept assertion and no root: `lit` is false.
+///
+/// Every other assertion is kept. A left-out assertion of the first two
+/// shapes whose symbol occurs in another left-out one is satisfied in the
+/// same way, since that one is left out too.
+fn slice(st: &lockstep_smt::TermStore, base: &[TermId], roots: &[TermId]) -> Vec<TermId> {
+    use lockstep_smt::{Op, TermKind};
+    let key_of = |t: TermId| -> Option<lockstep_smt::FunId> {
+        let konst = |x: TermId| match st.kind(x) {
+            TermKind::Const(f) => Some(*f),
+            _ => None,
+        };
+        match st.kind(t) {
+            TermKind::App(Op::Eq, args) if args.len() == 2 => konst(args[0]).or_else(|| konst(args[1])),
+            TermKind::App(Op::Implies, args) if args.len() == 2 => konst(args[0]),
+            TermKind::App(Op::Not, args) => konst(args[0]),
+            _ => None,
+        }
+    };
+    let mut keyed: std::collections::HashMap<lockstep_smt::FunId, Vec<usize>> = Default::default();
+    let mut kept = vec![false; base.len()];
+    let mut stack: Vec<TermId> = roots.to_vec();
+    for (i, &t) in base.iter().enumerate() {
+        match key_of(t) {
+            Some(f) => keyed.entry(f).or_default().push(i),
+            None => {
+                kept[i] = true;
+                stack.push(t);
+            }
+        }
+    }
+    let mut seen = vec![false; st.len()];
+    while let Some(t) = stack.pop() {
+        if std::mem::replace(&mut seen[t.index()], true) {
+            continue;
+        }
+        match st.kind(t) {
+            TermKind::Const(f) => {
+                for i in keyed.remove(f).into_iter().flatten() {
+                    kept[i] = true;
+                    stack.push(base[i]);
+                }
+            }
+            TermKind::App(_, args) => stack.extend(args.iter().copied()),
+            TermKind::ConstArray(x) => stack.push(*x),
+            TermKind::Quant { body, .. } => stack.push(*body),
+            _ => {}
+        }
+    }
+    base.iter().zip(kept).filter(|(_, k)| *k).map(|(&t, _)| t).collect()
+}
+
+/// For each candidate, the groups (indices into `groups`) whose queries it
+/// may affect: those whose path passes through one of the nodes gating its
+/// assumptions (`Candidate::gates`). Every other query leaves the
+/// candidate's guard free to be false, so dropping the candidate cannot
+/// change its answer. A candidate without known gates affects every group.
+fn dependents(p: &Problem, groups: &[(Option<usize>, Vec<usize>)]) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); p.candidates.len()];
+    let mut gated: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+    for (c, cand) in p.candidates.iter().enumerate() {
+        if cand.gates.is_empty() {
+            out[c] = (0..groups.len()).collect();
+        }
+        for &n in &cand.gates {
+            gated.entry(n).or_default().push(c);
+        }
+    }
+    for (g, (ctx, _)) in groups.iter().enumerate() {
+        let mut node = *ctx;
+        while let Some(n) = node {
+            for &c in gated.get(&n).into_iter().flatten() {
+                if out[c].last() != Some(&g) {
+                    out[c].push(g);
+                }
+            }
+            node = p.nodes[n].2;
+        }
+    }
+    out
 }
 
 fn loc_text(module: &Module, loc: Option<lockstep_kir::SrcLoc>) -> String {
