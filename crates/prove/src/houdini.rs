@@ -41,6 +41,19 @@ struct Session {
     /// The solver of the Houdini group asked last, holding only the slice
     /// of `base` that group's queries need (see `slice`).
     slice: Option<(usize, Solver)>,
+    /// The z3 work (`rlimit` units) the session's queries have done, in
+    /// every solver (see `ProveConfig::work_budget`).
+    work: u64,
+}
+
+/// The work `solver` did since it reported `before` (0 when it cannot tell,
+/// or all of its count when it was restarted in between).
+fn work_since(solver: &mut Solver, before: Option<u64>) -> u64 {
+    match (before, solver.work_done().ok().flatten()) {
+        (Some(b), Some(now)) if now >= b => now - b,
+        (_, Some(now)) => now,
+        _ => 0,
+    }
 }
 
 impl Session {
@@ -56,6 +69,7 @@ impl Session {
         }
         let neg = self.negations[ob];
         let solver = &mut self.solver;
+        let before = solver.work_done().ok().flatten();
         let result = (|| -> lockstep_smt::Result<Answer> {
             // The assumptions are asserted in the query's scope rather than
             // passed to `check-sat-assuming`: z3 only falls back to its fast
@@ -81,6 +95,7 @@ impl Session {
             solver.pop()?;
             Ok(ans)
         })();
+        self.work += work_since(solver, before);
         match result {
             Ok(a) => a,
             Err(e) => {
@@ -124,6 +139,7 @@ impl Session {
         let any = self.p.st.or(&cases);
         let st = &self.p.st;
         let solver = &mut self.solver;
+        let before = solver.work_done().ok().flatten();
         let result = (|| -> lockstep_smt::Result<bool> {
             solver.push()?;
             solver.assert(st, any)?;
@@ -132,6 +148,7 @@ impl Session {
             solver.pop()?;
             Ok(r == SatResult::Unsat)
         })();
+        self.work += work_since(solver, before);
         match result {
             Ok(holds) => holds,
             Err(_) => {
@@ -189,6 +206,7 @@ impl Session {
             }
         };
         let st = &self.p.st;
+        let before = solver.work_done().ok().flatten();
         let result = (|| -> lockstep_smt::Result<Option<Vec<usize>>> {
             solver.push()?;
             solver.assert(st, any)?;
@@ -209,6 +227,7 @@ impl Session {
             solver.pop()?;
             Ok(out)
         })();
+        self.work += work_since(solver, before);
         match result {
             Ok(Some(bad)) => bad,
             _ => {
@@ -259,7 +278,7 @@ impl Session {
         for &t in &base {
             solver.assert(&p.st, t).map_err(|e| format!("solver failure: {e}"))?;
         }
-        Ok(Session { solver, p, negations, base, slice_config, slice: None })
+        Ok(Session { solver, p, negations, base, slice_config, slice: None, work: 0 })
     }
 }
 
@@ -271,7 +290,11 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
         Err(reason) => return ProveOutcome::Unknown { reason, at: None },
     };
     let start = std::time::Instant::now();
-    let over_budget = |start: std::time::Instant| config.time_budget.is_some_and(|b| start.elapsed() > b);
+    // The budget is z3's work where it is known (the same on every run,
+    // however loaded the machine), with the wall clock as the safety net.
+    let over_budget = |s: &Session, start: std::time::Instant| {
+        config.work_budget.is_some_and(|w| s.work > w) || config.time_budget.is_some_and(|b| start.elapsed() > b)
+    };
 
     // Houdini.
     let ncand = s.p.candidates.len();
@@ -311,7 +334,7 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
     let mut queries = 0usize;
     while let Some(g) = dirty.iter().position(|&d| d) {
         dirty[g] = false;
-        if over_budget(start) {
+        if over_budget(&s, start) {
             return ProveOutcome::Unknown { reason: "time budget exceeded during invariant inference".into(), at: None };
         }
         let obs = &groups[g].1;
@@ -374,12 +397,14 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
     // Houdini keeps the function: with the lemmas it needed more rounds,
     // as the models z3 picked dropped fewer candidates at a time.
     if crate::ackermann::expand(&mut s.p, &expand_funs) {
+        let spent = s.work;
         let p = s.p;
         let log = config.replay_log.as_ref().map(|path| path.with_extension("checks.smt2"));
         s = match Session::start(p, config, log, CHECK_FALLBACK) {
             Ok(s) => s,
             Err(reason) => return ProveOutcome::Unknown { reason, at: None },
         };
+        s.work = spent;
     } else if let Err(e) = s.solver.fall_back_after(CHECK_FALLBACK) {
         return ProveOutcome::Unknown { reason: format!("solver failure: {e}"), at: None };
     }
@@ -398,7 +423,7 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
         if s.p.obligations[ob].cand.is_some() {
             continue;
         }
-        if over_budget(start) && unknown.is_none() {
+        if over_budget(&s, start) && unknown.is_none() {
             unknown = Some(("time budget exceeded".into(), None));
             break;
         }
