@@ -220,7 +220,10 @@ impl Session {
                     let vals = solver.get_value(st, &conds)?;
                     let bad: Vec<usize> =
                         obs.iter().zip(vals.iter()).filter(|(_, v)| v.as_bool() != Some(true)).map(|(&o, _)| o).collect();
-                    Some(bad)
+                    // A model in which every obligation holds contradicts
+                    // the query; trusting it would settle the group with
+                    // none dropped, so all of them count as failing.
+                    Some(if bad.is_empty() { obs.clone() } else { bad })
                 }
                 SatResult::Unknown(_) => None,
             };
@@ -623,3 +626,49 @@ fn failed_check(p: &Problem, ob: usize, vals: &[Option<u128>]) -> FailedCheck {
     FailedCheck { kind, message: o.message.clone(), at, first, second, object, threads, group_size, num_groups }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::slice;
+    use lockstep_smt::{Sort, TermStore};
+
+    /// The slice keeps the definitions and gated implications that the
+    /// roots reach, transitively, and every assertion of another shape;
+    /// it leaves out names and gates nothing kept mentions.
+    #[test]
+    fn slice_keeps_the_cone_of_influence() {
+        let mut st = TermStore::new();
+        let x = st.fresh_const("x", Sort::bv(32));
+        let y = st.fresh_const("y", Sort::bv(32));
+        let z = st.fresh_const("z", Sort::bv(32));
+        let one = st.bv_const(32, 1);
+        // n1 = x + 1 (reached), n2 = z + 1 (not reached).
+        let n1 = st.fresh_const("n1", Sort::bv(32));
+        let e1 = st.bvadd(x, one);
+        let d1 = st.eq(n1, e1);
+        let n2 = st.fresh_const("n2", Sort::bv(32));
+        let e2 = st.bvadd(z, one);
+        let d2 = st.eq(n2, e2);
+        // A gate on the path and one off it.
+        let on = st.fresh_const("on", Sort::Bool);
+        let off = st.fresh_const("off", Sort::Bool);
+        let c1 = st.bvult(y, n1);
+        let g1 = st.implies(on, c1);
+        let c2 = st.bvult(y, n2);
+        let g2 = st.implies(off, c2);
+        // An assertion of no known shape is always kept.
+        let other = st.bvult(z, one);
+        let base = vec![d1, d2, g1, g2, other];
+        let root = st.and(&[on, c1]);
+        let kept = slice(&st, &base, &[root]);
+        assert!(kept.contains(&d1) && kept.contains(&g1) && kept.contains(&other));
+        assert!(!kept.contains(&g2));
+        // `other` mentions z, but only a name's own symbol pulls its
+        // definition in: n2 stays out.
+        assert!(!kept.contains(&d2));
+        // Reaching n2 through a root pulls its definition in.
+        let root2 = st.bvult(n2, y);
+        let kept2 = slice(&st, &base, &[root2]);
+        assert!(kept2.contains(&d2) && !kept2.contains(&d1));
+    }
+}
