@@ -25,6 +25,10 @@ pub fn prove_uncalled(module: &Module, func: FuncId, config: &CheckConfig) -> Pr
     proof(module, prove_uncalled_function(module, func, &prove_config(module, func, config)))
 }
 
+/// How many times the prover's budget the wall clock allows when z3's work
+/// is the budget (see `prove_config`).
+const WALL_SAFETY: f64 = 1.5;
+
 fn prove_config(module: &Module, kernel: FuncId, config: &CheckConfig) -> ProveConfig {
     ProveConfig {
         group_size: config.group_size,
@@ -43,7 +47,13 @@ fn prove_config(module: &Module, kernel: FuncId, config: &CheckConfig) -> ProveC
         replay_log: config.smt_log(&module.functions[kernel].name, "prove"),
         check_array_bounds: config.check_array_bounds,
         param_sizes: config.array_sizes.clone(),
-        time_budget: config.prove_budget,
+        // The prover's budget is z3's work, as much as z3 does in the
+        // budget's time on an idle core, so that a loaded machine does not
+        // change verdicts; the wall clock is the safety net, at one and a half times the
+        // budget (at the budget itself under `--timeout`, whose deadline
+        // is the user's, and with cvc5, whose work is not counted).
+        work_budget: config.prove_budget.filter(|_| !config.use_cvc5).map(|b| (b.as_millis() as u64).saturating_mul(lockstep_smt::Z3_WORK_PER_MS)),
+        time_budget: config.prove_budget.map(|b| if config.deadline.is_none() && !config.use_cvc5 { b.mul_f64(WALL_SAFETY) } else { b }),
         solver_memory: Some(config.solver_memory()),
         warp_size: config.warp_sync,
         // Annotation switches are applied to the module before any engine

@@ -33,6 +33,27 @@ struct Session {
     solver: Solver,
     p: Problem,
     negations: Vec<TermId>,
+    /// Every assertion of the main session (definitions and the assumption
+    /// tree), which slices are cut from.
+    base: Vec<TermId>,
+    /// How slice sessions are started (the main session's configuration).
+    slice_config: SolverConfig,
+    /// The solver of the Houdini group asked last, holding only the slice
+    /// of `base` that group's queries need (see `slice`).
+    slice: Option<(usize, Solver)>,
+    /// The z3 work (`rlimit` units) the session's queries have done, in
+    /// every solver (see `ProveConfig::work_budget`).
+    work: u64,
+}
+
+/// The work `solver` did since it reported `before` (0 when it cannot tell,
+/// or all of its count when it was restarted in between).
+fn work_since(solver: &mut Solver, before: Option<u64>) -> u64 {
+    match (before, solver.work_done().ok().flatten()) {
+        (Some(b), Some(now)) if now >= b => now - b,
+        (_, Some(now)) => now,
+        _ => 0,
+    }
 }
 
 impl Session {
@@ -48,6 +69,7 @@ impl Session {
         }
         let neg = self.negations[ob];
         let solver = &mut self.solver;
+        let before = solver.work_done().ok().flatten();
         let result = (|| -> lockstep_smt::Result<Answer> {
             // The assumptions are asserted in the query's scope rather than
             // passed to `check-sat-assuming`: z3 only falls back to its fast
@@ -73,6 +95,7 @@ impl Session {
             solver.pop()?;
             Ok(ans)
         })();
+        self.work += work_since(solver, before);
         match result {
             Ok(a) => a,
             Err(e) => {
@@ -116,6 +139,7 @@ impl Session {
         let any = self.p.st.or(&cases);
         let st = &self.p.st;
         let solver = &mut self.solver;
+        let before = solver.work_done().ok().flatten();
         let result = (|| -> lockstep_smt::Result<bool> {
             solver.push()?;
             solver.assert(st, any)?;
@@ -124,6 +148,7 @@ impl Session {
             solver.pop()?;
             Ok(r == SatResult::Unsat)
         })();
+        self.work += work_since(solver, before);
         match result {
             Ok(holds) => holds,
             Err(_) => {
@@ -133,7 +158,37 @@ impl Session {
         }
     }
 
-    fn failing_among(&mut self, obs: &[usize], guards: &[TermId]) -> Vec<usize> {
+    /// The solver for Houdini group `key`, whose obligations are `group`
+    /// (all of them, live or not): the one asked last when it served the
+    /// same group, else a new one holding the slice of the base that the
+    /// group's queries need.
+    fn slice_solver(&mut self, key: usize, group: &[usize]) -> lockstep_smt::Result<&mut Solver> {
+        if self.slice.as_ref().map(|(k, _)| *k) != Some(key) {
+            self.slice = None;
+            let mut roots: Vec<TermId> = self.p.candidates.iter().map(|c| c.guard).collect();
+            for &ob in group {
+                let o = &self.p.obligations[ob];
+                roots.push(self.negations[ob]);
+                roots.extend(o.ctx.map(|c| self.p.nodes[c].0));
+            }
+            let kept = slice(&self.p.st, &self.base, &roots);
+            let mut sc = self.slice_config.clone();
+            sc.log_path = sc.log_path.map(|path| path.with_extension(format!("houdini{key}.smt2")));
+            let mut solver = Solver::spawn(sc)?;
+            solver.fall_back_after(ROUND_FALLBACK)?;
+            for t in kept {
+                solver.assert(&self.p.st, t)?;
+            }
+            self.slice = Some((key, solver));
+        }
+        Ok(&mut self.slice.as_mut().expect("just started").1)
+    }
+
+    /// Which of `obs` (live obligations of Houdini group `key`, whose
+    /// obligations are `group`) fail under `guards`: the ones the model of
+    /// "some of them fails" falsifies. Not proved ones count as failing
+    /// when the solver cannot answer.
+    fn failing_among(&mut self, key: usize, group: &[usize], obs: &[usize], guards: &[TermId]) -> Vec<usize> {
         let obs: Vec<usize> =
             obs.iter().copied().filter(|&ob| self.p.st.as_bool(self.p.obligations[ob].cond) != Some(true)).collect();
         if obs.is_empty() {
@@ -143,8 +198,15 @@ impl Session {
         let conds: Vec<TermId> = obs.iter().map(|&ob| self.p.obligations[ob].cond).collect();
         let any = self.p.st.or(&negs);
         let ctx = self.p.obligations[obs[0]].ctx.map(|c| self.p.nodes[c].0);
+        let solver = match self.slice_solver(key, group) {
+            Ok(_) => &mut self.slice.as_mut().expect("started").1,
+            Err(_) => {
+                self.slice = None;
+                return obs;
+            }
+        };
         let st = &self.p.st;
-        let solver = &mut self.solver;
+        let before = solver.work_done().ok().flatten();
         let result = (|| -> lockstep_smt::Result<Option<Vec<usize>>> {
             solver.push()?;
             solver.assert(st, any)?;
@@ -158,22 +220,22 @@ impl Session {
                     let vals = solver.get_value(st, &conds)?;
                     let bad: Vec<usize> =
                         obs.iter().zip(vals.iter()).filter(|(_, v)| v.as_bool() != Some(true)).map(|(&o, _)| o).collect();
-                    Some(bad)
+                    // A model in which every obligation holds contradicts
+                    // the query; trusting it would settle the group with
+                    // none dropped, so all of them count as failing.
+                    Some(if bad.is_empty() { obs.clone() } else { bad })
                 }
                 SatResult::Unknown(_) => None,
             };
             solver.pop()?;
             Ok(out)
         })();
+        self.work += work_since(solver, before);
         match result {
             Ok(Some(bad)) => bad,
             _ => {
-                let _ = self.solver.restart();
-                while self.solver.depth() > 0 {
-                    if self.solver.pop().is_err() {
-                        break;
-                    }
-                }
+                // The slice's solver is started afresh for the next query.
+                self.slice = None;
                 obs
             }
         }
@@ -204,6 +266,7 @@ impl Session {
         if let Some(path) = log {
             sc = sc.with_log(path);
         }
+        let slice_config = sc.clone();
         let mut solver = Solver::spawn(sc).map_err(|e| format!("cannot start the solver: {e}"))?;
         solver.fall_back_after(fallback).map_err(|e| format!("solver failure: {e}"))?;
         let negations: Vec<TermId> = (0..p.obligations.len()).map(|i| p.st.not(p.obligations[i].cond)).collect();
@@ -215,10 +278,10 @@ impl Session {
             };
             base.push(p.st.implies(lit, body));
         }
-        for t in base {
+        for &t in &base {
             solver.assert(&p.st, t).map_err(|e| format!("solver failure: {e}"))?;
         }
-        Ok(Session { solver, p, negations })
+        Ok(Session { solver, p, negations, base, slice_config, slice: None, work: 0 })
     }
 }
 
@@ -230,7 +293,11 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
         Err(reason) => return ProveOutcome::Unknown { reason, at: None },
     };
     let start = std::time::Instant::now();
-    let over_budget = |start: std::time::Instant| config.time_budget.is_some_and(|b| start.elapsed() > b);
+    // The budget is z3's work where it is known (the same on every run,
+    // however loaded the machine), with the wall clock as the safety net.
+    let over_budget = |s: &Session, start: std::time::Instant| {
+        config.work_budget.is_some_and(|w| s.work > w) || config.time_budget.is_some_and(|b| start.elapsed() > b)
+    };
 
     // Houdini.
     let ncand = s.p.candidates.len();
@@ -254,36 +321,71 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
             groups.entry(o.ctx).or_default().push(ob);
         }
     }
-    loop {
-        let mut changed = false;
-        for obs in groups.values() {
-            if over_budget(start) {
-                return ProveOutcome::Unknown { reason: "time budget exceeded during invariant inference".into(), at: None };
-            }
-            let live: Vec<usize> =
-                obs.iter().copied().filter(|&ob| alive[s.p.obligations[ob].cand.unwrap()]).collect();
-            if live.is_empty() {
-                continue;
-            }
-            let guards: Vec<TermId> = (0..ncand).filter(|&i| alive[i]).map(|i| s.p.candidates[i].guard).collect();
-            let failing = s.failing_among(&live, &guards);
-            for ob in failing {
-                let c = s.p.obligations[ob].cand.unwrap();
-                if alive[c] {
-                    if debug {
-                        eprintln!("houdini: dropped [{}] {} ({})", s.p.candidates[c].tag, s.p.candidates[c].text, s.p.obligations[ob].message);
-                    }
-                    alive[c] = false;
-                    changed = true;
+    let groups: Vec<(Option<usize>, Vec<usize>)> = groups.into_iter().collect();
+    let dependents = dependents(&s.p, &groups);
+    if debug {
+        eprintln!("houdini: {ncand} candidates, {} groups, {} obligations", groups.len(), s.p.obligations.len());
+    }
+    // A worklist: a group is asked again only when it may have changed,
+    // that is, when a candidate it depends on was dropped (an unsatisfiable
+    // query stays so with fewer obligations and the same assumptions), or
+    // when its own last query dropped some of its obligations (the rest may
+    // still fail). The first dirty group in the order of the paths goes
+    // first, so a loop's invariants settle before the loops after it, whose
+    // queries assume them, are asked.
+    let mut dirty = vec![true; groups.len()];
+    let mut queries = 0usize;
+    while let Some(g) = dirty.iter().position(|&d| d) {
+        dirty[g] = false;
+        if over_budget(&s, start) {
+            return ProveOutcome::Unknown { reason: "time budget exceeded during invariant inference".into(), at: None };
+        }
+        let obs = &groups[g].1;
+        let live: Vec<usize> = obs.iter().copied().filter(|&ob| alive[s.p.obligations[ob].cand.unwrap()]).collect();
+        if live.is_empty() {
+            continue;
+        }
+        let guards: Vec<TermId> = (0..ncand).filter(|&i| alive[i]).map(|i| s.p.candidates[i].guard).collect();
+        let q0 = std::time::Instant::now();
+        let failing = s.failing_among(g, obs, &live, &guards);
+        queries += 1;
+        if debug {
+            eprintln!(
+                "houdini: query {queries} group {:?}: {} live, {} failing, {:.0} ms",
+                groups[g].0,
+                live.len(),
+                failing.len(),
+                q0.elapsed().as_secs_f64() * 1000.0
+            );
+        }
+        for ob in failing {
+            let c = s.p.obligations[ob].cand.unwrap();
+            if alive[c] {
+                if debug {
+                    eprintln!("houdini: dropped [{}] {} ({})", s.p.candidates[c].tag, s.p.candidates[c].text, s.p.obligations[ob].message);
+                }
+                alive[c] = false;
+                dirty[g] = true;
+                for &d in &dependents[c] {
+                    dirty[d] = true;
                 }
             }
         }
-        if !changed {
-            break;
-        }
     }
+    // The slice's solver is not needed any more.
+    s.slice = None;
     let guards: Vec<TermId> = (0..ncand).filter(|&i| alive[i]).map(|i| s.p.candidates[i].guard).collect();
     if debug {
+        eprintln!("houdini: {queries} queries, {:.0} ms", start.elapsed().as_secs_f64() * 1000.0);
+        let mut per_tag: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+        for (i, c) in s.p.candidates.iter().enumerate() {
+            let e = per_tag.entry(c.tag.as_str()).or_default();
+            e.0 += 1;
+            e.1 += alive[i] as usize;
+        }
+        for (tag, (n, kept)) in per_tag {
+            eprintln!("houdini: tag {tag}: {kept} of {n} kept");
+        }
         for i in (0..ncand).filter(|&i| alive[i]) {
             eprintln!("houdini: kept [{}] {}", s.p.candidates[i].tag, s.p.candidates[i].text);
         }
@@ -298,12 +400,14 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
     // Houdini keeps the function: with the lemmas it needed more rounds,
     // as the models z3 picked dropped fewer candidates at a time.
     if crate::ackermann::expand(&mut s.p, &expand_funs) {
+        let spent = s.work;
         let p = s.p;
         let log = config.replay_log.as_ref().map(|path| path.with_extension("checks.smt2"));
         s = match Session::start(p, config, log, CHECK_FALLBACK) {
             Ok(s) => s,
             Err(reason) => return ProveOutcome::Unknown { reason, at: None },
         };
+        s.work = spent;
     } else if let Err(e) = s.solver.fall_back_after(CHECK_FALLBACK) {
         return ProveOutcome::Unknown { reason: format!("solver failure: {e}"), at: None };
     }
@@ -322,7 +426,7 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
         if s.p.obligations[ob].cand.is_some() {
             continue;
         }
-        if over_budget(start) && unknown.is_none() {
+        if over_budget(&s, start) && unknown.is_none() {
             unknown = Some(("time budget exceeded".into(), None));
             break;
         }
@@ -358,6 +462,100 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
         .map(|i| (p.candidates[i].tag.clone(), p.candidates[i].text.clone()))
         .collect();
     ProveOutcome::Verified { proved: proved.into_iter().collect(), assumptions: p.assumptions.clone(), invariants }
+}
+
+/// The assertions of `base` that a query over `roots` needs: its cone of
+/// influence. Asserting fewer assertions than all of them is always sound
+/// (an unsatisfiable query stays unsatisfiable with more of them); this
+/// slice also loses nothing, because what it leaves out can be satisfied
+/// whatever the kept assertions say:
+///
+/// - a definition `x = t` (the encoder's names) whose `x` occurs in no kept
+///   assertion and no root: `x` takes the value of `t` (names are defined
+///   before they are used, so the left-out ones can be given values in
+///   order);
+/// - an implication `lit => a` or a negation `not lit` (the assumption
+///   tree's nodes, the gates of the loops' invariants), whose literal occurs
+///   in no kept assertion and no root: `lit` is false.
+///
+/// Every other assertion is kept. A left-out assertion of the first two
+/// shapes whose symbol occurs in another left-out one is satisfied in the
+/// same way, since that one is left out too.
+fn slice(st: &lockstep_smt::TermStore, base: &[TermId], roots: &[TermId]) -> Vec<TermId> {
+    use lockstep_smt::{Op, TermKind};
+    let key_of = |t: TermId| -> Option<lockstep_smt::FunId> {
+        let konst = |x: TermId| match st.kind(x) {
+            TermKind::Const(f) => Some(*f),
+            _ => None,
+        };
+        match st.kind(t) {
+            TermKind::App(Op::Eq, args) if args.len() == 2 => konst(args[0]).or_else(|| konst(args[1])),
+            TermKind::App(Op::Implies, args) if args.len() == 2 => konst(args[0]),
+            TermKind::App(Op::Not, args) => konst(args[0]),
+            _ => None,
+        }
+    };
+    let mut keyed: std::collections::HashMap<lockstep_smt::FunId, Vec<usize>> = Default::default();
+    let mut kept = vec![false; base.len()];
+    let mut stack: Vec<TermId> = roots.to_vec();
+    for (i, &t) in base.iter().enumerate() {
+        match key_of(t) {
+            Some(f) => keyed.entry(f).or_default().push(i),
+            None => {
+                kept[i] = true;
+                stack.push(t);
+            }
+        }
+    }
+    let mut seen = vec![false; st.len()];
+    while let Some(t) = stack.pop() {
+        if std::mem::replace(&mut seen[t.index()], true) {
+            continue;
+        }
+        match st.kind(t) {
+            TermKind::Const(f) => {
+                for i in keyed.remove(f).into_iter().flatten() {
+                    kept[i] = true;
+                    stack.push(base[i]);
+                }
+            }
+            TermKind::App(_, args) => stack.extend(args.iter().copied()),
+            TermKind::ConstArray(x) => stack.push(*x),
+            TermKind::Quant { body, .. } => stack.push(*body),
+            _ => {}
+        }
+    }
+    base.iter().zip(kept).filter(|(_, k)| *k).map(|(&t, _)| t).collect()
+}
+
+/// For each candidate, the groups (indices into `groups`) whose queries it
+/// may affect: those whose path passes through one of the nodes gating its
+/// assumptions (`Candidate::gates`). Every other query leaves the
+/// candidate's guard free to be false, so dropping the candidate cannot
+/// change its answer. A candidate without known gates affects every group.
+fn dependents(p: &Problem, groups: &[(Option<usize>, Vec<usize>)]) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); p.candidates.len()];
+    let mut gated: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+    for (c, cand) in p.candidates.iter().enumerate() {
+        if cand.gates.is_empty() {
+            out[c] = (0..groups.len()).collect();
+        }
+        for &n in &cand.gates {
+            gated.entry(n).or_default().push(c);
+        }
+    }
+    for (g, (ctx, _)) in groups.iter().enumerate() {
+        let mut node = *ctx;
+        while let Some(n) = node {
+            for &c in gated.get(&n).into_iter().flatten() {
+                if out[c].last() != Some(&g) {
+                    out[c].push(g);
+                }
+            }
+            node = p.nodes[n].2;
+        }
+    }
+    out
 }
 
 fn loc_text(module: &Module, loc: Option<lockstep_kir::SrcLoc>) -> String {
@@ -428,3 +626,49 @@ fn failed_check(p: &Problem, ob: usize, vals: &[Option<u128>]) -> FailedCheck {
     FailedCheck { kind, message: o.message.clone(), at, first, second, object, threads, group_size, num_groups }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::slice;
+    use lockstep_smt::{Sort, TermStore};
+
+    /// The slice keeps the definitions and gated implications that the
+    /// roots reach, transitively, and every assertion of another shape;
+    /// it leaves out names and gates nothing kept mentions.
+    #[test]
+    fn slice_keeps_the_cone_of_influence() {
+        let mut st = TermStore::new();
+        let x = st.fresh_const("x", Sort::bv(32));
+        let y = st.fresh_const("y", Sort::bv(32));
+        let z = st.fresh_const("z", Sort::bv(32));
+        let one = st.bv_const(32, 1);
+        // n1 = x + 1 (reached), n2 = z + 1 (not reached).
+        let n1 = st.fresh_const("n1", Sort::bv(32));
+        let e1 = st.bvadd(x, one);
+        let d1 = st.eq(n1, e1);
+        let n2 = st.fresh_const("n2", Sort::bv(32));
+        let e2 = st.bvadd(z, one);
+        let d2 = st.eq(n2, e2);
+        // A gate on the path and one off it.
+        let on = st.fresh_const("on", Sort::Bool);
+        let off = st.fresh_const("off", Sort::Bool);
+        let c1 = st.bvult(y, n1);
+        let g1 = st.implies(on, c1);
+        let c2 = st.bvult(y, n2);
+        let g2 = st.implies(off, c2);
+        // An assertion of no known shape is always kept.
+        let other = st.bvult(z, one);
+        let base = vec![d1, d2, g1, g2, other];
+        let root = st.and(&[on, c1]);
+        let kept = slice(&st, &base, &[root]);
+        assert!(kept.contains(&d1) && kept.contains(&g1) && kept.contains(&other));
+        assert!(!kept.contains(&g2));
+        // `other` mentions z, but only a name's own symbol pulls its
+        // definition in: n2 stays out.
+        assert!(!kept.contains(&d2));
+        // Reaching n2 through a root pulls its definition in.
+        let root2 = st.bvult(n2, y);
+        let kept2 = slice(&st, &base, &[root2]);
+        assert!(kept2.contains(&d2) && !kept2.contains(&d1));
+    }
+}

@@ -165,6 +165,12 @@ pub struct ProveConfig {
     pub param_sizes: Vec<Option<u64>>,
     /// Give up (`Unknown`) when solving takes longer than this in total.
     pub time_budget: Option<Duration>,
+    /// Give up (`Unknown`) when z3 has done more work than this (`rlimit`
+    /// units, summed over the kernel's solver processes) for inference and
+    /// the checks after it. Unlike `time_budget`, it gives the same verdict
+    /// on a busy machine as on an idle one; `time_budget` is then the
+    /// safety net. Not counted with cvc5.
+    pub work_budget: Option<u64>,
     /// GPUVerify's `--invariants-as-candidates`: user loop invariants are
     /// only candidates (dropped when not inductive).
     pub invariants_as_candidates: bool,
@@ -208,6 +214,7 @@ impl Default for ProveConfig {
             check_array_bounds: false,
             param_sizes: Vec::new(),
             time_budget: None,
+            work_budget: None,
             solver_memory: Some(lockstep_smt::solver::DEFAULT_MEMORY_LIMIT),
             invariants_as_candidates: false,
             warp_size: None,

@@ -808,6 +808,24 @@ impl Solver {
         })
     }
 
+    /// The work z3 has done since its process started: its `rlimit` count
+    /// (`(get-info :rlimit)`), which depends only on the commands it got,
+    /// never on the machine's speed or load. `None` for cvc5 and when no
+    /// process runs; the count starts again from zero in a restarted
+    /// process.
+    pub fn work_done(&mut self) -> Result<Option<u64>> {
+        if self.config.kind != SolverKind::Z3 || self.process.is_none() {
+            return Ok(None);
+        }
+        let command = "(get-info :rlimit)";
+        self.send(command, true)?;
+        let answer = self.answer(command)?;
+        Ok(match answer.as_list() {
+            Some([key, SExpr::Atom(n)]) if key.is_atom(":rlimit") => n.parse().ok(),
+            _ => None,
+        })
+    }
+
     /// Runs a command that a restart must not replay.
     fn run_unrecorded(&mut self, command: &str) -> Result<()> {
         self.run_batch(&[command.to_string()])?.into_iter().next().unwrap_or(Ok(()))

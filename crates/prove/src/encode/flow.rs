@@ -248,6 +248,7 @@ impl<'a> Enc<'a> {
         // The havocked state of the body pass.
         let body_lit = self.st.fresh_const("inv_body", Sort::Bool);
         self.assume(body_lit);
+        let body_node = self.cur.expect("the body literal is a node of its own");
         let changed = self.loop_log_kinds(l);
         let state = self.havoc_state(&hparams, &entry.logs, &format!("L{l}"), changed);
         let mark = self.seq_counter;
@@ -313,7 +314,7 @@ impl<'a> Enc<'a> {
         let mut checks: Vec<(TermId, Option<usize>, Option<InstId>, String)> = Vec::new();
         for (tag, text, term) in cands {
             let guard = self.st.fresh_const("cand", Sort::Bool);
-            self.candidates.push(Candidate { tag: tag.to_string(), text: text.clone(), guard });
+            self.candidates.push(Candidate { tag: tag.to_string(), text: text.clone(), guard, gates: vec![body_node] });
             let ci = self.candidates.len() - 1;
             let g = self.st.implies(guard, term);
             body_conj.push(g);
@@ -322,7 +323,7 @@ impl<'a> Enc<'a> {
         for (is_cand, text, term, inst) in self.loop_data[l].user.clone() {
             if is_cand {
                 let guard = self.st.fresh_const("cand", Sort::Bool);
-                self.candidates.push(Candidate { tag: "user".into(), text: text.clone(), guard });
+                self.candidates.push(Candidate { tag: "user".into(), text: text.clone(), guard, gates: vec![body_node] });
                 let ci = self.candidates.len() - 1;
                 let g = self.st.implies(guard, term);
                 body_conj.push(g);
@@ -367,6 +368,14 @@ impl<'a> Enc<'a> {
         self.cur = ctx_entry;
         let post_lit = self.st.fresh_const("inv_post", Sort::Bool);
         self.assume(post_lit);
+        // The candidates' assumptions after the loop are gated by this
+        // node's literal too (see `Candidate::gates`).
+        let post_node = self.cur.expect("the post literal is a node of its own");
+        for (_, cand, _, _) in &checks {
+            if let Some(ci) = cand {
+                self.candidates[*ci].gates.push(post_node);
+            }
+        }
         let mut post = self.havoc_state(&hparams, &entry.logs, &format!("P{l}"), changed);
         for t in 0..2 {
             let nq = self.st.not(post.q[t]);

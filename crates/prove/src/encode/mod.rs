@@ -133,6 +133,13 @@ pub struct Candidate {
     pub tag: String,
     pub text: String,
     pub guard: TermId,
+    /// The assumption-tree nodes (indices into `Problem::nodes`) whose
+    /// literals gate every assumption of the candidate: its guard occurs
+    /// only in definitions of the form `gate => (... guard => ...)`. A query
+    /// whose path passes through none of them is unaffected by the guard
+    /// (Houdini's `dependents`). Empty means unknown: the candidate is then
+    /// taken to affect every query.
+    pub gates: Vec<usize>,
 }
 
 /// Everything the solver stage needs.
