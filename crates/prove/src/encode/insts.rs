@@ -408,6 +408,38 @@ impl<'a> Enc<'a> {
                     out[t] = Some(Sym::Bv(self.resize(lane, bits, false)));
                 }
             }
+            InstKind::Warp { op: lockstep_kir::WarpOp::ActiveMask, .. } if rty == Some(Type::I32) => {
+                let masks = [self.active_mask(0), self.active_mask(1)];
+                if mode == Mode::Normal {
+                    self.active_lanes_execute(p, masks);
+                }
+                for t in 0..2 {
+                    out[t] = Some(Sym::Bv(masks[t]));
+                }
+            }
+            InstKind::Warp { op: lockstep_kir::WarpOp::MatchAny, args } if rty == Some(Type::I32) && args.len() == 2 => {
+                for t in 0..2 {
+                    let m = self.val_bv(t, args[0])?;
+                    let m = self.resize(m, 32, false);
+                    out[t] = Some(Sym::Bv(self.match_any(t, m)));
+                }
+            }
+            InstKind::Warp {
+                op: op @ (lockstep_kir::WarpOp::Shfl
+                | lockstep_kir::WarpOp::ShflUp
+                | lockstep_kir::WarpOp::ShflDown
+                | lockstep_kir::WarpOp::ShflXor),
+                args,
+            } => {
+                if mode == Mode::Normal {
+                    self.shuffle_participation(i, p, *op, args)?;
+                }
+                if let Some(rty) = rty {
+                    for t in 0..2 {
+                        out[t] = Some(self.fresh_sym(rty, "warp"));
+                    }
+                }
+            }
             InstKind::Warp { .. } | InstKind::Havoc => {
                 if let Some(rty) = rty {
                     for t in 0..2 {
