@@ -192,6 +192,7 @@ fn lower_with<T>(
         .map_err(|e| FrontError::Environment(format!("cannot read clang's bitcode: {e}")))?;
     // (Only a host compilation has models: they are host code.)
     unsafe { host_models::redirect_to_models(llvm.as_mut_ptr()) };
+    unsafe { host_models::redirect_grid_sync(llvm.as_mut_ptr()) };
     mark_for_inlining(&llvm, library_dirs);
     if host_program {
         unsafe { uninit_markers::mark_uninitialised(llvm.as_mut_ptr()) };

@@ -410,7 +410,10 @@ impl<'a> Enc<'a> {
             }
             InstKind::Warp { op: lockstep_kir::WarpOp::ActiveMask, .. } if rty == Some(Type::I32) => {
                 let masks = [self.active_mask(0), self.active_mask(1)];
-                if mode == Mode::Normal {
+                // Outside loops only: in a loop, the lanes of one mask may
+                // be at different iterations, which the product does not
+                // execute in the same step.
+                if mode == Mode::Normal && self.loops.innermost(b).is_none() {
                     self.active_lanes_execute(p, masks);
                 }
                 for t in 0..2 {

@@ -37,6 +37,8 @@ impl<'a> Enc<'a> {
     /// The lanes `__activemask()` names execute it with the caller: when the
     /// other thread of the pair is in the same warp and in one thread's mask
     /// (`masks`, with predicates `p`), it executes this instruction too.
+    /// Assumed only outside loops (the caller's check), where both threads
+    /// execute the instruction at most once.
     pub(crate) fn active_lanes_execute(&mut self, p: [TermId; 2], masks: [TermId; 2]) {
         let same_warp = self.same_warp(LANES as u32);
         for t in 0..2 {
