@@ -464,7 +464,8 @@ impl<'a> Analysis<'a> {
                 | WarpOp::Ballot
                 | WarpOp::All
                 | WarpOp::Any
-                | WarpOp::ActiveMask => Varying,
+                | WarpOp::ActiveMask
+                | WarpOp::MatchAny => Varying,
             },
             InstKind::Call { .. } => Varying,
             // An external function is a pure function of its arguments,

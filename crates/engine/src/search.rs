@@ -471,14 +471,21 @@ pub(crate) fn convert(
             primary_label = Some(format!("{} by {}", access(second.write), describe(&second.thread)));
             (Kind::DataRace, message, span(module, &second.loc))
         }
-        RKind::BarrierDivergence { arrivals, .. } => {
+        RKind::BarrierDivergence { arrivals, scope } => {
+            // The interpreter's warp divergence (a shuffle reading a lane that
+            // does not execute it) says itself what happened.
+            let warp = *scope == lockstep_kir::BarrierScope::Warp;
             let mut parts = Vec::new();
             let primary = span(module, &v.loc);
             for a in arrivals {
                 let who = a.threads.first().map(describe).unwrap_or_default();
                 let place = match &a.barrier {
                     Some(loc) => {
-                        let label = format!("{} thread(s) wait here, e.g. {who}", a.count);
+                        let label = if warp {
+                            format!("{who} is here")
+                        } else {
+                            format!("{} thread(s) wait here, e.g. {who}", a.count)
+                        };
                         match span(module, loc) {
                             Some(s) if Some(&s) == primary.as_ref() && primary_label.is_none() => primary_label = Some(label),
                             Some(s) => related.push(Related { span: s, label }),
@@ -491,7 +498,16 @@ pub(crate) fn convert(
                 parts.push(format!("{} thread(s) {place} (e.g. {who})", a.count));
                 witness.threads.extend(a.threads.first().map(thread_of));
             }
-            (Kind::BarrierDivergence, format!("barrier divergence: {}", parts.join(", while ")), primary)
+            let message = match (warp, arrivals.first(), arrivals.get(1)) {
+                (true, Some(reader), Some(source)) if !reader.threads.is_empty() && !source.threads.is_empty() => format!(
+                    "warp divergence: {} shuffles from {}, which does not execute this shuffle ({}): CUDA leaves the value it reads undefined",
+                    describe(&reader.threads[0]),
+                    describe(&source.threads[0]),
+                    if source.barrier.is_some() { "it is elsewhere" } else { "it has exited" }
+                ),
+                _ => format!("barrier divergence: {}", parts.join(", while ")),
+            };
+            (Kind::BarrierDivergence, message, primary)
         }
         RKind::OutOfBounds { object, offset, width, size, write } => {
             let obj = result.memory.object(*object);
@@ -562,9 +578,18 @@ pub(crate) fn convert(
                     (Kind::Invariant, "loop invariant")
                 }
                 AnnotKind::Requires | AnnotKind::GlobalRequires => (Kind::Precondition, "precondition of a call"),
+                AnnotKind::WarpMask => (Kind::Assertion, "warp mask"),
                 _ => (Kind::Assertion, "assertion"),
             };
-            (kind, format!("{what} fails for {}", describe(&v.thread)), span(module, &v.loc))
+            let message = if *annot == AnnotKind::WarpMask {
+                format!(
+                    "the mask of this warp operation does not name the lane of {}, or the lane it reads from (undefined in CUDA)",
+                    describe(&v.thread)
+                )
+            } else {
+                format!("{what} fails for {}", describe(&v.thread))
+            };
+            (kind, message, span(module, &v.loc))
         }
         RKind::Unreachable => {
             witness.threads = vec![thread_of(&v.thread)];

@@ -1285,6 +1285,13 @@ impl<'a> Executor<'a> {
             InstKind::Warp { op: lockstep_kir::WarpOp::LaneId, .. } if !self.param => {
                 SV::Bv(self.inp.st.bv_const(32, (warp::linear(self.inp.group_size, lid) % warp::WARP) as u128))
             }
+            // The front-end computes a warp operation's lane (for the checks
+            // of its mask, `frontend/src/warp_masks.rs`) just before the
+            // operation: for the preconditions and postconditions, which
+            // end at the first synchronisation, that is where they end.
+            InstKind::Warp { op: lockstep_kir::WarpOp::LaneId, .. } if self.post || self.pre => {
+                return Ok(Flow::Stop);
+            }
             InstKind::Warp { op: lockstep_kir::WarpOp::Shfl | lockstep_kir::WarpOp::ShflUp | lockstep_kir::WarpOp::ShflDown | lockstep_kir::WarpOp::ShflXor, .. }
                 if self.post || self.pre || !self.param =>
             {

@@ -797,6 +797,22 @@ impl<'a, 'b> Exec<'a, 'b> {
                         let lane = self.t.st.bvurem(lin, w);
                         Some(self.from_bits(ty, lane))
                     }
+                    // `__activemask()` holds at least the caller's lane, and
+                    // `__match_any_sync(mask, v)` lanes of its mask with it.
+                    WarpOp::ActiveMask | WarpOp::MatchAny if ty == Type::I32 => {
+                        let lin = self.linear_local_id();
+                        let w = self.t.bv(32, self.s.warp_size as u128);
+                        let lane = self.t.st.bvurem(lin, w);
+                        let one = self.t.bv(32, 1);
+                        let bit = self.t.st.bvshl(one, lane);
+                        let Val::V(mut f) = self.fresh(ty, "active_mask") else { unreachable!("an i32 is a bit-vector") };
+                        if let (WarpOp::MatchAny, InstKind::Warp { args, .. }) = (op, &data.kind) {
+                            if let Some(Val::V(m)) = args.first().map(|&a| self.get(st, a)) {
+                                f = self.t.st.bvand(f, m);
+                            }
+                        }
+                        Some(Val::V(self.t.st.bvor(f, bit)))
+                    }
                     // Values from other lanes are not modelled.
                     _ => Some(self.fresh(ty, "warp")),
                 }
@@ -1386,7 +1402,7 @@ impl<'a, 'b> Exec<'a, 'b> {
 
     fn annot(&mut self, st: &mut State, inst: InstId, kind: AnnotKind, args: &[ValueId]) {
         let (checked, assumed) = match kind {
-            AnnotKind::Assert | AnnotKind::GlobalAssert => (Some(ViolationKind::Assertion), false),
+            AnnotKind::Assert | AnnotKind::GlobalAssert | AnnotKind::WarpMask => (Some(ViolationKind::Assertion), false),
             AnnotKind::Invariant | AnnotKind::GlobalInvariant => (Some(ViolationKind::Invariant), false),
             AnnotKind::Assume | AnnotKind::Requires | AnnotKind::GlobalRequires | AnnotKind::Axiom => (None, true),
             _ => (None, false),

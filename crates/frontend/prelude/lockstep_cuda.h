@@ -268,7 +268,13 @@ __LS_DEV unsigned int __ballot(int pred) { return __lockstep_ballot(__LS_FULL_MA
 __LS_DEV int __any(int pred) { return __lockstep_any(__LS_FULL_MASK, pred); }
 /* (__all is GPUVerify's "both threads" annotation, see lockstep_annotations.h;
  * the pre-CUDA-9 warp vote __all(pred) is not available.) */
-template <typename __T> __device__ unsigned int __match_any_sync(unsigned int mask, __T v);
+/* __match_any_sync compares the operand's bits, whatever its type. */
+__LS_INTRIN unsigned int __lockstep_match_any(unsigned int mask, unsigned long long bits);
+template <typename __T> __LS_DEV unsigned int __match_any_sync(unsigned int mask, __T v) {
+  unsigned long long __bits = 0;
+  __builtin_memcpy(&__bits, &v, sizeof(__T));
+  return __lockstep_match_any(mask, __bits);
+}
 template <typename __T> __device__ unsigned int __match_all_sync(unsigned int mask, __T v, int *pred);
 __device__ unsigned int __reduce_add_sync(unsigned int mask, unsigned int v);
 __device__ unsigned int __reduce_min_sync(unsigned int mask, unsigned int v);

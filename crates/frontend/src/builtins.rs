@@ -73,6 +73,10 @@ pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
             return Ok(());
         }
         "nvvm.bar.warp.sync" => {
+            if let Some(&mask) = args.first() {
+                let mask = l.arg_scalar(mask)?;
+                crate::warp_masks::check_caller_in_mask(l, mask);
+            }
             l.emit_inst(InstKind::Barrier { scope: BarrierScope::Warp, fence: BOTH_FENCES }, None);
             return Ok(());
         }
@@ -125,6 +129,29 @@ pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
             return Ok(());
         }
     }
+    if name == "nvvm.activemask" {
+        let v = l.emit_inst(InstKind::Warp { op: WarpOp::ActiveMask, args: vec![] }, Some(Type::I32)).expect("result");
+        l.define(call, v);
+        return Ok(());
+    }
+    if name.starts_with("nvvm.match.any.sync.") && args.len() == 2 {
+        let mask = l.arg_scalar(args[0])?;
+        let value = l.arg_scalar(args[1])?;
+        crate::warp_masks::check_caller_in_mask(l, mask);
+        let v = l.emit_inst(InstKind::Warp { op: WarpOp::MatchAny, args: vec![mask, value] }, Some(Type::I32)).expect("result");
+        l.define(call, v);
+        return Ok(());
+    }
+    // `__match_{any,all}_sync(mask, value)` and `__reduce_*_sync(mask,
+    // value)` (`llvm.nvvm.redux.sync.OP(value, mask)`) stay uninterpreted
+    // functions of their operands below; their masks are checked here.
+    if name.starts_with("nvvm.match.") || name.starts_with("nvvm.redux.sync.") {
+        let at = if name.starts_with("nvvm.match.") { 0 } else { 1 };
+        if let Some(&mask) = args.get(at) {
+            let mask = l.arg_scalar(mask)?;
+            crate::warp_masks::check_caller_in_mask(l, mask);
+        }
+    }
     if name.starts_with("memcpy") || name.starts_with("memmove") {
         let dst = l.arg_scalar(args[0])?;
         let src = l.arg_scalar(args[1])?;
@@ -161,6 +188,12 @@ pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
         let neg = l.emit_inst(InstKind::Binary { op: BinOp::Sub, lhs: zero, rhs: a }, Some(ty)).expect("result");
         let c = l.emit_inst(InstKind::Icmp { cc: IntCC::Slt, lhs: a, rhs: zero }, Some(Type::BOOL)).expect("result");
         let v = l.emit_inst(InstKind::Select { cond: c, then_value: neg, else_value: a }, Some(ty)).expect("result");
+        l.define(call, v);
+        return Ok(());
+    }
+    if (name == "ctpop.i32" || name == "cttz.i32") && !args.is_empty() {
+        let x = l.arg_scalar(args[0])?;
+        let v = if name == "ctpop.i32" { crate::bits::popc32(l, x) } else { crate::bits::cttz32(l, x) };
         l.define(call, v);
         return Ok(());
     }
@@ -291,6 +324,7 @@ unsafe fn lower_nvvm_warp<L: CallLowering>(l: &mut L, call: LLVMValueRef, name: 
         let lane = l.arg_scalar(args[2])?;
         let clamp = l.arg_scalar(args[3])?;
         let width = shuffle_width(l, clamp);
+        crate::warp_masks::check_warp_op(l, op, &[mask, value, lane, width]);
         let ty = l.result_type(call)?;
         if let Some(v) = l.emit_inst(InstKind::Warp { op, args: vec![mask, value, lane, width] }, ty) {
             l.define(call, v);
@@ -307,6 +341,7 @@ unsafe fn lower_nvvm_warp<L: CallLowering>(l: &mut L, call: LLVMValueRef, name: 
     let pred = l.arg_scalar(args[1])?;
     // The prelude's votes take an `int` predicate; NVVM's an `i1`.
     let pred = l.coerce_to(pred, Type::I32);
+    crate::warp_masks::check_warp_op(l, op, &[mask, pred]);
     let v = l.emit_inst(InstKind::Warp { op, args: vec![mask, pred] }, Some(Type::I32)).expect("result");
     // `all` and `any` return an `i1` in NVVM and an `int` in the prelude.
     let v = if l.result_type(call)? == Some(Type::BOOL) {
@@ -481,6 +516,15 @@ pub(crate) unsafe fn lower_named_call<L: CallLowering>(
             }
             Ok(())
         }
+        "__nv_popc" | "__popc" | "__nv_ffs" | "__ffs" if args.len() == 1 => {
+            let x = l.arg_scalar(args[0])?;
+            if l.type_of(x) != Type::I32 || l.result_type(call)? != Some(Type::I32) {
+                return external_call(l, call, base, args);
+            }
+            let v = if base.ends_with("popc") { crate::bits::popc32(l, x) } else { crate::bits::ffs32(l, x) };
+            l.define(call, v);
+            Ok(())
+        }
         "min" | "max" if integer_signedness(symbol).is_some() => {
             let signed = integer_signedness(symbol) == Some(true);
             lower_integer_min_max(l, call, base == "min", signed, args)
@@ -643,6 +687,10 @@ unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef
             l.emit_inst(InstKind::Barrier { scope: BarrierScope::Grid, fence: BOTH_FENCES }, None);
         }
         "warp_sync" => {
+            if let Some(&mask) = args.first() {
+                let mask = l.arg_scalar(mask)?;
+                crate::warp_masks::check_caller_in_mask(l, mask);
+            }
             l.emit_inst(InstKind::Barrier { scope: BarrierScope::Warp, fence: BOTH_FENCES }, None);
         }
         "barrier" | "fence" => {
@@ -669,7 +717,7 @@ unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef
             let v = l.emit_inst(InstKind::Atomic { op: aop, ptr, value }, Some(ty)).expect("result");
             l.define(call, v);
         }
-        "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" | "ballot" | "all" | "any" | "activemask" | "lane_id" => {
+        "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" | "ballot" | "all" | "any" | "activemask" | "lane_id" | "match_any" => {
             let wop = match op {
                 "shfl" => WarpOp::Shfl,
                 "shfl_up" => WarpOp::ShflUp,
@@ -679,12 +727,14 @@ unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef
                 "all" => WarpOp::All,
                 "any" => WarpOp::Any,
                 "activemask" => WarpOp::ActiveMask,
+                "match_any" => WarpOp::MatchAny,
                 _ => WarpOp::LaneId,
             };
             let mut kargs = Vec::new();
             for &a in args {
                 kargs.push(l.arg_scalar(a)?);
             }
+            crate::warp_masks::check_warp_op(l, wop, &kargs);
             let ty = l.result_type(call)?;
             if let Some(v) = l.emit_inst(InstKind::Warp { op: wop, args: kargs }, ty) {
                 l.define(call, v);

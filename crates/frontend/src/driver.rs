@@ -189,7 +189,12 @@ fn language_args(language: Language, side: Side, toolkit: Option<&Toolkit>) -> V
             // is what the host lowering turns into launches; the prelude's
             // `lockstep_toolkit.h` declares those three functions.
             let sdk = if side == Side::Host { "9.0".to_string() } else { toolkit.version.clone() };
-            vec![
+            // Clang's own always-inliner would inline the headers'
+            // `__forceinline__` functions before lockstep sees them; lockstep
+            // runs the same pass itself (`PASSES`), after redirecting the
+            // calls it models (`host_models::redirect_grid_sync`).
+            let no_llvm_passes: &[&str] = if side == Side::Device { &["-Xclang", "-disable-llvm-passes"] } else { &[] };
+            let mut args: Vec<String> = vec![
                 "-x".into(),
                 "cuda".into(),
                 side_flag.into(),
@@ -199,7 +204,9 @@ fn language_args(language: Language, side: Side, toolkit: Option<&Toolkit>) -> V
                 "-Xclang".into(),
                 format!("-target-sdk-version={sdk}"),
                 "-Wno-unknown-cuda-version".into(),
-            ]
+            ];
+            args.extend(no_llvm_passes.iter().map(|s| s.to_string()));
+            args
         }
         (Language::OpenCl, _) => ["-x", "cl", "-cl-std=CL1.2", "--target=spir64", "-Xclang", "-finclude-default-header"]
             .map(String::from)

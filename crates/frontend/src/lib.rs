@@ -10,6 +10,7 @@
 //! `FrontError::Unsupported` with its source location, never a panic.
 
 pub mod builtins;
+mod bits;
 pub mod driver;
 mod fnptr;
 mod host_models;
@@ -21,6 +22,7 @@ mod pch;
 mod ptx;
 pub mod toolkit;
 mod uninit_markers;
+mod warp_masks;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -190,6 +192,7 @@ fn lower_with<T>(
         .map_err(|e| FrontError::Environment(format!("cannot read clang's bitcode: {e}")))?;
     // (Only a host compilation has models: they are host code.)
     unsafe { host_models::redirect_to_models(llvm.as_mut_ptr()) };
+    unsafe { host_models::redirect_grid_sync(llvm.as_mut_ptr()) };
     mark_for_inlining(&llvm, library_dirs);
     if host_program {
         unsafe { uninit_markers::mark_uninitialised(llvm.as_mut_ptr()) };
@@ -248,6 +251,13 @@ fn mark_for_inlining(llvm: &LlvmModule, library_dirs: &[String]) {
                 let clang_wrapper = file.contains("/lib/clang/") && file.rsplit('/').next().is_some_and(|name| name.starts_with("__clang_cuda"));
                 clang_wrapper || library_dirs.iter().any(|d| file.starts_with(d.as_str()))
             });
+        // Asynchronous copies the lowering refuses stay out of line, so that
+        // only the kernels that reach them are left out.
+        if function.get_name().to_str().is_ok_and(|n| lower::unmodelled_async_copy(n).is_some()) {
+            function.remove_enum_attribute(AttributeLoc::Function, always);
+            function.add_attribute(AttributeLoc::Function, context.create_enum_attribute(never, 0));
+            continue;
+        }
         if (named_builtin || returns_aggregate || library || model) && function.count_basic_blocks() > 0 {
             function.remove_enum_attribute(AttributeLoc::Function, never);
             function.add_attribute(AttributeLoc::Function, context.create_enum_attribute(always, 0));

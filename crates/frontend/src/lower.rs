@@ -511,6 +511,10 @@ unsafe fn lower_module_from(
 
     let mut failures = Vec::new();
     for (f, id) in defined {
+        if let Some(what) = unmodelled_async_copy(&value_name(f)) {
+            failures.push((f, Unsupported { what: what.into(), loc: first_call_site(f) }));
+            continue;
+        }
         match FnLower::lower(&mut cx, &mut out, f, id) {
             Ok(func) => out.functions[id] = func,
             Err(why) => failures.push((f, why)),
@@ -539,6 +543,25 @@ unsafe fn lower_module_from(
         }
     }
     Ok((out, failures))
+}
+
+/// The toolkit's per-thread asynchronous copies, whose completion lockstep
+/// does not model: `cuda::memcpy_async` with a `cuda::pipeline` or a
+/// `cuda::barrier` (libcu++'s `__cp_async_fallback_mechanism`) and
+/// `__pipeline_memcpy_async`. Compiled for sm_70 they are plain copies, but
+/// CUDA lets the copy land at any time until the pipeline's `consumer_wait`
+/// (or the barrier's wait), so modelling them as plain copies would miss
+/// the races of a thread that reads another's destination too early. They
+/// are kept out of line (`mark_for_inlining`), and the kernels that reach
+/// them are unsupported.
+pub(crate) fn unmodelled_async_copy(link_name: &str) -> Option<&'static str> {
+    if link_name.contains("__cp_async_fallback_mechanism") {
+        Some("`cuda::memcpy_async` with a `cuda::pipeline` or `cuda::barrier` (the copy completes at the pipeline's or barrier's wait, which lockstep does not model)")
+    } else if link_name.contains("pipeline_memcpy_async") {
+        Some("`__pipeline_memcpy_async` (the copy completes at `__pipeline_wait_prior`, which lockstep does not model)")
+    } else {
+        None
+    }
 }
 
 /// Writes, at the start of `main`, the pointers to globals that globals'
@@ -707,6 +730,41 @@ unsafe fn file_of_scope(cx: &mut ModuleCx, out: &mut Module, scope: LLVMMetadata
     let id = out.file(&path);
     cx.files.insert(file, id);
     Some(id)
+}
+
+/// Where `f` is first called, as the outermost call site of the inlined
+/// code around the call (the user's line that led to it).
+unsafe fn first_call_site(f: LLVMValueRef) -> Option<(String, u32, u32)> {
+    let mut u = LLVMGetFirstUse(f);
+    while !u.is_null() {
+        let user = LLVMGetUser(u);
+        u = LLVMGetNextUse(u);
+        if LLVMIsACallInst(user).is_null() {
+            continue;
+        }
+        let mut loc = LLVMInstructionGetDebugLoc(user);
+        if loc.is_null() {
+            continue;
+        }
+        loop {
+            let outer = LLVMDILocationGetInlinedAt(loc);
+            if outer.is_null() {
+                break;
+            }
+            loc = outer;
+        }
+        let file = LLVMDIScopeGetFile(LLVMDILocationGetScope(loc));
+        if file.is_null() {
+            continue;
+        }
+        let mut len = 0u32;
+        let name = cstr(LLVMDIFileGetFilename(file, &mut len), len as usize);
+        let mut dlen = 0u32;
+        let dir = cstr(LLVMDIFileGetDirectory(file, &mut dlen), dlen as usize);
+        let path = if name.starts_with('/') || dir.is_empty() { name } else { format!("{dir}/{name}") };
+        return Some((path, LLVMDILocationGetLine(loc), LLVMDILocationGetColumn(loc)));
+    }
+    None
 }
 
 /// The path of the file that defines `f`, from its debug information.

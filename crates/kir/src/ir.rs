@@ -303,6 +303,9 @@ pub enum WarpOp {
     ActiveMask,
     /// The lane id within the warp.
     LaneId,
+    /// `__match_any_sync(mask, value)`: the lanes of `mask` taking part
+    /// whose `value` equals the caller's.
+    MatchAny,
 }
 
 /// Annotations that state something and produce no value. Their arguments
@@ -343,6 +346,11 @@ pub enum AnnotKind {
     FunctionWideCandidateInvariant,
     /// `__axiom(e)`: assumed for every thread of every kernel.
     Axiom,
+    /// An assertion the front-end places before a warp operation: the
+    /// calling lane, or the lane a shuffle reads from, is in the operation's
+    /// mask (CUDA leaves the operation undefined otherwise). Checked as
+    /// `Assert` is, and reported as a misuse of the mask.
+    WarpMask,
     /// In a specification function: a call may write the pointee's object.
     WritesTo,
     /// In a specification function: a call may read the pointee's object.
@@ -842,7 +850,7 @@ enum_names!(BuiltinVar {
 enum_names!(WarpOp {
     Shfl => "shfl", ShflUp => "shfl_up", ShflDown => "shfl_down", ShflXor => "shfl_xor",
     Ballot => "ballot", All => "all", Any => "any", ActiveMask => "active_mask",
-    LaneId => "lane_id",
+    LaneId => "lane_id", MatchAny => "match_any",
 });
 
 enum_names!(AnnotKind {
@@ -856,7 +864,7 @@ enum_names!(AnnotKind {
     NoWrite => "no_write", FreshArray => "fresh_array",
     CandidateGlobalInvariant => "candidate_global_invariant",
     FunctionWideCandidateInvariant => "function_wide_candidate_invariant", Axiom => "axiom",
-    WritesTo => "writes_to", ReadsFrom => "reads_from",
+    WritesTo => "writes_to", ReadsFrom => "reads_from", WarpMask => "warp_mask",
 });
 
 enum_names!(AnnotFn {

@@ -802,10 +802,10 @@ fn check_inst_types(
                 count(&mut want, 0);
                 same_result(&mut want, Type::I32);
             }
-            WarpOp::Ballot | WarpOp::All | WarpOp::Any => {
+            WarpOp::Ballot | WarpOp::All | WarpOp::Any | WarpOp::MatchAny => {
                 if count(&mut want, 2) {
                     want(ops[0].is_int(), format!("mask has type {}, not an integer", ops[0]));
-                    want(ops[1].is_int(), format!("predicate has type {}, not an integer", ops[1]));
+                    want(ops[1].is_int(), format!("operand has type {}, not an integer", ops[1]));
                 }
                 if let Some(r) = result {
                     want(r.is_int(), format!("result has type {r}, not an integer"));

@@ -585,6 +585,9 @@ fn proved_text(module: &Module, p: &Problem, ob: usize) -> String {
         ObKind::Annotation(_) if o.message.starts_with("barrier invariant") => {
             format!("barrier invariant at {at} holds at its barrier")
         }
+        ObKind::Annotation(_) if o.message.starts_with("the mask of the warp operation") => {
+            format!("the warp operation at {at} names its lanes in its mask")
+        }
         ObKind::Annotation(_) => format!("assertion at {at} holds"),
         ObKind::Invariant { .. } => format!("loop invariant at {at} holds"),
     }

@@ -861,6 +861,7 @@ impl<'a> Ctx<'a> {
                 };
                 match kind {
                     AnnotKind::Assert
+                    | AnnotKind::WarpMask
                     | AnnotKind::Requires
                     | AnnotKind::Ensures
                     | AnnotKind::Invariant

@@ -144,7 +144,7 @@ pub fn call_external(
     ret: Option<Type>,
 ) -> Option<Val> {
     let ret = ret?;
-    let base = base_name(name);
+    let base = if name == "llvm.nvvm.fns" { "fns".to_string() } else { base_name(name) };
     let known = match ret {
         Type::Float(w) => float_call(&base, args, arg_types, w as u32).map(Val::Bits),
         Type::Int(w) => int_call(&base, args, arg_types, w as u32).map(Val::Bits),
@@ -272,11 +272,35 @@ fn int_call(base: &str, args: &[Val], types: &[Type], width: u32) -> Option<u128
                 (x * u(1)?) >> w
             }
         }
+        "fns" => fns(x as u32, u(1)? as u32, s(2)? as i32) as u128,
         "sad" => (s(0)? - s(1)?).unsigned_abs() + u(2)?,
         "usad" => x.abs_diff(u(1)?) + u(2)?,
         _ => return None,
     };
     Some(r & mask(width))
+}
+
+/// PTX's `fns.b32` (CUDA's `__fns`): the position of the `offset`-th set
+/// bit of `mask` counting from bit `base` upwards (offset > 0) or downwards
+/// (offset < 0), `base` itself if it is set for offset 0; all ones if there
+/// is none.
+fn fns(mask: u32, base: u32, offset: i32) -> u32 {
+    if offset == 0 {
+        return if base < 32 && mask >> base & 1 != 0 { base } else { u32::MAX };
+    }
+    let mut count = offset.unsigned_abs() - 1;
+    let mut pos = base as i64;
+    let step = if offset > 0 { 1 } else { -1 };
+    while (0..32).contains(&pos) {
+        if mask >> pos & 1 != 0 {
+            if count == 0 {
+                return pos as u32;
+            }
+            count -= 1;
+        }
+        pos += step;
+    }
+    u32::MAX
 }
 
 /// A deterministic stand-in for an unknown function: a hash of the name and
@@ -312,6 +336,16 @@ mod tests {
         assert_eq!(base_name("_Z4sqrtf"), "sqrt");
         assert_eq!(base_name("erf"), "erf");
         assert_eq!(base_name("__popc"), "popc");
+    }
+
+    #[test]
+    fn find_nth_set_bit() {
+        assert_eq!(fns(0b1011_0000, 0, 1), 4);
+        assert_eq!(fns(0b1011_0000, 0, 3), 7);
+        assert_eq!(fns(0b1011_0000, 7, -2), 5);
+        assert_eq!(fns(0b1011_0000, 5, 0), 5);
+        assert_eq!(fns(0b1011_0000, 6, 0), u32::MAX);
+        assert_eq!(fns(0b1011_0000, 0, 4), u32::MAX);
     }
 
     #[test]

@@ -13,9 +13,12 @@
 //!   `__syncwarp`): when no thread of a warp can run, the threads of the
 //!   warp waiting at the same intrinsic instance — same instruction, call
 //!   path and per-thread occurrence count — are the participating lanes;
-//!   the intrinsic is computed over them (a lane reading from a lane that
-//!   does not participate reads its own value) and they continue. The
-//!   `mask` argument is not consulted. `__syncwarp` advances the warp epoch
+//!   the intrinsic is computed over them and they continue. A lane that
+//!   shuffles from a lane that does not participate (inactive, exited, or
+//!   at another instance) reads its own value, and the read is reported as
+//!   warp divergence: CUDA leaves its value undefined. The `mask` argument
+//!   is not consulted here: the front-end lowers CUDA's rules for masks to
+//!   assertions (`frontend/src/warp_masks.rs`). `__syncwarp` advances the warp epoch
 //!   of its participants, separating their accesses for race detection.
 //! - Group barriers: when no thread of a group can run and some wait at a
 //!   group barrier, the group's threads must all wait at the same barrier
@@ -575,7 +578,7 @@ fn report_divergence(
 
 /// Resolves the warp intrinsics the threads of one warp wait at; returns
 /// whether any thread was released.
-fn resolve_warp_ops(ctx: &Ctx, warp: &mut [Thread]) -> bool {
+fn resolve_warp_ops(ctx: &mut Ctx, warp: &mut [Thread]) -> bool {
     let mut sets: HashMap<(Loc, u64, u32), Vec<usize>> = HashMap::new();
     let mut order = Vec::new();
     for (i, t) in warp.iter().enumerate() {
@@ -614,6 +617,8 @@ fn resolve_warp_ops(ctx: &Ctx, warp: &mut [Thread]) -> bool {
             }
         }
         let pred = |w: &Wait| w.args.get(1).is_some_and(|v| v.bits() != 0);
+        // Shuffling lanes whose source lane does not take part.
+        let mut absent: Vec<(usize, u32)> = Vec::new();
         for (&i, w) in members.iter().zip(&waits) {
             let lane = lane_of(i);
             let arg = |k: usize| w.args.get(k).map_or(0, |v| v.bits() as u64);
@@ -627,29 +632,35 @@ fn resolve_warp_ops(ctx: &Ctx, warp: &mut [Thread]) -> bool {
             let own = w.args.get(1).copied().unwrap_or_default();
             let from = |src: Option<u32>| src.and_then(|s| offered.get(&s).copied()).unwrap_or(own);
             let seg = lane - lane % width;
+            // The lane a shuffle reads from (`None`: it keeps its own value).
+            let source = match w.op {
+                Some(WarpOp::Shfl) => Some(seg + (arg(2) as u32 % width)),
+                Some(WarpOp::ShflUp) => {
+                    let delta = arg(2) as u32;
+                    (lane % width >= delta).then(|| lane - delta)
+                }
+                Some(WarpOp::ShflDown) => {
+                    let delta = arg(2) as u32;
+                    (lane % width)
+                        .checked_add(delta)
+                        .filter(|&d| d < width)
+                        .map(|_| lane + delta)
+                }
+                Some(WarpOp::ShflXor) => {
+                    let src = lane ^ arg(2) as u32;
+                    (src / width == lane / width).then_some(src)
+                }
+                _ => None,
+            };
+            if let Some(src) = source.filter(|s| *s != lane && !offered.contains_key(s)) {
+                absent.push((i, src));
+            }
             let value = match w.op {
                 None => {
                     warp[i].warp_epoch += 1;
                     None
                 }
-                Some(WarpOp::Shfl) => Some(from(Some(seg + (arg(2) as u32 % width)))),
-                Some(WarpOp::ShflUp) => {
-                    let delta = arg(2) as u32;
-                    Some(from((lane % width >= delta).then(|| lane - delta)))
-                }
-                Some(WarpOp::ShflDown) => {
-                    let delta = arg(2) as u32;
-                    Some(from(
-                        (lane % width)
-                            .checked_add(delta)
-                            .filter(|&d| d < width)
-                            .map(|_| lane + delta),
-                    ))
-                }
-                Some(WarpOp::ShflXor) => {
-                    let src = lane ^ arg(2) as u32;
-                    Some(from((src / width == lane / width).then_some(src)))
-                }
+                Some(WarpOp::Shfl | WarpOp::ShflUp | WarpOp::ShflDown | WarpOp::ShflXor) => Some(from(source)),
                 Some(WarpOp::Ballot) => {
                     let bits = members
                         .iter()
@@ -661,6 +672,15 @@ fn resolve_warp_ops(ctx: &Ctx, warp: &mut [Thread]) -> bool {
                 Some(WarpOp::All) => Some(Val::Bits(waits.iter().all(pred) as u128)),
                 Some(WarpOp::Any) => Some(Val::Bits(waits.iter().any(pred) as u128)),
                 Some(WarpOp::ActiveMask) => Some(Val::Bits(active)),
+                Some(WarpOp::MatchAny) => {
+                    let mine = w.args.get(1).map(|v| v.bits());
+                    let bits = members
+                        .iter()
+                        .zip(&waits)
+                        .filter(|(_, o)| o.args.get(1).map(|v| v.bits()) == mine)
+                        .fold(0u128, |m, (&j, _)| m | (1u128 << lane_of(j).min(127)));
+                    Some(Val::Bits(bits & w.args.first().map_or(u128::MAX, |m| m.bits())))
+                }
                 Some(WarpOp::LaneId) => Some(Val::u32(lane)),
             };
             let t = &mut warp[i];
@@ -679,6 +699,47 @@ fn resolve_warp_ops(ctx: &Ctx, warp: &mut [Thread]) -> bool {
             }
             t.status = Status::Runnable;
         }
+        let shuffle_loc = waits.first().map(|w| w.loc);
+        for (i, src) in absent {
+            if let Some(loc) = shuffle_loc {
+                report_absent_source(ctx, warp, i, src, loc);
+            }
+        }
     }
     true
+}
+
+/// Reports that the lane of `warp[reader]` shuffled at `loc` from lane
+/// `src`, which did not execute that shuffle: CUDA leaves the value
+/// undefined (the interpreter gave the reader its own). A source lane with
+/// no thread (the last warp of a block whose size is not a multiple of 32)
+/// or stopped by another violation is not reported.
+fn report_absent_source(ctx: &mut Ctx, warp: &[Thread], reader: usize, src: u32, loc: Loc) {
+    let lanes = ctx.geometry.warp_lanes;
+    let Some(source) = warp.iter().find(|t| t.lane % lanes == src) else { return };
+    let site = match &source.status {
+        Status::Warp(w) | Status::Barrier(w) => Some(w.loc),
+        Status::Exited => None,
+        // Released at this instance already: a different instance of the
+        // same shuffle (another iteration), or still running.
+        Status::Runnable => Some(loc),
+        Status::Stopped => return,
+    };
+    let reader_id = warp[reader].id;
+    let key = (30, loc_key(Some(loc)), loc_key(site));
+    let place = if site.is_some() { "is elsewhere" } else { "has exited" };
+    let message = format!(
+        "warp divergence: {reader_id} shuffles from lane {src} ({}), which does not execute this shuffle ({place}): CUDA leaves the value undefined",
+        source.id
+    );
+    let arrivals = vec![
+        Arrival { barrier: Some(loc), occurrence: 0, threads: vec![reader_id], count: 1 },
+        Arrival { barrier: site, occurrence: 0, threads: vec![source.id], count: 1 },
+    ];
+    ctx.report.report(key, ctx.opts.max_violations, || ReplayViolation {
+        kind: ViolationKind::BarrierDivergence { scope: BarrierScope::Warp, arrivals },
+        loc,
+        thread: reader_id,
+        message,
+    });
 }

@@ -23,10 +23,15 @@ impl<'a> Enc<'a> {
         let from_kernel = self.origin.get(&i).is_none_or(|(f, _)| *f == self.kernel || Some(*f) == self.contract_of);
         let what = self.loc_text(at);
         match kind {
-            AnnotKind::Assert | AnnotKind::Requires | AnnotKind::Ensures
+            AnnotKind::Assert | AnnotKind::WarpMask | AnnotKind::Requires | AnnotKind::Ensures
                 if kind != AnnotKind::Requires || !from_kernel =>
             {
-                let (vk, msg) = if kind == AnnotKind::Assert {
+                let (vk, msg) = if kind == AnnotKind::WarpMask {
+                    (
+                        ViolationKind::Assertion,
+                        format!("the mask of the warp operation at {what} may not name the calling lane, or the lane it reads from (undefined in CUDA)"),
+                    )
+                } else if kind == AnnotKind::Assert {
                     (ViolationKind::Assertion, format!("assertion at {what} may fail"))
                 } else if kind == AnnotKind::Ensures {
                     if !self.postconditions.contains(&i) {

@@ -408,6 +408,41 @@ impl<'a> Enc<'a> {
                     out[t] = Some(Sym::Bv(self.resize(lane, bits, false)));
                 }
             }
+            InstKind::Warp { op: lockstep_kir::WarpOp::ActiveMask, .. } if rty == Some(Type::I32) => {
+                let masks = [self.active_mask(0), self.active_mask(1)];
+                // Outside loops only: in a loop, the lanes of one mask may
+                // be at different iterations, which the product does not
+                // execute in the same step.
+                if mode == Mode::Normal && self.loops.innermost(b).is_none() {
+                    self.active_lanes_execute(p, masks);
+                }
+                for t in 0..2 {
+                    out[t] = Some(Sym::Bv(masks[t]));
+                }
+            }
+            InstKind::Warp { op: lockstep_kir::WarpOp::MatchAny, args } if rty == Some(Type::I32) && args.len() == 2 => {
+                for t in 0..2 {
+                    let m = self.val_bv(t, args[0])?;
+                    let m = self.resize(m, 32, false);
+                    out[t] = Some(Sym::Bv(self.match_any(t, m)));
+                }
+            }
+            InstKind::Warp {
+                op: op @ (lockstep_kir::WarpOp::Shfl
+                | lockstep_kir::WarpOp::ShflUp
+                | lockstep_kir::WarpOp::ShflDown
+                | lockstep_kir::WarpOp::ShflXor),
+                args,
+            } => {
+                if mode == Mode::Normal {
+                    self.shuffle_participation(i, p, *op, args)?;
+                }
+                if let Some(rty) = rty {
+                    for t in 0..2 {
+                        out[t] = Some(self.fresh_sym(rty, "warp"));
+                    }
+                }
+            }
             InstKind::Warp { .. } | InstKind::Havoc => {
                 if let Some(rty) = rty {
                     for t in 0..2 {

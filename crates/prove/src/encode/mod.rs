@@ -54,6 +54,7 @@ mod loads;
 mod no_wrap;
 mod setup;
 mod slots;
+mod warp;
 
 /// Why a kernel cannot be encoded (it becomes `Unknown`).
 #[derive(Debug)]

@@ -29,6 +29,7 @@ impl<'a> Enc<'a> {
                     InstKind::Annot { .. } | InstKind::AnnotValue { .. } if self.config.no_annotations => {}
                     InstKind::Annot { kind, .. } => match kind {
                         AnnotKind::Assert
+                        | AnnotKind::WarpMask
                         | AnnotKind::Assume
                         | AnnotKind::Requires
                         | AnnotKind::Invariant
