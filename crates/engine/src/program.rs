@@ -290,9 +290,10 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
     if !report.violations.is_empty() {
         // A library function lockstep does not model may have set memory
         // the program then used (an allocation's out-pointer, a mapped
-        // buffer): what went wrong after such a call may be the model's
-        // doing, not the program's. It is a possible error, not a
-        // confirmed one.
+        // buffer), and a launch the interpreter did not run left memory as
+        // it was before the kernel: what went wrong after such a call may
+        // be the model's doing, not the program's. It is a possible error,
+        // not a confirmed one.
         // (The witness lists the call among its choices.)
         if met_unknown_effects(run) {
             for v in &mut report.violations {
