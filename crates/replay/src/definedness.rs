@@ -490,9 +490,10 @@ pub fn branch_join(
         // computes from such reads (the right side of `c != 1 && c != 2`)
         // stays a use, so that the host's path condition keeps the whole
         // test (`host_path`), not a join's undetermined result.
-        let reads_local = |i: &lockstep_kir::InstId| matches!(func.insts[*i].kind, InstKind::Load { .. });
+        // (Once every instruction is allowed, any load is such a read.)
+        let loads = |i: &lockstep_kir::InstId| matches!(func.insts[*i].kind, InstKind::Load { .. });
         let computes_only = block.insts.iter().all(allowed)
-            && (!block.insts.iter().any(reads_local) || block.insts.iter().any(|i| prints(&func.insts[*i].kind)));
+            && (!block.insts.iter().any(loads) || block.insts.iter().any(|i| prints(&func.insts[*i].kind)));
         if let (true, Terminator::Jump(call)) = (computes_only, &block.term) {
             if call.block != dest.block {
                 out.push((call.block, call.args.clone()));
