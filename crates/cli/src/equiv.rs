@@ -250,6 +250,9 @@ fn equiv_config(o: &options::CheckOptions, kernel: &lockstep_kir::Function) -> E
     };
     if let Some(secs) = o.timeout_secs {
         config.query_timeout = config.query_timeout.min(Duration::from_secs(secs));
+        // The user's clock bounds the run, so the solvers' timers are the
+        // query limits themselves.
+        config.solver_timer_factor = 1;
     }
     if let Some(mib) = o.memory_limit_mib {
         config.memory_limit = mib << 20;

@@ -172,6 +172,13 @@ impl CheckConfig {
         Some((Some(budget.map_or(within, |b| b.min(within))), query))
     }
 
+    /// How many times a query's limit the solvers' timers allow: the
+    /// default factor (work decides, not load), or 1 under a deadline
+    /// (`--timeout`), which the user's clock bounds.
+    pub fn solver_timer_factor(&self) -> u32 {
+        if self.deadline.is_some() { 1 } else { lockstep_smt::TIMER_FACTOR }
+    }
+
     /// The address space each solver process may use.
     pub fn solver_memory(&self) -> u64 {
         self.memory_limit / 4 * 3

@@ -244,6 +244,7 @@ fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, confi
         race_arrays: config.race_arrays.clone(),
         replay_log: config.smt_log(&module.functions[kernel].name, "find"),
         solver_memory: Some(config.solver_memory()),
+        solver_timer_factor: config.solver_timer_factor(),
         array_sizes: config.named_array_sizes(&module.functions[kernel]),
         max_symbolic_size: {
             let own = lockstep_find::FindConfig::default().max_symbolic_size;

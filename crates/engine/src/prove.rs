@@ -55,6 +55,7 @@ fn prove_config(module: &Module, kernel: FuncId, config: &CheckConfig) -> ProveC
         work_budget: config.prove_budget.filter(|_| !config.use_cvc5).map(|b| (b.as_millis() as u64).saturating_mul(lockstep_smt::Z3_WORK_PER_MS)),
         time_budget: config.prove_budget.map(|b| if config.deadline.is_none() && !config.use_cvc5 { b.mul_f64(WALL_SAFETY) } else { b }),
         solver_memory: Some(config.solver_memory()),
+        solver_timer_factor: config.solver_timer_factor(),
         warp_size: config.warp_sync,
         // Annotation switches are applied to the module before any engine
         // runs (`annotations`), so the prover sees the rewritten kernel.

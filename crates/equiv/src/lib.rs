@@ -150,6 +150,11 @@ pub struct EquivConfig {
     /// test run of a kernel a quarter for what it writes (stopping when the
     /// process holds three quarters), as in a check.
     pub memory_limit: u64,
+    /// How many times a query's time limit the solver's timer allows when
+    /// its work is limited (`lockstep_smt::SolverConfig::timer_factor`):
+    /// [`lockstep_smt::TIMER_FACTOR`], so that load does not change
+    /// answers, or 1 under a deadline the user set (`--timeout`).
+    pub solver_timer_factor: u32,
 }
 
 impl EquivConfig {
@@ -157,6 +162,7 @@ impl EquivConfig {
     pub fn solver_config(&self, timeout: Duration) -> SolverConfig {
         let mut config = SolverConfig::new(self.solver, timeout);
         config.memory_limit = Some(self.memory_limit / 4 * 3);
+        config.timer_factor = self.solver_timer_factor;
         config
     }
 }
@@ -178,6 +184,7 @@ impl Default for EquivConfig {
             test_budget: Duration::from_secs(4),
             seed: 0x5eed_0f_e9u64,
             memory_limit: 1 << 30,
+            solver_timer_factor: lockstep_smt::TIMER_FACTOR,
         }
     }
 }

@@ -107,6 +107,11 @@ pub struct FindConfig {
     pub equality_abstraction: bool,
     /// The most address space the solver may use, in bytes.
     pub solver_memory: Option<u64>,
+    /// How many times a query's time limit the solver's timer allows when
+    /// its work is limited (`lockstep_smt::SolverConfig::timer_factor`):
+    /// [`lockstep_smt::TIMER_FACTOR`], so that load does not change
+    /// answers, or 1 under a deadline the user set (`--timeout`).
+    pub solver_timer_factor: u32,
 }
 
 impl Default for FindConfig {
@@ -119,6 +124,7 @@ impl Default for FindConfig {
             query_timeout: Duration::from_secs(10),
             total_timeout: Duration::from_secs(120),
             solver_memory: Some(lockstep_smt::solver::DEFAULT_MEMORY_LIMIT),
+            solver_timer_factor: lockstep_smt::TIMER_FACTOR,
             check_overflow: false,
             array_sizes: Vec::new(),
             warp_size: None,

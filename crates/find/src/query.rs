@@ -323,6 +323,7 @@ impl<'a> Search<'a> {
     fn start_solver(&mut self) -> lockstep_smt::Result<()> {
         let mut cfg = SolverConfig::new(self.config.solver, self.config.query_timeout);
         cfg.memory_limit = self.config.solver_memory;
+        cfg.timer_factor = self.config.solver_timer_factor;
         if let Some(path) = &self.config.replay_log {
             cfg = cfg.with_log(path.clone());
         }

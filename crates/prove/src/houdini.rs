@@ -263,6 +263,7 @@ impl Session {
     fn start(mut p: Problem, config: &ProveConfig, log: Option<PathBuf>, fallback: Duration) -> Result<Session, String> {
         let mut sc = SolverConfig::new(config.solver, config.query_timeout);
         sc.memory_limit = config.solver_memory;
+        sc.timer_factor = config.solver_timer_factor;
         if let Some(path) = log {
             sc = sc.with_log(path);
         }

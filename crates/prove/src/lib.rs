@@ -184,6 +184,11 @@ pub struct ProveConfig {
     pub only_requires: bool,
     /// The most address space each solver may use, in bytes.
     pub solver_memory: Option<u64>,
+    /// How many times a query's time limit the solver's timer allows when
+    /// its work is limited (`lockstep_smt::SolverConfig::timer_factor`):
+    /// [`lockstep_smt::TIMER_FACTOR`], so that load does not change
+    /// answers, or 1 under a deadline the user set (`--timeout`).
+    pub solver_timer_factor: u32,
 }
 
 impl ProveConfig {
@@ -216,6 +221,7 @@ impl Default for ProveConfig {
             time_budget: None,
             work_budget: None,
             solver_memory: Some(lockstep_smt::solver::DEFAULT_MEMORY_LIMIT),
+            solver_timer_factor: lockstep_smt::TIMER_FACTOR,
             invariants_as_candidates: false,
             warp_size: None,
             no_annotations: false,

@@ -47,7 +47,7 @@ pub mod value;
 pub use error::{Error, Result};
 pub use float::FpOp;
 pub use sexp::SExpr;
-pub use solver::{Model, SatResult, Solver, SolverConfig, SolverKind, WORK_LIMIT, Z3_WORK_PER_MS};
+pub use solver::{Model, SatResult, Solver, SolverConfig, SolverKind, TIMER_FACTOR, WORK_LIMIT, Z3_WORK_PER_MS};
 pub use sort::Sort;
 pub use term::{
     FreeSymbols, FunDecl, FunId, Op, Quantifier, SortError, TermId, TermKind, TermStore,

@@ -13,10 +13,12 @@
 //!   query's time limit), which makes its answers independent of the
 //!   machine's speed and load: a query that runs out of work is
 //!   [`SatResult::Unknown`]`("work limit")` on every run. The solver's own
-//!   per-query timeout and a wall-clock watchdog (`timeout_per_query +
-//!   watchdog_margin`, which kills a solver that does not answer) are the
+//!   per-query timer and a wall-clock watchdog (the timer plus
+//!   `watchdog_margin`, which kills a solver that does not answer) are the
 //!   safety nets; a `check-sat` that times out either way yields
-//!   [`SatResult::Unknown`]`("timeout")`;
+//!   [`SatResult::Unknown`]`("timeout")`. So that load does not make the
+//!   safety net bite before the work limit, z3's timer under a work limit
+//!   is [`SolverConfig::timer_factor`] times the query's time limit;
 //! * restarts a killed or exited process on the next command (or on
 //!   [`Solver::restart`]), replaying the declarations and assertions of every
 //!   open scope, so callers can simply `pop` and go on;
@@ -105,6 +107,16 @@ impl fmt::Display for SolverKind {
 /// loaded one reaches the time limit (the safety net) first.
 pub const Z3_WORK_PER_MS: u64 = 3_000;
 
+/// How many times a query's time limit z3's timer allows when its work is
+/// limited, unless configured otherwise ([`SolverConfig::timer_factor`]).
+/// On an idle core the work limit ([`Z3_WORK_PER_MS`]) ends a query at or
+/// before its time limit; a machine running other jobs slows z3 down, and
+/// a timer equal to the limit then ended hard queries first, so that their
+/// answers (and the verdicts built on them) changed with the load. With
+/// three times the limit, the work limit decides on a machine shared by up
+/// to about three busy jobs per core.
+pub const TIMER_FACTOR: u32 = 3;
+
 /// cvc5's resource units (`--rlimit-per`) per millisecond of a query's time
 /// limit, when work is limited ([`SolverConfig::work_per_ms`] is set).
 /// Measured with cvc5 1.0.3 on lockstep's queries (prover sessions of the
@@ -147,6 +159,13 @@ pub struct SolverConfig {
     /// own units, [`CVC5_WORK_PER_MS`] per millisecond at the default and in
     /// proportion otherwise; `None` leaves cvc5 without a work limit too.
     pub work_per_ms: Option<u64>,
+    /// How many times a query's time limit z3's timer (and so the
+    /// watchdog) allows when `work_per_ms` limits its work: the work limit
+    /// is the bound that decides, the timer only a safety net. 1 makes the
+    /// timer the limit itself, for callers that must keep a deadline (an
+    /// engine under `--timeout`). Ignored for cvc5 and without a work
+    /// limit. Default: [`TIMER_FACTOR`].
+    pub timer_factor: u32,
 }
 
 impl SolverConfig {
@@ -160,6 +179,7 @@ impl SolverConfig {
             watchdog_margin: Duration::from_secs(1),
             memory_limit: Some(DEFAULT_MEMORY_LIMIT),
             work_per_ms: Some(Z3_WORK_PER_MS),
+            timer_factor: TIMER_FACTOR,
         }
     }
 
@@ -171,6 +191,16 @@ impl SolverConfig {
 
     fn timeout_ms(&self) -> u128 {
         self.timeout_per_query.as_millis().max(1)
+    }
+
+    /// z3's timer for a query limited to `limit` of time: `limit` times
+    /// [`SolverConfig::timer_factor`] when work bounds the query, `limit`
+    /// itself otherwise.
+    fn timer_for(&self, limit: Duration) -> Duration {
+        match (self.kind, self.work_per_ms) {
+            (SolverKind::Z3, Some(_)) => limit.saturating_mul(self.timer_factor.max(1)),
+            _ => limit,
+        }
     }
 
     /// cvc5's work limit per query (`--rlimit-per`), when work is limited:
@@ -737,10 +767,10 @@ impl Solver {
         }
         self.ensure_running()?;
         let short = limit.min(self.config.timeout_per_query);
-        self.run_unrecorded(&format!("(set-option :timeout {})", short.as_millis().max(1)))?;
+        self.run_unrecorded(&format!("(set-option :timeout {})", self.config.timer_for(short).as_millis().max(1)))?;
         let answer = self.check_limited(short);
         if self.process.is_some() {
-            self.run_unrecorded(&format!("(set-option :timeout {})", self.config.timeout_ms()))?;
+            self.run_unrecorded(&format!("(set-option :timeout {})", self.config.timer_for(self.config.timeout_per_query).as_millis().max(1)))?;
         }
         answer
     }
@@ -756,35 +786,38 @@ impl Solver {
         let Some(total) = total else {
             return self.check("(check-sat)".to_string());
         };
+        // z3's timer (set by the caller) is the safety net, longer than
+        // the limit by the configured factor.
+        let timer = self.config.timer_for(limit);
         let first = self.fallback.and_then(|after| self.config.work_for(after)).filter(|&first| first < total);
         let Some(first) = first else {
-            return self.check_with_work("(check-sat)", total, limit);
+            return self.check_with_work("(check-sat)", total, timer);
         };
         let started = Instant::now();
-        match self.check_with_work("(check-sat)", first, limit)? {
+        match self.check_with_work("(check-sat)", first, timer)? {
             SatResult::Unknown(reason) if reason == WORK_LIMIT => {}
             answer => return Ok(answer),
         }
-        // The two steps together keep to the query's time limit, as z3's
+        // The two steps together keep to the query's timer, as z3's
         // combined solver did: the tactic's timer gets what the first step
         // left (its work limit stays the whole query's, so that its answer
         // does not depend on how long the first step took).
-        let left = limit.saturating_sub(started.elapsed());
+        let left = timer.saturating_sub(started.elapsed());
         if left < Duration::from_millis(1) {
             return Ok(SatResult::Unknown("timeout".to_string()));
         }
         self.run_unrecorded(&format!("(set-option :timeout {})", left.as_millis().max(1)))?;
         let answer = self.check_with_work("(check-sat-using default)", total, left);
         if self.process.is_some() {
-            self.run_unrecorded(&format!("(set-option :timeout {})", limit.as_millis().max(1)))?;
+            self.run_unrecorded(&format!("(set-option :timeout {})", timer.as_millis().max(1)))?;
         }
         answer
     }
 
     /// Runs the check `command` under z3's work limit `work`, its timer
-    /// being the session's or `check_sat_within`'s `limit`. z3 4.8 gives
+    /// being `timer` (the session's or `check_sat_within`'s). z3 4.8 gives
     /// the same reason (`canceled`) for both, so the time tells them apart:
-    /// an answer that came back before `limit` had passed since the command
+    /// an answer that came back before `timer` had passed since the command
     /// was sent cannot be the timer's (z3 starts it after the command
     /// arrives), and is the work limit's.
     ///
@@ -793,7 +826,7 @@ impl Solver {
     /// too (`push`, `assert`, `pop`), and some of them leave it behind, so
     /// that after a few queries every check of the session was `canceled`
     /// at once, whatever its own limit.
-    fn check_with_work(&mut self, command: &str, work: u64, limit: Duration) -> Result<SatResult> {
+    fn check_with_work(&mut self, command: &str, work: u64, timer: Duration) -> Result<SatResult> {
         self.run_unrecorded(&format!("(set-option :rlimit {work})"))?;
         let sent = Instant::now();
         let answer = self.check(command.to_string());
@@ -801,7 +834,7 @@ impl Solver {
             self.run_unrecorded("(set-option :rlimit 0)")?;
         }
         Ok(match answer? {
-            SatResult::Unknown(reason) if reason == "timeout" && self.process.is_some() && sent.elapsed() < limit => {
+            SatResult::Unknown(reason) if reason == "timeout" && self.process.is_some() && sent.elapsed() < timer => {
                 SatResult::Unknown(WORK_LIMIT.to_string())
             }
             answer => answer,
@@ -917,7 +950,7 @@ impl Solver {
     }
 
     fn watchdog_limit(&self) -> Duration {
-        self.config.timeout_per_query + self.config.watchdog_margin
+        self.config.timer_for(self.config.timeout_per_query) + self.config.watchdog_margin
     }
 
     fn ensure_running(&mut self) -> Result<()> {
@@ -945,7 +978,7 @@ impl Solver {
         match self.config.kind {
             SolverKind::Z3 => commands.push(format!(
                 "(set-option :timeout {})",
-                self.config.timeout_ms()
+                self.config.timer_for(self.config.timeout_per_query).as_millis().max(1)
             )),
             // cvc5 takes its time limit on the command line and warns
             // without a logic.
@@ -1292,5 +1325,28 @@ fn expect_success(command: &str, answer: &SExpr) -> Result<()> {
             command: shorten(command),
             response: answer.to_string(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// z3's timer is the safety net behind its work limit: longer than the
+    /// query's limit by the factor, unless the work is not limited, the
+    /// solver is cvc5 (whose limits are fixed on its command line), or the
+    /// caller keeps a deadline (factor 1).
+    #[test]
+    fn the_timer_outlasts_the_work_limit_only_when_work_is_limited() {
+        let limit = Duration::from_millis(2_000);
+        let z3 = SolverConfig::new(SolverKind::Z3, Duration::from_secs(10));
+        assert_eq!(z3.timer_for(limit), limit * TIMER_FACTOR);
+        assert_eq!(z3.work_for(limit), Some(2_000 * Z3_WORK_PER_MS));
+        let strict = SolverConfig { timer_factor: 1, ..z3.clone() };
+        assert_eq!(strict.timer_for(limit), limit);
+        let unlimited = SolverConfig { work_per_ms: None, ..z3.clone() };
+        assert_eq!(unlimited.timer_for(limit), limit);
+        let cvc5 = SolverConfig::new(SolverKind::Cvc5, Duration::from_secs(10));
+        assert_eq!(cvc5.timer_for(limit), limit);
     }
 }
