@@ -5,7 +5,11 @@
 //! is only a candidate until the interpreter, running the real launch with
 //! the witness's inputs, sees the same violation at the same place. Only
 //! the groups of the witness's threads run, so confirming a bug in a launch
-//! of millions of threads costs a few groups.
+//! of millions of threads costs a few groups. Findings whose witnesses ask
+//! for the same run (the same launch, groups and inputs: common for a kernel
+//! without parameters) share one replay, since the interpreter is
+//! deterministic: a kernel with a long loop and several unconfirmed
+//! findings paid for the same run once per finding.
 
 use lockstep_diag::{Span, Violation};
 use lockstep_find::{Found, MemRef};
@@ -14,14 +18,52 @@ use lockstep_replay::Launch;
 
 use crate::config::CheckConfig;
 use crate::locate::span_of;
-use crate::search::{run, Inputs};
+use crate::search::{run, Inputs, SearchOutcome};
 
 /// Threads one confirming replay may run (the witness's groups only).
 const MAX_CONFIRM_THREADS: u64 = 1 << 16;
 
-/// Replays `found`'s witness; returns the interpreter's violation when it
-/// reproduces the finding (same kind, at one of the finding's locations).
+/// Replays of the findings of one bounded search, by the run they ask for.
+#[derive(Default)]
+pub struct Replays {
+    runs: Vec<((Launch, Inputs), SearchOutcome)>,
+}
+
+impl Replays {
+    /// Replays `found`'s witness (or reuses the replay of an earlier
+    /// finding that asked for the same run); returns the interpreter's
+    /// violation when it reproduces the finding (same kind, at one of the
+    /// finding's locations).
+    pub fn confirm(&mut self, module: &Module, kernel: FuncId, config: &CheckConfig, found: &Found) -> Option<Violation> {
+        let key = replay_of(module, config, found)?;
+        let at = match self.runs.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                let outcome = run(module, kernel, config, &key.0, &key.1);
+                self.runs.push((key, outcome));
+                self.runs.len() - 1
+            }
+        };
+        let places: Vec<Span> = found.locs.iter().flatten().map(|l| span_of(module, *l)).collect();
+        self.runs[at].1.violations.iter().find(|v| {
+            v.kind == found.kind
+                && (places.is_empty()
+                    || v.primary.as_ref().is_some_and(|p| places.contains(p))
+                    || v.related.iter().any(|r| places.contains(&r.span)))
+        }).cloned()
+    }
+}
+
+/// Replays `found`'s witness alone (see [`Replays::confirm`]).
 pub fn confirm(module: &Module, kernel: FuncId, config: &CheckConfig, found: &Found) -> Option<Violation> {
+    Replays::default().confirm(module, kernel, config, found)
+}
+
+/// The run that replays `found`'s witness: its launch and inputs, or
+/// `None` when the witness is no behaviour of the program (a launch CUDA
+/// refuses, another global size than the one given) or needs more threads
+/// than a confirming replay may run.
+fn replay_of(module: &Module, config: &CheckConfig, found: &Found) -> Option<(Launch, Inputs)> {
     let w = &found.witness;
     let to_u32 = |d: [u64; 3]| d.map(|x| x.min(u32::MAX as u64) as u32);
     let launch = Launch {
@@ -80,12 +122,5 @@ pub fn confirm(module: &Module, kernel: FuncId, config: &CheckConfig, found: &Fo
             .collect(),
         undefined_value: 0,
     };
-    let outcome = run(module, kernel, config, &launch, &inputs);
-    let places: Vec<Span> = found.locs.iter().flatten().map(|l| span_of(module, *l)).collect();
-    outcome.violations.into_iter().find(|v| {
-        v.kind == found.kind
-            && (places.is_empty()
-                || v.primary.as_ref().is_some_and(|p| places.contains(p))
-                || v.related.iter().any(|r| places.contains(&r.span)))
-    })
+    Some((launch, inputs))
 }

@@ -254,8 +254,9 @@ fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, confi
     };
     let outcome = lockstep_find::find_bugs(module, kernel, &find_config);
     let mut unconfirmed = 0;
+    let mut replays = confirm::Replays::default();
     for found in &outcome.violations {
-        match confirm::confirm(module, kernel, config, found) {
+        match replays.confirm(module, kernel, config, found) {
             Some(v) => {
                 if !confirmed.iter().any(|c| c.kind == v.kind && c.primary == v.primary) {
                     confirmed.push(v);

@@ -160,7 +160,7 @@ impl HavocOracle for SimpleHavoc {
 }
 
 /// Inputs that override the search's defaults: a witness to replay.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Inputs {
     /// Values of scalar (and by-value struct) parameters, by index.
     pub scalars: Vec<(usize, u128)>,
