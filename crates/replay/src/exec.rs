@@ -250,8 +250,9 @@ pub(crate) struct Ctx<'a> {
     /// See `ReplayResult::unspecified_uses`.
     pub unspecified_uses: u64,
     /// The bytes a plain store is about to overwrite, with their offset,
-    /// while the store is logged (see `races::Access::silent`).
-    silent_prior: Option<(u64, Vec<u8>)>,
+    /// while the store is logged (see `races::Access::silent`); `None` for
+    /// a byte of no known value (never written, or undetermined).
+    silent_prior: Option<(u64, Vec<Option<u8>>)>,
     /// Set while a write of undetermined bytes is logged: two writes of
     /// one value are benign only when the value is the same in every run,
     /// and an undetermined one may differ in another.
@@ -1373,8 +1374,8 @@ impl<'a> Ctx<'a> {
                     && self
                         .silent_prior
                         .as_ref()
-                        .and_then(|(start, bytes)| bytes.get(byte.checked_sub(*start)? as usize))
-                        .is_some_and(|&prior| Some(prior) == value);
+                        .and_then(|(start, bytes)| *bytes.get(byte.checked_sub(*start)? as usize)?)
+                        .is_some_and(|prior| Some(prior) == value);
             }
             if !write && by_thread {
                 access.own = self.own_writes.get(index, obj, byte);
@@ -1568,7 +1569,14 @@ impl<'a> Ctx<'a> {
         // abstraction need it.
         if self.opts.check_races && self.opts.benign_writes_from_memory && !atomic {
             let mut prior = vec![0u8; width as usize];
-            self.silent_prior = self.memory.read_at(obj, off, &mut prior).then_some((off, prior));
+            // A byte the program never wrote (or wrote with a value the run
+            // does not determine) holds no known value: the interpreter's
+            // stand-in for it says nothing of what the hardware holds, so a
+            // write over it may change it and is never silent.
+            let undefined = self.memory.undefined_flags(obj, off, width as usize);
+            self.silent_prior = self.memory.read_at(obj, off, &mut prior).then(|| {
+                (off, prior.into_iter().zip(undefined).map(|(byte, undefined)| (!undefined).then_some(byte)).collect())
+            });
         }
         self.memory.write(obj, off, &bytes[..width as usize]);
         // Logged after the write, so that the log can see the value written

@@ -35,7 +35,9 @@
 //! value the reader's own latest write left there (GPUVerify's
 //! `WRITE_READ_BENIGN_FLAG`); and, under the equality abstraction, a read
 //! does not race with another thread's write that left the byte as it was
-//! (`Access::silent`: it wrote back the value the byte held). The read
+//! (`Access::silent`: it wrote back the value the byte held; a byte never
+//! written, or holding an undetermined value, has no known value, so a
+//! write over it is never silent). The read
 //! then returns the same value in every interleaving: any other concurrent
 //! write of a different value to that byte races with this read (or with
 //! the reader's own write, or with the read that a write-back copied), and
