@@ -79,6 +79,7 @@ pub fn confirm(module: &Module, kernel: FuncId, config: &CheckConfig, found: &Fo
             })
             .collect(),
         undefined_value: 0,
+        ..Inputs::default()
     };
     let outcome = run(module, kernel, config, &launch, &inputs);
     let places: Vec<Span> = found.locs.iter().flatten().map(|l| span_of(module, *l)).collect();

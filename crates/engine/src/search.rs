@@ -33,6 +33,11 @@ pub struct SearchOutcome {
     pub violations: Vec<Violation>,
     /// Why the search did not run, or what limited it.
     pub notes: Vec<String>,
+    /// The loop-head states `Inputs::observe` asked for, when the run was
+    /// clean: feasible, without overflow the source promises not to
+    /// happen, and without a violation other than those the search itself
+    /// discards as artefacts of its inputs (see `observe`).
+    pub observations: Option<lockstep_analysis::observe::Observations>,
 }
 
 /// The concrete launch to search: the user's sizes, with small ones in
@@ -81,6 +86,7 @@ pub fn search(module: &Module, kernel: FuncId, config: &CheckConfig) -> SearchOu
             return SearchOutcome {
                 violations: Vec::new(),
                 notes: vec![format!("concrete search skipped: the launch has {threads} threads")],
+                observations: None,
             };
         }
         // The first and the last group: edge conditions on group ids are
@@ -173,6 +179,11 @@ pub struct Inputs {
     pub globals: Vec<(lockstep_kir::GlobalId, u64, u8)>,
     /// The bits uninitialised values hold (see `ReplayOptions`).
     pub undefined_value: u128,
+    /// Loop-head states to record (see `SearchOutcome::observations`).
+    pub observe: Option<std::sync::Arc<lockstep_analysis::observe::ObservePlan>>,
+    /// Instructions all threads together may execute, when not the
+    /// search's own budget.
+    pub step_budget: Option<u64>,
 }
 
 /// Runs the kernel once on `launch` with default inputs overridden by
@@ -274,7 +285,8 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         dynamic_shared_size: config.dynamic_shared_bytes.unwrap_or(DEFAULT_BUFFER_BYTES),
         check_inter_group_races: !config.only_intra_group,
         benign_writes_from_memory: config.equality_abstraction,
-        step_budget_total: 50_000_000,
+        step_budget_total: inputs.step_budget.unwrap_or(50_000_000),
+        observe: inputs.observe.clone(),
         only_groups: inputs.only_groups.clone(),
         work_dim: config.work_dim as u32,
         undefined_value: inputs.undefined_value,
@@ -284,14 +296,14 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         ..ReplayOptions::default()
     };
     let mut oracle = SimpleHavoc(SeededHavoc { seed: options.havoc_seed });
-    let result = match replay_with_oracle(module, kernel, launch, &args, memory, &options, &mut oracle) {
+    let mut result = match replay_with_oracle(module, kernel, launch, &args, memory, &options, &mut oracle) {
         Ok(r) => r,
-        Err(e) => return SearchOutcome { violations: Vec::new(), notes: vec![format!("concrete search failed: {e}")] },
+        Err(e) => return SearchOutcome { violations: Vec::new(), notes: vec![format!("concrete search failed: {e}")], observations: None },
     };
     let mut notes = Vec::new();
     if !result.infeasible.is_empty() || breaks_precondition(&result, kernel) {
         notes.push("concrete search discarded: its inputs break the kernel's preconditions".into());
-        return SearchOutcome { violations: Vec::new(), notes };
+        return SearchOutcome { violations: Vec::new(), notes, observations: None };
     }
     // A run in which signed arithmetic overflowed has undefined behaviour
     // (clang's `nsw`): the prover assumes it does not happen, and what the
@@ -302,7 +314,7 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         notes.push(format!(
             "concrete run discarded: integer arithmetic the source declares non-overflowing (signed, undefined behaviour in C/C++) overflowed{at} in {thread}"
         ));
-        return SearchOutcome { violations: Vec::new(), notes };
+        return SearchOutcome { violations: Vec::new(), notes, observations: None };
     }
     if !result.completed {
         // The reason that ended the run says which limit it was (a budget,
@@ -335,6 +347,13 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
     // Pointers read from the zero-filled inputs are null only because of
     // the inputs we chose; a program would pass real pointers.
     let null_from_inputs = reads_pointers_from_inputs(module);
+    let observations = result.observations.take().filter(|_| {
+        result.violations.iter().all(|v| {
+            let null_call = matches!(v.kind, RKind::InvalidCall { target } if target.is_null());
+            (null_from_inputs && (matches!(v.kind, RKind::NullDereference { .. }) || null_call))
+                || convert(module, &result, v, &sized_buffers, &witness).is_none()
+        })
+    });
     let mut seen = HashSet::new();
     let mut violations = Vec::new();
     for v in &result.violations {
@@ -359,8 +378,43 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
             }
         }
     }
-    SearchOutcome { violations, notes }
+    SearchOutcome { violations, notes, observations }
 }
+
+/// The run the prover's Daikon filter observes (`lockstep_prove::Observer`):
+/// `module`'s `kernel` (the function the prover encodes) on the search's
+/// launch and inputs, recording `plan`'s loop heads for a sample of lanes.
+/// Only the launch's first and last groups run; with a grid barrier (which
+/// every group must reach), only a launch of at most two groups runs.
+pub fn observe(module: &Module, kernel: FuncId, config: &CheckConfig, plan: &lockstep_analysis::observe::ObservePlan) -> Option<lockstep_analysis::observe::Observations> {
+    let launch = concrete_launch(config);
+    let threads = total_threads(&launch);
+    let per_group = launch.threads_per_group();
+    let mut plan = plan.clone();
+    plan.lanes = lockstep_analysis::observe::sample_lanes(per_group.min(u32::MAX as u64) as u32);
+    let mut inputs = Inputs {
+        observe: Some(std::sync::Arc::new(plan)),
+        // A prefix of a run is a run too: the states seen before the
+        // budget ends are as good as any.
+        step_budget: Some(OBSERVE_STEPS),
+        ..Inputs::default()
+    };
+    // The first and the last group only, whatever the launch: a real
+    // execution too (the others have not started yet), and the states of
+    // a few groups are all the filter evaluates.
+    let groups = threads / per_group.max(1);
+    if groups > 2 {
+        if per_group > MAX_THREADS || has_grid_barrier(module) {
+            return None;
+        }
+        inputs.only_groups = Some(vec![0, (groups - 1).min(u32::MAX as u64) as u32]);
+    }
+    run(module, kernel, config, &launch, &inputs).observations
+}
+
+/// The observed run's step budget: a small share of the search's, since
+/// only the first iterations of each loop (and the latest) are kept.
+const OBSERVE_STEPS: u64 = 2_000_000;
 
 /// The byte offsets within a by-value struct parameter (`param`) from which
 /// `func` loads pointers directly, each with room for the pointer.

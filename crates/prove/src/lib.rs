@@ -100,6 +100,7 @@ mod benign;
 pub mod barrier_inv;
 pub mod candidates;
 pub mod cfg;
+pub mod daikon;
 pub mod encode;
 pub mod function_wide;
 pub mod houdini;
@@ -184,6 +185,10 @@ pub struct ProveConfig {
     pub only_requires: bool,
     /// The most address space each solver may use, in bytes.
     pub solver_memory: Option<u64>,
+    /// Drop the candidate invariants a concrete run falsifies before
+    /// Houdini's first query (the Daikon filter, [`daikon`]), when the
+    /// caller gives an [`Observer`].
+    pub daikon: bool,
 }
 
 impl ProveConfig {
@@ -220,6 +225,7 @@ impl Default for ProveConfig {
             warp_size: None,
             no_annotations: false,
             only_requires: false,
+            daikon: true,
         }
     }
 }
@@ -285,9 +291,22 @@ pub enum ProveOutcome {
     Unknown { reason: String, at: Option<SrcLoc> },
 }
 
+/// Runs `kernel` of a module concretely, on a launch and inputs the
+/// kernel's preconditions allow, and records the loop-head states the plan
+/// asks for; `None` when it made no clean run (a violation, broken
+/// preconditions, overflow the source promises not to happen). The engine
+/// gives one to the prover for the Daikon filter ([`daikon`]).
+pub type Observer<'a> = &'a dyn Fn(&Module, FuncId, &lockstep_analysis::observe::ObservePlan) -> Option<lockstep_analysis::observe::Observations>;
+
 /// Proves `kernel` of `module` race-free, divergence-free and correct with
 /// respect to its annotations, for every launch `config` allows.
 pub fn prove_kernel(module: &Module, kernel: FuncId, config: &ProveConfig) -> ProveOutcome {
+    prove_kernel_observed(module, kernel, config, None)
+}
+
+/// [`prove_kernel`], with the candidates that `observer`'s run falsifies
+/// dropped before inference (when `config.daikon`).
+pub fn prove_kernel_observed(module: &Module, kernel: FuncId, config: &ProveConfig, observer: Option<Observer>) -> ProveOutcome {
     let (inlined, problem) = match prepare(module, kernel, None, config) {
         Ok(prepared) => prepared,
         Err(unknown) => return unknown,
@@ -298,7 +317,7 @@ pub fn prove_kernel(module: &Module, kernel: FuncId, config: &ProveConfig) -> Pr
     let mut callees: Vec<FuncId> = inlined.postconditions.iter().filter_map(|i| inlined.origin.get(i)).map(|o| o.0).collect();
     callees.sort();
     callees.dedup();
-    let outcome = houdini::solve(module, problem, config);
+    let outcome = houdini::solve(module, problem, config, observer);
     if !matches!(outcome, ProveOutcome::Verified { .. }) {
         return outcome;
     }
@@ -351,7 +370,7 @@ pub fn prove_uncalled_function(module: &Module, func: FuncId, config: &ProveConf
         Ok((_, problem)) => problem,
         Err(unknown) => return unknown,
     };
-    houdini::solve(&m, problem, config)
+    houdini::solve(&m, problem, config, None)
 }
 
 /// Proves that `callee`'s postconditions follow from its preconditions for
@@ -381,5 +400,5 @@ fn check_contract(module: &Module, callee: FuncId, config: &ProveConfig) -> Prov
             || (matches!(o.kind, encode::ObKind::Annotation(ViolationKind::Postcondition))
                 && o.inst.is_some_and(|i| inlined.postconditions.contains(&i)))
     });
-    houdini::solve(&m, problem, config)
+    houdini::solve(&m, problem, config, None)
 }
