@@ -16,8 +16,8 @@ pub enum Proof {
 }
 
 pub fn prove(module: &Module, kernel: FuncId, config: &CheckConfig) -> Proof {
-    // The Daikon filter's run: the search's launch and inputs, on the
-    // function the prover encodes (see `search::observe`).
+    // The Daikon filter's runs: the search's launch, on the function the
+    // prover encodes (see `search::observe`).
     let observe = |m: &Module, k: FuncId, plan: &lockstep_analysis::observe::ObservePlan| crate::search::observe(m, k, config, plan);
     proof(module, prove_kernel_observed(module, kernel, &prove_config(module, kernel, config), Some(&observe)))
 }

@@ -381,12 +381,16 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
     SearchOutcome { violations, notes, observations }
 }
 
-/// The run the prover's Daikon filter observes (`lockstep_prove::Observer`):
+/// The runs the prover's Daikon filter observes (`lockstep_prove::Observer`):
 /// `module`'s `kernel` (the function the prover encodes) on the search's
-/// launch and inputs, recording `plan`'s loop heads for a sample of lanes.
+/// launch, recording `plan`'s loop heads for a sample of lanes; once with
+/// the search's inputs and once with small integer arguments (the group
+/// size plus three, unless `--kernel-args` fixes them), so that loops over
+/// an argument end within the step budget and the loops after them are
+/// reached too. Only clean runs count.
 /// Only the launch's first and last groups run; with a grid barrier (which
 /// every group must reach), only a launch of at most two groups runs.
-pub fn observe(module: &Module, kernel: FuncId, config: &CheckConfig, plan: &lockstep_analysis::observe::ObservePlan) -> Option<lockstep_analysis::observe::Observations> {
+pub fn observe(module: &Module, kernel: FuncId, config: &CheckConfig, plan: &lockstep_analysis::observe::ObservePlan) -> Vec<lockstep_analysis::observe::Observations> {
     let launch = concrete_launch(config);
     let threads = total_threads(&launch);
     let per_group = launch.threads_per_group();
@@ -405,11 +409,23 @@ pub fn observe(module: &Module, kernel: FuncId, config: &CheckConfig, plan: &loc
     let groups = threads / per_group.max(1);
     if groups > 2 {
         if per_group > MAX_THREADS || has_grid_barrier(module) {
-            return None;
+            return Vec::new();
         }
         inputs.only_groups = Some(vec![0, (groups - 1).min(u32::MAX as u64) as u32]);
     }
-    run(module, kernel, config, &launch, &inputs).observations
+    let mut runs: Vec<_> = run(module, kernel, config, &launch, &inputs).observations.into_iter().collect();
+    let small = per_group.saturating_add(3) as u128;
+    inputs.scalars = module.functions[kernel]
+        .params
+        .iter()
+        .enumerate()
+        .filter(|&(i, p)| matches!(p.ty, Type::Int(w) if w > 1) && config.scalar_args.get(i).copied().flatten().is_none())
+        .map(|(i, _)| (i, small))
+        .collect();
+    if !inputs.scalars.is_empty() {
+        runs.extend(run(module, kernel, config, &launch, &inputs).observations);
+    }
+    runs
 }
 
 /// The observed run's step budget: a small share of the search's, since

@@ -309,9 +309,10 @@ impl Env<'_> {
     }
 }
 
-/// Observes a run of `p`'s kernel through `observer` (the engine's
-/// concrete run of the encoded function) and returns the live candidates
-/// (`alive`) that it falsifies, or `None` when no run was observed.
+/// Observes runs of `p`'s kernel through `observer` (the engine's concrete
+/// runs of the encoded function) and returns the live candidates (`alive`)
+/// that one of them falsifies, or `None` when no run was observed. Each
+/// run is evaluated alone: only states of one execution make pairs.
 pub fn filter(module: &lockstep_kir::Module, p: &Problem, observer: crate::Observer, alive: &[bool], only_intra_group: bool) -> Option<Vec<usize>> {
     let plan = plan(p)?;
     // The interpreter runs the function the prover encodes (inlined, its
@@ -319,6 +320,17 @@ pub fn filter(module: &lockstep_kir::Module, p: &Problem, observer: crate::Obser
     // the binds name.
     let mut m = module.clone();
     m.functions[p.kernel] = p.func.clone();
-    let obs = observer(&m, p.kernel, &plan)?;
-    Some(falsified(p, &obs, alive, only_intra_group))
+    let runs = observer(&m, p.kernel, &plan);
+    if runs.is_empty() {
+        return None;
+    }
+    let mut alive = alive.to_vec();
+    let mut dropped = Vec::new();
+    for obs in &runs {
+        for c in falsified(p, obs, &alive, only_intra_group) {
+            alive[c] = false;
+            dropped.push(c);
+        }
+    }
+    Some(dropped)
 }

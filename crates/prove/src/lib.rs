@@ -291,12 +291,12 @@ pub enum ProveOutcome {
     Unknown { reason: String, at: Option<SrcLoc> },
 }
 
-/// Runs `kernel` of a module concretely, on a launch and inputs the
+/// Runs `kernel` of a module concretely, on launches and inputs the
 /// kernel's preconditions allow, and records the loop-head states the plan
-/// asks for; `None` when it made no clean run (a violation, broken
-/// preconditions, overflow the source promises not to happen). The engine
-/// gives one to the prover for the Daikon filter ([`daikon`]).
-pub type Observer<'a> = &'a dyn Fn(&Module, FuncId, &lockstep_analysis::observe::ObservePlan) -> Option<lockstep_analysis::observe::Observations>;
+/// asks for: one `Observations` per clean run (without a violation, broken
+/// preconditions, or overflow the source promises not to happen). The
+/// engine gives one to the prover for the Daikon filter ([`daikon`]).
+pub type Observer<'a> = &'a dyn Fn(&Module, FuncId, &lockstep_analysis::observe::ObservePlan) -> Vec<lockstep_analysis::observe::Observations>;
 
 /// Proves `kernel` of `module` race-free, divergence-free and correct with
 /// respect to its annotations, for every launch `config` allows.
