@@ -31,6 +31,7 @@ pub mod ghost;
 pub mod inline;
 pub mod loops;
 pub mod memory;
+pub mod observe;
 pub mod pointers;
 pub mod relevance;
 pub mod uniformity;

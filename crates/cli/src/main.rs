@@ -67,6 +67,8 @@ options of check:
                            GPUVerify's flags, with GPUVerify's meaning
   --disable-rule=TAG,...   turn off invariant-inference rules (the tags the
                            `verified` report lists)
+  --no-daikon              do not drop the candidate invariants a concrete run
+                           falsifies before inference (the Daikon filter)
   --smt-log=DIR            write every solver session to DIR/KERNEL.ENGINE.smt2
                            (replayable with z3 or cvc5)
 
@@ -714,6 +716,7 @@ fn engine_config(options: &CheckOptions, kernel: Option<&lockstep_kir::Function>
         equality_abstraction: options.equality_abstraction,
         warp_sync: options.warp_sync,
         no_infer: options.no_infer,
+        daikon: !options.no_daikon,
         cross_check: options.cross_check,
         disabled_rules: options.disabled_rules.clone(),
         race_arrays: options.race_arrays.clone(),

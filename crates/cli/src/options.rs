@@ -108,6 +108,8 @@ pub struct CheckOptions {
     pub equality_abstraction: bool,
     pub warp_sync: Option<u32>,
     pub no_infer: bool,
+    /// `--no-daikon`: keep the candidates a concrete run falsifies.
+    pub no_daikon: bool,
     /// `--cross-check`: a proof is re-done with the other solver.
     pub cross_check: bool,
     pub loop_unwind: Option<u32>,
@@ -343,6 +345,7 @@ pub fn parse_check(args: &[String]) -> Result<CheckOptions, UsageError> {
                 o.warp_sync = Some(parse_number(flag, &v)?);
             }
             "--no-infer" => o.no_infer = true,
+            "--no-daikon" => o.no_daikon = true,
             "--cross-check" => o.cross_check = true,
             "--disable-rule" => {
                 let v = take_value(flag, inline, &mut iter)?;

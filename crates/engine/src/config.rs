@@ -48,6 +48,9 @@ pub struct CheckConfig {
     pub equality_abstraction: bool,
     pub warp_sync: Option<u32>,
     pub no_infer: bool,
+    /// The prover's Daikon filter (`lockstep_prove::daikon`): drop the
+    /// candidate invariants the concrete run falsifies before inference.
+    pub daikon: bool,
     pub disabled_rules: Vec<String>,
     pub loop_unwind: Option<u32>,
     /// Scalar argument values (GPUVerify's `--kernel-args`), by position.
@@ -107,6 +110,7 @@ impl Default for CheckConfig {
             equality_abstraction: false,
             warp_sync: None,
             no_infer: false,
+            daikon: true,
             disabled_rules: Vec::new(),
             loop_unwind: None,
             scalar_args: Vec::new(),

@@ -121,6 +121,7 @@ fn replay_of(module: &Module, config: &CheckConfig, found: &Found) -> Option<(La
             })
             .collect(),
         undefined_value: 0,
+        ..Inputs::default()
     };
     Some((launch, inputs))
 }

@@ -3,7 +3,7 @@
 
 use lockstep_diag::{Span, Violation};
 use lockstep_kir::{FuncId, Module};
-use lockstep_prove::{prove_kernel, prove_uncalled_function, ProveConfig, ProveOutcome, SolverKind};
+use lockstep_prove::{prove_kernel_observed, prove_uncalled_function, ProveConfig, ProveOutcome, SolverKind};
 
 use crate::config::CheckConfig;
 use crate::locate::span_of;
@@ -16,7 +16,10 @@ pub enum Proof {
 }
 
 pub fn prove(module: &Module, kernel: FuncId, config: &CheckConfig) -> Proof {
-    proof(module, prove_kernel(module, kernel, &prove_config(module, kernel, config)))
+    // The Daikon filter's runs: the search's launch, on the function the
+    // prover encodes (see `search::observe`).
+    let observe = |m: &Module, k: FuncId, plan: &lockstep_analysis::observe::ObservePlan| crate::search::observe(m, k, config, plan);
+    proof(module, prove_kernel_observed(module, kernel, &prove_config(module, kernel, config), Some(&observe)))
 }
 
 /// The prover's check of `func`, a function no kernel calls, for every
@@ -57,6 +60,7 @@ fn prove_config(module: &Module, kernel: FuncId, config: &CheckConfig) -> ProveC
         solver_memory: Some(config.solver_memory()),
         solver_timer_factor: config.solver_timer_factor(),
         warp_size: config.warp_sync,
+        daikon: config.daikon,
         // Annotation switches are applied to the module before any engine
         // runs (`annotations`), so the prover sees the rewritten kernel.
         ..ProveConfig::default()

@@ -33,6 +33,11 @@ pub struct SearchOutcome {
     pub violations: Vec<Violation>,
     /// Why the search did not run, or what limited it.
     pub notes: Vec<String>,
+    /// The loop-head states `Inputs::observe` asked for, when the run was
+    /// clean: feasible, without overflow the source promises not to
+    /// happen, and without a violation other than those the search itself
+    /// discards as artefacts of its inputs (see `observe`).
+    pub observations: Option<lockstep_analysis::observe::Observations>,
 }
 
 /// The concrete launch to search: the user's sizes, with small ones in
@@ -81,6 +86,7 @@ pub fn search(module: &Module, kernel: FuncId, config: &CheckConfig) -> SearchOu
             return SearchOutcome {
                 violations: Vec::new(),
                 notes: vec![format!("concrete search skipped: the launch has {threads} threads")],
+                observations: None,
             };
         }
         // The first and the last group: edge conditions on group ids are
@@ -160,7 +166,7 @@ impl HavocOracle for SimpleHavoc {
 }
 
 /// Inputs that override the search's defaults: a witness to replay.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Inputs {
     /// Values of scalar (and by-value struct) parameters, by index.
     pub scalars: Vec<(usize, u128)>,
@@ -173,6 +179,30 @@ pub struct Inputs {
     pub globals: Vec<(lockstep_kir::GlobalId, u64, u8)>,
     /// The bits uninitialised values hold (see `ReplayOptions`).
     pub undefined_value: u128,
+    /// Loop-head states to record (see `SearchOutcome::observations`).
+    pub observe: Option<std::sync::Arc<lockstep_analysis::observe::ObservePlan>>,
+    /// Instructions all threads together may execute, when not the
+    /// search's own budget.
+    pub step_budget: Option<u64>,
+}
+
+/// Two inputs ask for the same run when every field is equal; an
+/// observation plan is the same when it is the same shared plan.
+impl PartialEq for Inputs {
+    fn eq(&self, other: &Inputs) -> bool {
+        let Inputs { scalars, bytes, only_groups, globals, undefined_value, observe, step_budget } = self;
+        *scalars == other.scalars
+            && *bytes == other.bytes
+            && *only_groups == other.only_groups
+            && *globals == other.globals
+            && *undefined_value == other.undefined_value
+            && match (observe, &other.observe) {
+                (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+            && *step_budget == other.step_budget
+    }
 }
 
 /// Runs the kernel once on `launch` with default inputs overridden by
@@ -274,7 +304,8 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         dynamic_shared_size: config.dynamic_shared_bytes.unwrap_or(DEFAULT_BUFFER_BYTES),
         check_inter_group_races: !config.only_intra_group,
         benign_writes_from_memory: config.equality_abstraction,
-        step_budget_total: 50_000_000,
+        step_budget_total: inputs.step_budget.unwrap_or(50_000_000),
+        observe: inputs.observe.clone(),
         only_groups: inputs.only_groups.clone(),
         work_dim: config.work_dim as u32,
         undefined_value: inputs.undefined_value,
@@ -284,14 +315,14 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         ..ReplayOptions::default()
     };
     let mut oracle = SimpleHavoc(SeededHavoc { seed: options.havoc_seed });
-    let result = match replay_with_oracle(module, kernel, launch, &args, memory, &options, &mut oracle) {
+    let mut result = match replay_with_oracle(module, kernel, launch, &args, memory, &options, &mut oracle) {
         Ok(r) => r,
-        Err(e) => return SearchOutcome { violations: Vec::new(), notes: vec![format!("concrete search failed: {e}")] },
+        Err(e) => return SearchOutcome { violations: Vec::new(), notes: vec![format!("concrete search failed: {e}")], observations: None },
     };
     let mut notes = Vec::new();
     if !result.infeasible.is_empty() || breaks_precondition(&result, kernel) {
         notes.push("concrete search discarded: its inputs break the kernel's preconditions".into());
-        return SearchOutcome { violations: Vec::new(), notes };
+        return SearchOutcome { violations: Vec::new(), notes, observations: None };
     }
     // A run in which signed arithmetic overflowed has undefined behaviour
     // (clang's `nsw`): the prover assumes it does not happen, and what the
@@ -302,7 +333,7 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         notes.push(format!(
             "concrete run discarded: integer arithmetic the source declares non-overflowing (signed, undefined behaviour in C/C++) overflowed{at} in {thread}"
         ));
-        return SearchOutcome { violations: Vec::new(), notes };
+        return SearchOutcome { violations: Vec::new(), notes, observations: None };
     }
     if !result.completed {
         // The reason that ended the run says which limit it was (a budget,
@@ -335,6 +366,13 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
     // Pointers read from the zero-filled inputs are null only because of
     // the inputs we chose; a program would pass real pointers.
     let null_from_inputs = reads_pointers_from_inputs(module);
+    let observations = result.observations.take().filter(|_| {
+        result.violations.iter().all(|v| {
+            let null_call = matches!(v.kind, RKind::InvalidCall { target } if target.is_null());
+            (null_from_inputs && (matches!(v.kind, RKind::NullDereference { .. }) || null_call))
+                || convert(module, &result, v, &sized_buffers, &witness).is_none()
+        })
+    });
     let mut seen = HashSet::new();
     let mut violations = Vec::new();
     for v in &result.violations {
@@ -359,8 +397,59 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
             }
         }
     }
-    SearchOutcome { violations, notes }
+    SearchOutcome { violations, notes, observations }
 }
+
+/// The runs the prover's Daikon filter observes (`lockstep_prove::Observer`):
+/// `module`'s `kernel` (the function the prover encodes) on the search's
+/// launch, recording `plan`'s loop heads for a sample of lanes; once with
+/// the search's inputs and once with small integer arguments (the group
+/// size plus three, unless `--kernel-args` fixes them), so that loops over
+/// an argument end within the step budget and the loops after them are
+/// reached too. Only clean runs count.
+/// Only the launch's first and last groups run; with a grid barrier (which
+/// every group must reach), only a launch of at most two groups runs.
+pub fn observe(module: &Module, kernel: FuncId, config: &CheckConfig, plan: &lockstep_analysis::observe::ObservePlan) -> Vec<lockstep_analysis::observe::Observations> {
+    let launch = concrete_launch(config);
+    let threads = total_threads(&launch);
+    let per_group = launch.threads_per_group();
+    let mut plan = plan.clone();
+    plan.lanes = lockstep_analysis::observe::sample_lanes(per_group.min(u32::MAX as u64) as u32);
+    let mut inputs = Inputs {
+        observe: Some(std::sync::Arc::new(plan)),
+        // A prefix of a run is a run too: the states seen before the
+        // budget ends are as good as any.
+        step_budget: Some(OBSERVE_STEPS),
+        ..Inputs::default()
+    };
+    // The first and the last group only, whatever the launch: a real
+    // execution too (the others have not started yet), and the states of
+    // a few groups are all the filter evaluates.
+    let groups = threads / per_group.max(1);
+    if groups > 2 {
+        if per_group > MAX_THREADS || has_grid_barrier(module) {
+            return Vec::new();
+        }
+        inputs.only_groups = Some(vec![0, (groups - 1).min(u32::MAX as u64) as u32]);
+    }
+    let mut runs: Vec<_> = run(module, kernel, config, &launch, &inputs).observations.into_iter().collect();
+    let small = per_group.saturating_add(3) as u128;
+    inputs.scalars = module.functions[kernel]
+        .params
+        .iter()
+        .enumerate()
+        .filter(|&(i, p)| matches!(p.ty, Type::Int(w) if w > 1) && config.scalar_args.get(i).copied().flatten().is_none())
+        .map(|(i, _)| (i, small))
+        .collect();
+    if !inputs.scalars.is_empty() {
+        runs.extend(run(module, kernel, config, &launch, &inputs).observations);
+    }
+    runs
+}
+
+/// The observed run's step budget: a small share of the search's, since
+/// only the first iterations of each loop (and the latest) are kept.
+const OBSERVE_STEPS: u64 = 2_000_000;
 
 /// The byte offsets within a by-value struct parameter (`param`) from which
 /// `func` loads pointers directly, each with room for the pointer.

@@ -287,7 +287,7 @@ impl Session {
 }
 
 /// Runs Houdini and checks every obligation of `p`.
-pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutcome {
+pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Option<crate::Observer>) -> ProveOutcome {
     let expand_funs = std::mem::take(&mut p.expand_funs);
     let mut s = match Session::start(p, config, config.replay_log.clone(), ROUND_FALLBACK) {
         Ok(s) => s,
@@ -311,6 +311,31 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig) -> ProveOutc
     }
     // Set LOCKSTEP_PROVE_DEBUG to see Houdini's decisions.
     let debug = std::env::var_os("LOCKSTEP_PROVE_DEBUG").is_some();
+    // The Daikon filter: what a concrete run falsifies needs no query.
+    if let Some(observe) = observer.filter(|_| config.daikon && alive.iter().any(|&a| a)) {
+        let t0 = std::time::Instant::now();
+        let dropped = crate::daikon::filter(module, &s.p, observe, &alive, config.only_intra_group);
+        if debug {
+            let ms = t0.elapsed().as_secs_f64() * 1000.0;
+            match &dropped {
+                None => eprintln!("houdini: daikon: no concrete run observed, {ms:.0} ms"),
+                Some(d) => {
+                    let mut per_tag: std::collections::BTreeMap<&str, usize> = Default::default();
+                    for &c in d {
+                        *per_tag.entry(s.p.candidates[c].tag.as_str()).or_default() += 1;
+                        eprintln!("houdini: daikon dropped [{}] {}", s.p.candidates[c].tag, s.p.candidates[c].text);
+                    }
+                    eprintln!("houdini: daikon: {} of {ncand} candidates dropped, {ms:.0} ms", d.len());
+                    for (tag, n) in per_tag {
+                        eprintln!("houdini: daikon: tag {tag}: {n} dropped");
+                    }
+                }
+            }
+        }
+        for c in dropped.into_iter().flatten() {
+            alive[c] = false;
+        }
+    }
     // Candidate obligations are checked in groups that share a path: one
     // query asks whether any of them fails; the model tells which ones do,
     // and those candidates are dropped. A group is settled when its query

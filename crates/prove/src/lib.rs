@@ -100,6 +100,7 @@ mod benign;
 pub mod barrier_inv;
 pub mod candidates;
 pub mod cfg;
+pub mod daikon;
 pub mod encode;
 pub mod function_wide;
 pub mod houdini;
@@ -189,6 +190,10 @@ pub struct ProveConfig {
     /// [`lockstep_smt::TIMER_FACTOR`], so that load does not change
     /// answers, or 1 under a deadline the user set (`--timeout`).
     pub solver_timer_factor: u32,
+    /// Drop the candidate invariants a concrete run falsifies before
+    /// Houdini's first query (the Daikon filter, [`daikon`]), when the
+    /// caller gives an [`Observer`].
+    pub daikon: bool,
 }
 
 impl ProveConfig {
@@ -226,6 +231,7 @@ impl Default for ProveConfig {
             warp_size: None,
             no_annotations: false,
             only_requires: false,
+            daikon: true,
         }
     }
 }
@@ -291,9 +297,22 @@ pub enum ProveOutcome {
     Unknown { reason: String, at: Option<SrcLoc> },
 }
 
+/// Runs `kernel` of a module concretely, on launches and inputs the
+/// kernel's preconditions allow, and records the loop-head states the plan
+/// asks for: one `Observations` per clean run (without a violation, broken
+/// preconditions, or overflow the source promises not to happen). The
+/// engine gives one to the prover for the Daikon filter ([`daikon`]).
+pub type Observer<'a> = &'a dyn Fn(&Module, FuncId, &lockstep_analysis::observe::ObservePlan) -> Vec<lockstep_analysis::observe::Observations>;
+
 /// Proves `kernel` of `module` race-free, divergence-free and correct with
 /// respect to its annotations, for every launch `config` allows.
 pub fn prove_kernel(module: &Module, kernel: FuncId, config: &ProveConfig) -> ProveOutcome {
+    prove_kernel_observed(module, kernel, config, None)
+}
+
+/// [`prove_kernel`], with the candidates that `observer`'s run falsifies
+/// dropped before inference (when `config.daikon`).
+pub fn prove_kernel_observed(module: &Module, kernel: FuncId, config: &ProveConfig, observer: Option<Observer>) -> ProveOutcome {
     let (inlined, problem) = match prepare(module, kernel, None, config) {
         Ok(prepared) => prepared,
         Err(unknown) => return unknown,
@@ -304,7 +323,7 @@ pub fn prove_kernel(module: &Module, kernel: FuncId, config: &ProveConfig) -> Pr
     let mut callees: Vec<FuncId> = inlined.postconditions.iter().filter_map(|i| inlined.origin.get(i)).map(|o| o.0).collect();
     callees.sort();
     callees.dedup();
-    let outcome = houdini::solve(module, problem, config);
+    let outcome = houdini::solve(module, problem, config, observer);
     if !matches!(outcome, ProveOutcome::Verified { .. }) {
         return outcome;
     }
@@ -357,7 +376,7 @@ pub fn prove_uncalled_function(module: &Module, func: FuncId, config: &ProveConf
         Ok((_, problem)) => problem,
         Err(unknown) => return unknown,
     };
-    houdini::solve(&m, problem, config)
+    houdini::solve(&m, problem, config, None)
 }
 
 /// Proves that `callee`'s postconditions follow from its preconditions for
@@ -387,5 +406,5 @@ fn check_contract(module: &Module, callee: FuncId, config: &ProveConfig) -> Prov
             || (matches!(o.kind, encode::ObKind::Annotation(ViolationKind::Postcondition))
                 && o.inst.is_some_and(|i| inlined.postconditions.contains(&i)))
     });
-    houdini::solve(&m, problem, config)
+    houdini::solve(&m, problem, config, None)
 }

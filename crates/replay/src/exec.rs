@@ -280,6 +280,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) unfenced: Unfenced,
     /// Per group, its async copies and waits (see `async_copy`).
     pub(crate) async_groups: HashMap<u32, AsyncGroup>,
+    /// Records loop-head states when `ReplayOptions::observe` asks.
+    pub(crate) observer: Option<crate::observe::Recorder>,
 }
 
 /// One object a thread accessed, and when (see `Ctx::touched`).
@@ -354,6 +356,7 @@ impl<'a> Ctx<'a> {
             touched: uses_access_predicates(module).then(HashMap::new),
             async_groups: HashMap::new(),
             unfenced: Unfenced::default(),
+            observer: None,
         }
     }
 
@@ -1116,8 +1119,15 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+        let from = frame.block;
         frame.block = call.block;
         frame.pos = 0;
+        if let Some(rec) = self.observer.as_mut() {
+            if th.frames.len() == 1 {
+                let frame = th.frames.last().expect("checked");
+                rec.arrive(th.index, th.lane, th.id, frame.func, from, call.block, params, &frame.vals);
+            }
+        }
     }
 
     fn binary(&mut self, th: &Thread, loc: Loc, op: BinOp, a: u128, b: u128, w: u32) -> u128 {

@@ -54,6 +54,7 @@
 mod async_copy;
 pub mod definedness;
 mod exec;
+mod observe;
 pub mod pages;
 pub mod terms;
 pub mod math;

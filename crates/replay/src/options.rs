@@ -167,6 +167,10 @@ pub struct ReplayOptions {
     /// With `track_definedness`: the undetermined bits of each argument of
     /// the entry function (missing ones are determined).
     pub arg_undefined: Vec<u128>,
+    /// Record the states of the entry function's loop heads that the plan
+    /// asks for (`ReplayResult::observations`; see
+    /// `lockstep_analysis::observe`).
+    pub observe: Option<std::sync::Arc<lockstep_analysis::observe::ObservePlan>>,
 }
 
 impl Default for ReplayOptions {
@@ -195,6 +199,7 @@ impl Default for ReplayOptions {
             deadline: None,
             track_definedness: false,
             arg_undefined: Vec::new(),
+            observe: None,
         }
     }
 }

@@ -237,6 +237,8 @@ pub struct ReplayResult {
     /// ones were compared with (at most `definedness::MAX_COMPARED`), the
     /// values most worth trying for them in another run.
     pub compared_values: Vec<u128>,
+    /// The loop-head states `ReplayOptions::observe` asked for.
+    pub observations: Option<lockstep_analysis::observe::Observations>,
     /// The final contents of every memory object.
     pub memory: Memory,
 }

@@ -168,6 +168,7 @@ pub fn replay_with_oracle(
         geometry,
         groups as usize,
     );
+    ctx.observer = options.observe.clone().map(|plan| crate::observe::Recorder::new(plan, kernel, launch.group_size, launch.num_groups));
     let mut sched = Scheduler {
         kernel,
         args: args.to_vec(),
@@ -191,6 +192,7 @@ pub fn replay_with_oracle(
         no_wrap_overflows: ctx.no_wrap_overflows,
         first_no_wrap_overflow: ctx.first_no_wrap_overflow,
         compared_values: ctx.compared_values,
+        observations: ctx.observer.map(|r| r.out),
         memory: ctx.memory,
     })
 }

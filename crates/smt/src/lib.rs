@@ -36,6 +36,7 @@
 //! ```
 
 pub mod error;
+pub mod eval;
 pub mod float;
 pub mod print;
 pub mod sexp;
@@ -53,3 +54,4 @@ pub use term::{
     FreeSymbols, FunDecl, FunId, Op, Quantifier, SortError, TermId, TermKind, TermStore,
 };
 pub use value::{BvValue, Value};
+pub use eval::{eval, Concrete};

@@ -1207,7 +1207,7 @@ impl TermStore {
 
 /// Folds a binary bit-vector operator on values of width `w` (1 to 128),
 /// following the SMT-LIB definitions, including division by zero.
-fn fold_bv_binary(op: &Op, a: u128, b: u128, w: u32) -> u128 {
+pub(crate) fn fold_bv_binary(op: &Op, a: u128, b: u128, w: u32) -> u128 {
     let m = mask(w);
     let neg = |x: u128| x.wrapping_neg() & m;
     let msb = |x: u128| (x >> (w - 1)) & 1 == 1;
@@ -1252,7 +1252,7 @@ fn fold_bv_binary(op: &Op, a: u128, b: u128, w: u32) -> u128 {
 }
 
 /// Folds a bit-vector comparison on values of width `w` (1 to 128).
-fn fold_bv_compare(op: &Op, a: u128, b: u128, w: u32) -> bool {
+pub(crate) fn fold_bv_compare(op: &Op, a: u128, b: u128, w: u32) -> bool {
     let (sa, sb) = (to_signed(a, w), to_signed(b, w));
     match op {
         Op::BvUlt => a < b,

@@ -312,9 +312,10 @@ impl<'a> Enc<'a> {
         let cands = self.loop_candidates(l, &state, &entry, &back_args);
         let mut body_conj = Vec::new();
         let mut checks: Vec<(TermId, Option<usize>, Option<InstId>, String)> = Vec::new();
+        let first_cand = self.candidates.len();
         for (tag, text, term) in cands {
             let guard = self.st.fresh_const("cand", Sort::Bool);
-            self.candidates.push(Candidate { tag: tag.to_string(), text: text.clone(), guard, gates: vec![body_node] });
+            self.candidates.push(Candidate { tag: tag.to_string(), text: text.clone(), guard, gates: vec![body_node], term: Some(term) });
             let ci = self.candidates.len() - 1;
             let g = self.st.implies(guard, term);
             body_conj.push(g);
@@ -323,7 +324,7 @@ impl<'a> Enc<'a> {
         for (is_cand, text, term, inst) in self.loop_data[l].user.clone() {
             if is_cand {
                 let guard = self.st.fresh_const("cand", Sort::Bool);
-                self.candidates.push(Candidate { tag: "user".into(), text: text.clone(), guard, gates: vec![body_node] });
+                self.candidates.push(Candidate { tag: "user".into(), text: text.clone(), guard, gates: vec![body_node], term: Some(term) });
                 let ci = self.candidates.len() - 1;
                 let g = self.st.implies(guard, term);
                 body_conj.push(g);
@@ -336,6 +337,8 @@ impl<'a> Enc<'a> {
         let conj = self.st.and(&body_conj);
         let d = self.st.implies(body_lit, conj);
         self.defs.push(d);
+        let made = first_cand..self.candidates.len();
+        self.record_daikon_loop(l, &state, &entry, pe, made);
         let loop_loc = self.loc_text(*self.func.term_locs.get(header));
         // When no thread reaches the loop, its invariants need not hold on
         // entry: the state after it is then the entry state itself (below),

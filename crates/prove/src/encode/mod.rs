@@ -141,6 +141,9 @@ pub struct Candidate {
     /// (Houdini's `dependents`). Empty means unknown: the candidate is then
     /// taken to affect every query.
     pub gates: Vec<usize>,
+    /// The invariant, over its loop's havocked state (see `LoopState`),
+    /// for the Daikon filter (`crate::daikon`).
+    pub term: Option<TermId>,
 }
 
 /// Everything the solver stage needs.
@@ -166,6 +169,11 @@ pub struct Problem {
     /// Uninterpreted functions the solver stage replaces by constants and
     /// congruence lemmas (see `ackermann`).
     pub expand_funs: Vec<lockstep_smt::FunId>,
+    /// Per encoded loop, what its candidates can be evaluated on in a
+    /// concrete run (see `crate::daikon`).
+    pub daikon: Vec<crate::daikon::DaikonLoop>,
+    /// The term each name made by `Enc::name` stands for.
+    pub named: HashMap<TermId, TermId>,
 }
 
 /// A recorded thread-1 access, for access-pattern candidates.
@@ -334,6 +342,8 @@ pub(crate) struct Enc<'a> {
     pub uses_enabled: bool,
     /// Products of two symbolic values with lemmas (see `no_wrap`).
     pub(crate) products: Vec<(TermId, TermId, TermId)>,
+    /// See `Problem::daikon`.
+    pub(crate) daikon: Vec<crate::daikon::DaikonLoop>,
 }
 
 /// Builds the proof problem of a kernel.
@@ -363,6 +373,8 @@ pub fn encode(module: &Module, kernel: FuncId, inlined: &Inlined, config: &Prove
         origin: inlined.origin.clone(),
         assumptions: enc.assumptions,
         expand_funs: enc.expand_funs,
+        daikon: enc.daikon,
+        named: enc.named,
     })
 }
 
@@ -440,6 +452,7 @@ impl<'a> Enc<'a> {
             named: HashMap::new(),
             uses_enabled: func.insts.iter().any(|(_, inst)| matches!(inst.kind, InstKind::AnnotValue { func: lockstep_kir::AnnotFn::Enabled, .. })),
             products: Vec::new(),
+            daikon: Vec::new(),
         };
         // Only stores of values `written_value` can compare qualify.
         let comparable = |i: InstId| match func.insts[i].kind {

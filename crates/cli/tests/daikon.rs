@@ -1,0 +1,67 @@
+//! The prover's Daikon filter (`lockstep_prove::daikon`): on kernels whose
+//! loops have candidates a concrete run falsifies, the filter drops some
+//! before inference, Houdini asks no more queries than without it, and the
+//! verdict and the invariants kept are the same as with `--no-daikon`
+//! (Houdini's largest inductive set does not depend on what the filter
+//! removed first, since it removes only candidates outside that set).
+
+use std::path::Path;
+use std::process::Command;
+
+struct Run {
+    verdict: String,
+    kept: Vec<String>,
+    dropped_by_filter: usize,
+    queries: usize,
+}
+
+fn check(file: &str, extra: &[&str]) -> Run {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let source = std::fs::read_to_string(root.join(file)).expect("golden kernel");
+    let flags: Vec<&str> = source
+        .lines()
+        .find_map(|l| l.strip_prefix("// flags:"))
+        .map(|f| f.split_whitespace().collect())
+        .unwrap_or_default();
+    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .current_dir(&root)
+        .env("LOCKSTEP_PROVE_DEBUG", "1")
+        .args(["check", file, "--mode=prove", "--format=json"])
+        .args(flags)
+        .args(extra)
+        .output()
+        .expect("lockstep runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let verdict = stdout
+        .split("\"verdict\":")
+        .nth(1)
+        .and_then(|rest| rest.split('"').nth(1))
+        .unwrap_or("none")
+        .to_string();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let mut kept: Vec<String> = err.lines().filter_map(|l| l.strip_prefix("houdini: kept ")).map(str::to_string).collect();
+    kept.sort();
+    let dropped_by_filter = err.lines().filter(|l| l.starts_with("houdini: daikon dropped")).count();
+    let queries = err.lines().filter(|l| l.starts_with("houdini: query ")).count();
+    Run { verdict, kept, dropped_by_filter, queries }
+}
+
+fn same_outcome_fewer_queries(file: &str) {
+    let with = check(file, &[]);
+    let without = check(file, &["--no-daikon"]);
+    assert_eq!(with.verdict, without.verdict, "{file}: the filter changed the verdict");
+    assert_eq!(with.kept, without.kept, "{file}: the filter changed the invariants Houdini kept");
+    assert!(with.dropped_by_filter > 0, "{file}: the filter dropped nothing");
+    assert_eq!(without.dropped_by_filter, 0, "{file}: --no-daikon did not turn the filter off");
+    assert!(with.queries <= without.queries, "{file}: {} queries with the filter, {} without", with.queries, without.queries);
+}
+
+#[test]
+fn strided_row_loop() {
+    same_outcome_fewer_queries("daikon_strided_rows.cu");
+}
+
+#[test]
+fn grid_stride_tile_loop() {
+    same_outcome_fewer_queries("daikon_tile_loop.cu");
+}

@@ -1,0 +1,336 @@
+//! The Daikon filter: candidate invariants that a concrete run falsifies
+//! are dropped before Houdini asks the solver anything (GPUVerify's
+//! "dynamic analysis" step, after Ernst et al.'s Daikon).
+//!
+//! Houdini keeps the largest inductive subset of the candidates, and an
+//! inductive set holds in every state the encoded two-thread program can
+//! reach at a loop head. A state that a real execution of the kernel goes
+//! through, with two distinct threads at the same iteration of the same run
+//! of a loop, is such a state (the encoding over-approximates real runs), so
+//! a candidate it falsifies is not in that subset: dropping it here changes
+//! no verdict and saves the solver rounds that would drop it. It is also
+//! sound whatever the run is, since dropping a candidate never makes a proof
+//! unsound; a run outside what the encoding models (a race, an overflow the
+//! source promises not to happen, broken preconditions) could only cost
+//! precision, which is why the engine gives only clean runs.
+//!
+//! The encoder records, per loop, which SMT constants stand for what a run
+//! can observe (`DaikonLoop::binds`: a header parameter now or at the loop's
+//! entry, a value defined before the loop, the thread's ids, the launch
+//! sizes, whether the thread is in the loop); [`plan`] turns that into the
+//! interpreter's `ObservePlan`, and [`falsified`] evaluates each candidate
+//! (`lockstep_smt::eval`, three-valued: constants nobody observed, like the
+//! race logs, leave a candidate undecided unless the rest decides it) on
+//! each recorded thread as either thread of the pair, the other unknown, and
+//! on pairs of distinct threads at the same position in the loop nest.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+
+use lockstep_analysis::observe::{LoopPlan, ObservePlan, Observations, Snapshot};
+use lockstep_kir::{BlockId, ValueDef, ValueId};
+use lockstep_smt::{eval, Concrete, TermId, TermKind, TermStore};
+
+use crate::encode::{Enc, LoopState, Problem, Sym};
+
+/// What an SMT constant of a loop's candidates stands for, in one thread.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Bind {
+    /// Header parameter `k` at this arrival.
+    Param(usize),
+    /// Header parameter `k` at the first arrival of this run of the loop.
+    Entry(usize),
+    /// The thread is in the loop (its predicate at the header).
+    InLoop,
+    /// The thread reached the loop (its entry predicate).
+    Entered,
+    /// Value `k` of the loop's `values`.
+    Value(usize),
+    LocalId(usize),
+    GroupId(usize),
+    GroupSize(usize),
+    NumGroups(usize),
+}
+
+/// One encoded loop: what to observe, and what its candidates' constants
+/// stand for.
+#[derive(Clone, Debug)]
+pub struct DaikonLoop {
+    /// The prover's loop index (`cfg::Loops`).
+    pub index: usize,
+    pub parent: Option<usize>,
+    pub header: BlockId,
+    pub body: std::collections::BTreeSet<BlockId>,
+    pub values: Vec<ValueId>,
+    /// The candidates made at this loop (indices into `Problem::candidates`).
+    pub cands: Range<usize>,
+    /// Per constant: (thread 0 or 1, what it stands for). A constant that
+    /// both threads share (a scalar argument) has a bind for each.
+    pub binds: HashMap<TermId, Vec<(usize, Bind)>>,
+}
+
+impl Enc<'_> {
+    /// Records what the candidates of loop `l` (`cands`) can be evaluated
+    /// on: called once the loop's candidates exist, while `vals` still maps
+    /// the values defined before the loop to their terms.
+    pub(crate) fn record_daikon_loop(&mut self, l: usize, state: &LoopState, entry: &LoopState, pe: [TermId; 2], cands: Range<usize>) {
+        let header = self.loops.loops[l].header;
+        let body = self.loops.loops[l].blocks.clone();
+        let mut binds: HashMap<TermId, Vec<(usize, Bind)>> = HashMap::new();
+        let is_const = |st: &TermStore, t: TermId| matches!(st.kind(t), TermKind::Const(_));
+        let mut bind = |st: &TermStore, t: TermId, th: usize, b: Bind| {
+            if is_const(st, t) {
+                let e = binds.entry(t).or_default();
+                if !e.contains(&(th, b)) {
+                    e.push((th, b));
+                }
+            }
+        };
+        let scalar = |s: &Sym| match *s {
+            Sym::Bool(x) | Sym::Bv(x) => Some(x),
+            Sym::Ptr { .. } => None,
+        };
+        for th in 0..2 {
+            for (k, s) in state.hp[th].iter().enumerate() {
+                if let Some(x) = scalar(s) {
+                    bind(&self.st, x, th, Bind::Param(k));
+                }
+            }
+            for (k, s) in entry.hp[th].iter().enumerate() {
+                if let Some(x) = scalar(s) {
+                    bind(&self.st, x, th, Bind::Entry(k));
+                }
+            }
+            bind(&self.st, state.q[th], th, Bind::InLoop);
+            bind(&self.st, pe[th], th, Bind::Entered);
+            for d in 0..3 {
+                bind(&self.st, self.lid[th][d], th, Bind::LocalId(d));
+                bind(&self.st, self.gid[th][d], th, Bind::GroupId(d));
+                bind(&self.st, self.gs[d], th, Bind::GroupSize(d));
+                bind(&self.st, self.ng[d], th, Bind::NumGroups(d));
+            }
+        }
+        // Values defined before the loop, on every path to it: their
+        // current values at the header are the ones the encoding gave them.
+        let mut values: Vec<ValueId> = Vec::new();
+        let mut index_of: HashMap<ValueId, usize> = HashMap::new();
+        for th in 0..2 {
+            let mut entries: Vec<(ValueId, Sym)> = self.vals[th].iter().map(|(&v, &s)| (v, s)).collect();
+            entries.sort_by_key(|&(v, _)| v);
+            for (v, s) in entries {
+                let Some(x) = scalar(&s) else { continue };
+                if !is_const(&self.st, x) {
+                    continue;
+                }
+                let before = match self.func.values[v].def {
+                    ValueDef::Param(_) => true,
+                    ValueDef::Inst(_) | ValueDef::BlockParam(..) => self
+                        .def_block(v)
+                        .is_some_and(|b| !body.contains(&b) && self.cfg.is_reachable(b) && self.cfg.dominates(b, header)),
+                    _ => false,
+                };
+                if !before {
+                    continue;
+                }
+                let k = *index_of.entry(v).or_insert_with(|| {
+                    values.push(v);
+                    values.len() - 1
+                });
+                bind(&self.st, x, th, Bind::Value(k));
+            }
+        }
+        self.daikon.push(DaikonLoop { index: l, parent: self.loops.loops[l].parent, header, body, values, cands, binds });
+    }
+}
+
+/// The interpreter's plan for `p`'s loops (the engine, which chooses the
+/// launch, chooses the lanes); `None` when there is nothing to observe.
+pub fn plan(p: &Problem) -> Option<ObservePlan> {
+    if p.daikon.is_empty() {
+        return None;
+    }
+    let slot: HashMap<usize, usize> = p.daikon.iter().enumerate().map(|(i, d)| (d.index, i)).collect();
+    let loops = p
+        .daikon
+        .iter()
+        .map(|d| {
+            // Every loop around an encoded loop is encoded (the inner one
+            // is encoded within the outer one's body).
+            let mut enclosing = Vec::new();
+            let mut up = d.parent;
+            while let Some(s) = up.and_then(|l| slot.get(&l).copied()) {
+                enclosing.push(s);
+                up = p.daikon[s].parent;
+            }
+            enclosing.reverse();
+            LoopPlan { header: d.header, body: d.body.clone(), enclosing, values: d.values.clone() }
+        })
+        .collect();
+    Some(ObservePlan { loops, lanes: Vec::new(), per_instance: 24, per_loop: 4096 })
+}
+
+/// The most pairs of threads evaluated at one position, and per loop.
+const PAIRS_PER_POSITION: usize = 12;
+const PAIRS_PER_LOOP: usize = 2048;
+
+/// The candidates (indices into `p.candidates`, among `alive`) that some
+/// state of `obs` falsifies. `only_intra_group`: the encoding pairs
+/// threads of one group only.
+pub fn falsified(p: &Problem, obs: &Observations, alive: &[bool], only_intra_group: bool) -> Vec<usize> {
+    let per_group: u64 = obs.group_size.iter().map(|&x| x as u64).product();
+    let total = per_group * obs.num_groups.iter().map(|&x| x as u64).product::<u64>();
+    // The encoding's two threads are distinct: with no second thread (in
+    // the group, when only groups are paired) it has no state at all.
+    let partner_exists = if only_intra_group { per_group >= 2 } else { total >= 2 };
+    if !partner_exists || obs.loops.len() != p.daikon.len() {
+        return Vec::new();
+    }
+    let mut dropped = vec![false; p.candidates.len()];
+    for (d, snaps) in p.daikon.iter().zip(&obs.loops) {
+        let cands: Vec<usize> = d.cands.clone().filter(|&c| alive[c]).collect();
+        if cands.is_empty() || snaps.is_empty() {
+            continue;
+        }
+        let check = |a: Option<&Snapshot>, b: Option<&Snapshot>, dropped: &mut Vec<bool>| {
+            let env = Env { p, d, obs, threads: [a, b], named: RefCell::new(HashMap::new()) };
+            let mut memo = HashMap::new();
+            for &c in &cands {
+                if dropped[c] {
+                    continue;
+                }
+                let t = candidate_term(p, c);
+                if let Some(t) = t {
+                    if eval(&p.st, t, &mut |x| env.leaf(x, 0), &mut memo) == Some(Concrete::Bool(false)) {
+                        dropped[c] = true;
+                    }
+                }
+            }
+        };
+        // Each recorded arrival as either thread, the other unknown.
+        for s in snaps {
+            check(Some(s), None, &mut dropped);
+            check(None, Some(s), &mut dropped);
+        }
+        // Pairs of distinct threads at the same iteration of the same run.
+        let mut by_position: BTreeMap<&[u32], Vec<&Snapshot>> = BTreeMap::new();
+        for s in snaps {
+            by_position.entry(&s.position).or_default().push(s);
+        }
+        let mut pairs = 0;
+        'positions: for group in by_position.values() {
+            let mut here = 0;
+            for (i, a) in group.iter().enumerate() {
+                for (j, b) in group.iter().enumerate() {
+                    if i == j || (a.local_id == b.local_id && a.group_id == b.group_id) {
+                        continue;
+                    }
+                    if only_intra_group && a.group_id != b.group_id {
+                        continue;
+                    }
+                    if here >= PAIRS_PER_POSITION {
+                        continue 'positions;
+                    }
+                    if pairs >= PAIRS_PER_LOOP {
+                        break 'positions;
+                    }
+                    here += 1;
+                    pairs += 1;
+                    check(Some(a), Some(b), &mut dropped);
+                }
+            }
+        }
+    }
+    (0..p.candidates.len()).filter(|&c| dropped[c]).collect()
+}
+
+/// The candidate's invariant over its loop's state, when it has one.
+fn candidate_term(p: &Problem, c: usize) -> Option<TermId> {
+    p.candidates[c].term
+}
+
+/// The values of one pair of threads (either may be unknown) at one loop.
+struct Env<'a> {
+    p: &'a Problem,
+    d: &'a DaikonLoop,
+    obs: &'a Observations,
+    threads: [Option<&'a Snapshot>; 2],
+    /// Values of named terms computed so far.
+    named: RefCell<HashMap<TermId, Option<Concrete>>>,
+}
+
+/// How deep definitions of names are followed.
+const NAME_DEPTH: u32 = 6;
+
+impl Env<'_> {
+    fn leaf(&self, x: TermId, depth: u32) -> Option<Concrete> {
+        let sort = self.p.st.sort_of(x);
+        let width = sort.bv_width();
+        let make = |bits: u128| match width {
+            Some(w) => Some(Concrete::bv(w, bits)),
+            None => Some(Concrete::Bool(bits != 0)),
+        };
+        if let Some(binds) = self.d.binds.get(&x) {
+            let mut found: Option<u128> = None;
+            for &(th, b) in binds {
+                let Some(s) = self.threads[th] else { continue };
+                let v = match b {
+                    Bind::Param(k) => s.params.get(k).copied().flatten(),
+                    Bind::Entry(k) => s.entry.get(k).copied().flatten(),
+                    Bind::InLoop | Bind::Entered => Some(1),
+                    Bind::Value(k) => s.values.get(k).copied().flatten(),
+                    Bind::LocalId(dim) => Some(s.local_id[dim] as u128),
+                    Bind::GroupId(dim) => Some(s.group_id[dim] as u128),
+                    Bind::GroupSize(dim) => Some(self.obs.group_size[dim] as u128),
+                    Bind::NumGroups(dim) => Some(self.obs.num_groups[dim] as u128),
+                };
+                let v = v?;
+                // Two observations of one constant that differ say the
+                // run is not one the encoding describes: no value.
+                let m = width.map_or(1, |w| if w >= 128 { u128::MAX } else { (1u128 << w) - 1 });
+                match found {
+                    Some(f) if f & m != v & m => return None,
+                    _ => found = Some(v),
+                }
+            }
+            return found.and_then(make);
+        }
+        if depth >= NAME_DEPTH {
+            return None;
+        }
+        let def = *self.p.named.get(&x)?;
+        if let Some(v) = self.named.borrow().get(&x) {
+            return *v;
+        }
+        let mut memo = HashMap::new();
+        let v = eval(&self.p.st, def, &mut |y| self.leaf(y, depth + 1), &mut memo);
+        self.named.borrow_mut().insert(x, v);
+        v
+    }
+}
+
+/// Observes runs of `p`'s kernel through `observer` (the engine's concrete
+/// runs of the encoded function) and returns the live candidates (`alive`)
+/// that one of them falsifies, or `None` when no run was observed. Each
+/// run is evaluated alone: only states of one execution make pairs.
+pub fn filter(module: &lockstep_kir::Module, p: &Problem, observer: crate::Observer, alive: &[bool], only_intra_group: bool) -> Option<Vec<usize>> {
+    let plan = plan(p)?;
+    // The interpreter runs the function the prover encodes (inlined, its
+    // private locals promoted), so that block and value ids are the ones
+    // the binds name.
+    let mut m = module.clone();
+    m.functions[p.kernel] = p.func.clone();
+    let runs = observer(&m, p.kernel, &plan);
+    if runs.is_empty() {
+        return None;
+    }
+    let mut alive = alive.to_vec();
+    let mut dropped = Vec::new();
+    for obs in &runs {
+        for c in falsified(p, obs, &alive, only_intra_group) {
+            alive[c] = false;
+            dropped.push(c);
+        }
+    }
+    Some(dropped)
+}
