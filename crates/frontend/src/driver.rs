@@ -368,6 +368,14 @@ fn compile_with(
     for dir in &options.include_dirs {
         search.extend(["-I".into(), dir.as_os_str().to_owned()]);
     }
+    // Against a toolkit, lockstep's models of a few toolkit headers (the
+    // block-scope `cuda::barrier`, whose toolkit class clang cannot place in
+    // `__shared__` memory) come after the user's folders and before the
+    // toolkit's own; each model falls back to the toolkit's header for a
+    // library version it was not written for.
+    if toolkit.is_some() {
+        search.extend(["-isystem".into(), prelude.join("toolkit_models").into_os_string()]);
+    }
     search.extend([if toolkit.is_some() { "-idirafter" } else { "-I" }.into(), prelude.as_os_str().to_owned()]);
     for def in &options.defines {
         search.push(format!("-D{def}").into());
