@@ -21,6 +21,7 @@ pub mod site_exprs;
 pub mod lower;
 mod pch;
 mod ptx;
+pub mod runtime_launch;
 pub mod toolkit;
 mod uninit_markers;
 mod warp_masks;
