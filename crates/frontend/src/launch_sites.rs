@@ -383,7 +383,10 @@ pub unsafe fn launch_sites(module: LLVMModuleRef) -> LaunchSites {
                     };
                     let site_call = (callee == Some(op) && site_calls.contains(&(inst as usize)))
                         || (i == 0 && api_sites.contains(&(inst as usize)))
-                        || callee.is_some_and(|c| queries_without_launching(&value_name(c)));
+                        || callee.is_some_and(|c| queries_without_launching(&value_name(c)))
+                        // (The toolkit's occupancy templates compare the
+                        // kernel with null; a comparison launches nothing.)
+                        || !LLVMIsAICmpInst(inst).is_null();
                     if !site_call {
                         sites.other_uses.insert(kernel);
                     }
