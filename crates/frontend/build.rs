@@ -8,8 +8,9 @@ fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prelude");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<String> = Vec::new();
-    // Headers one directory down (`cooperative_groups/reduce.h`) keep
-    // their relative path as their name.
+    // Headers in folders (`cooperative_groups/reduce.h`, the toolkit models
+    // under `toolkit_models/cuda/__barrier/`) keep their relative path as
+    // their name.
     let mut dirs = vec![(dir.clone(), String::new())];
     while let Some((d, prefix)) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&d) else { continue };
@@ -17,7 +18,7 @@ fn main() {
             let path = entry.path();
             println!("cargo:rerun-if-changed={}", path.display());
             let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
-            if path.is_dir() && prefix.is_empty() {
+            if path.is_dir() {
                 dirs.push((path, format!("{name}/")));
             } else if path.is_file() && (name.ends_with(".h") || !name.contains('.')) {
                 names.push(name);

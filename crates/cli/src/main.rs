@@ -394,9 +394,11 @@ fn check(options: &CheckOptions) -> Report {
         .as_deref()
         .filter(|_| options.kernels.is_empty())
         .and_then(lockstep_frontend::driver::host_main_line);
-    // (A file with neither the launch syntax nor a header of its own, as
-    // most single-kernel files, has no site to read: no second clang.)
-    let wants_sites = !sized && source.as_deref().is_some_and(|s| s.contains("<<<") || s.contains("#include \""));
+    // (A file with neither the launch syntax, nor the runtime API's
+    // launches, nor a header of its own, as most single-kernel files, has
+    // no site to read: no second clang.)
+    let wants_sites = !sized
+        && source.as_deref().is_some_and(|s| s.contains("<<<") || s.contains("cudaLaunch") || s.contains("#include \""));
     let host_compile = CompileOptions { side: lockstep_frontend::Side::Host, ..compile.clone() };
     let host_clang = (host_main.is_some() || wants_sites).then(|| {
         let (file, host_compile) = (options.file.clone(), host_compile.clone());

@@ -682,9 +682,26 @@ unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef
         l.define(call, v);
         return Ok(());
     }
+    if let Some(what) = op.strip_prefix("unmodelled_barrier_").and_then(crate::block_barrier::unmodelled) {
+        return l.fail(what.to_string());
+    }
     match op {
         "grid_sync" => {
             l.emit_inst(InstKind::Barrier { scope: BarrierScope::Grid, fence: BOTH_FENCES }, None);
+        }
+        // The block-scope `cuda::barrier` (see `block_barrier`): the
+        // arrival is the block barrier, its wait directly after it nothing.
+        "block_barrier_arrive" => {
+            let Some(&update) = args.first() else { return l.fail("`__lockstep_block_barrier_arrive` without its count".into()) };
+            if let Some(why) = crate::block_barrier::arrival_unsupported(call, update) {
+                return l.fail(why);
+            }
+            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES }, None);
+        }
+        "block_barrier_wait" => {
+            if let Some(why) = crate::block_barrier::wait_unsupported(call) {
+                return l.fail(why);
+            }
         }
         "warp_sync" => {
             if let Some(&mask) = args.first() {

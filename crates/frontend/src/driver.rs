@@ -247,12 +247,27 @@ pub fn compile(file: &Path, options: &CompileOptions) -> Result<Compiled, Compil
     }
 }
 
+/// Whether the line of clang's error `e` declares a variable with a CUDA
+/// memory-space qualifier followed by `alignas`: the qualifiers are GNU
+/// attributes, after which C++ allows no `alignas`, and clang says so where
+/// nvcc accepts the declaration.
+fn memory_space_before_alignas(e: &Diagnostic) -> bool {
+    let Some(span) = &e.span else { return false };
+    let Ok(text) = std::fs::read_to_string(&span.file) else { return false };
+    let Some(line) = text.lines().nth(span.line.saturating_sub(1) as usize) else { return false };
+    ["__shared__", "__device__", "__constant__", "__managed__"]
+        .iter()
+        .filter_map(|q| line.find(q))
+        .any(|at| line[at..].contains("alignas"))
+}
+
 /// Clang's errors on valid CUDA that nvcc compiles and clang 19 cannot: a
 /// kernel launched from device code (dynamic parallelism, which clang does
-/// not implement), and a `__shared__` variable of a class with a
-/// constructor (nvcc accepts it with a warning that CUDA's own samples
-/// silence, for `cuda::barrier`). When every error is one of these, the
-/// file is not at fault: it is unsupported, not rejected.
+/// not implement), a `__shared__` variable of a class with a constructor
+/// (nvcc accepts it with a warning that CUDA's own samples silence; the
+/// toolkit's `cuda::barrier` has its own model, see `toolkit_models`), and
+/// `alignas` after a memory-space qualifier. When every error is one of
+/// these, the file is not at fault: it is unsupported, not rejected.
 fn clang_limitation(errors: &[Diagnostic]) -> Option<crate::lower::Unsupported> {
     let limitations: Vec<crate::lower::Unsupported> = errors.iter().filter_map(|e| {
         let what = if (e.message.starts_with("reference to __global__ function") || e.message.contains("'__cudaPushCallConfiguration'"))
@@ -261,6 +276,8 @@ fn clang_limitation(errors: &[Diagnostic]) -> Option<crate::lower::Unsupported> 
             "a kernel launched from device code (CUDA dynamic parallelism), which clang cannot compile"
         } else if e.message.starts_with("initialization is not supported for __shared__ variables") {
             "a `__shared__` variable with a constructor (as `cuda::barrier`), which nvcc accepts and clang cannot compile"
+        } else if e.message.starts_with("an attribute list cannot appear here") && memory_space_before_alignas(e) {
+            "`alignas` after a memory-space qualifier (`__shared__ alignas(16) float a[...]`), which nvcc accepts and clang cannot compile"
         } else {
             return None;
         };
@@ -367,6 +384,14 @@ fn compile_with(
     }
     for dir in &options.include_dirs {
         search.extend(["-I".into(), dir.as_os_str().to_owned()]);
+    }
+    // Against a toolkit, lockstep's models of a few toolkit headers (the
+    // block-scope `cuda::barrier`, whose toolkit class clang cannot place in
+    // `__shared__` memory) come after the user's folders and before the
+    // toolkit's own; each model falls back to the toolkit's header for a
+    // library version it was not written for.
+    if toolkit.is_some() {
+        search.extend(["-isystem".into(), prelude.join("toolkit_models").into_os_string()]);
     }
     search.extend([if toolkit.is_some() { "-idirafter" } else { "-I" }.into(), prelude.as_os_str().to_owned()]);
     for def in &options.defines {

@@ -18,10 +18,13 @@
 //! constants here too: the host ABI passes a `dim3` as an `i64` holding x
 //! and y and an `i32` holding z.
 //!
-//! A kernel whose stub is used in any other way (its address taken for
-//! `cudaLaunchKernel`, a table, the occupancy API) may be launched in ways
-//! no site shows: it is listed in `LaunchSites::other_uses`, and callers
-//! must not restrict it.
+//! `cudaLaunchKernel(stub, grid, block, args, shared, stream)` and
+//! `cudaLaunchCooperativeKernel` with a stub are sites too (their arguments,
+//! in an array, are not read). A kernel whose stub is used in any other way
+//! (`cudaLaunchKernelEx`, whose configuration is in memory, a table) may
+//! be launched in ways no site shows (the occupancy API and the function
+//! attributes, which launch nothing, do not count): it is listed in
+//! `LaunchSites::other_uses`, and callers must not restrict it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -283,6 +286,9 @@ pub unsafe fn launch_sites(module: LLVMModuleRef) -> LaunchSites {
     // The stub calls that belong to a site; any other use of a stub is an
     // "other use".
     let mut site_calls: BTreeSet<usize> = BTreeSet::new();
+    // The runtime API launches that are sites (the stub is their first
+    // argument).
+    let mut api_sites: BTreeSet<usize> = BTreeSet::new();
     let mut reader = ExprReader::default();
     let mut f = LLVMGetFirstFunction(module);
     while !f.is_null() {
@@ -320,6 +326,37 @@ pub unsafe fn launch_sites(module: LLVMModuleRef) -> LaunchSites {
                         });
                     }
                 }
+                // `cudaLaunchKernel(stub, grid, block, args, shared, stream)`
+                // and its cooperative twin: the same configuration in the
+                // same ABI, and the arguments in an array (whose values
+                // this reading does not follow).
+                let api_launch = direct_callee(inst)
+                    .is_some_and(|c| matches!(value_name(c).as_str(), "cudaLaunchKernel" | "cudaLaunchCooperativeKernel"));
+                if api_launch && LLVMGetNumArgOperands(inst) == 8 {
+                    let stub = LLVMGetOperand(inst, 0);
+                    let kernel = (!stub.is_null() && !LLVMIsAFunction(stub).is_null())
+                        .then(|| stub_kernel_symbol(&value_name(stub)))
+                        .flatten();
+                    if let Some(kernel) = kernel {
+                        api_sites.insert(inst as usize);
+                        let dim_exprs = |reader: &mut ExprReader, xy: u32, z: u32| {
+                            let (xy, z) = (LLVMGetOperand(inst, xy), LLVMGetOperand(inst, z));
+                            [reader.field(xy, 0), reader.field(xy, 32), reader.field(z, 0)]
+                        };
+                        let grid_exprs = dim_exprs(&mut reader, 1, 2);
+                        let block_exprs = dim_exprs(&mut reader, 3, 4);
+                        sites.by_kernel.entry(kernel).or_default().push(LaunchSite {
+                            line: line_of(inst),
+                            grid: dim3(LLVMGetOperand(inst, 1), LLVMGetOperand(inst, 2)),
+                            block: dim3(LLVMGetOperand(inst, 3), LLVMGetOperand(inst, 4)),
+                            shared_bytes: constant(LLVMGetOperand(inst, 6)).map(|v| v as u64),
+                            grid_exprs,
+                            block_exprs,
+                            args: (0..LLVMCountParams(stub)).map(|_| HostArg::Other).collect(),
+                            conditions: conditions_before(&mut reader, bb),
+                        });
+                    }
+                }
                 inst = LLVMGetNextInstruction(inst);
             }
             bb = LLVMGetNextBasicBlock(bb);
@@ -344,7 +381,12 @@ pub unsafe fn launch_sites(module: LLVMModuleRef) -> LaunchSites {
                     let Some(kernel) = stub_kernel_symbol(&value_name(op)) else {
                         continue;
                     };
-                    let site_call = callee == Some(op) && site_calls.contains(&(inst as usize));
+                    let site_call = (callee == Some(op) && site_calls.contains(&(inst as usize)))
+                        || (i == 0 && api_sites.contains(&(inst as usize)))
+                        || callee.is_some_and(|c| queries_without_launching(&value_name(c)))
+                        // (The toolkit's occupancy templates compare the
+                        // kernel with null; a comparison launches nothing.)
+                        || !LLVMIsAICmpInst(inst).is_null();
                     if !site_call {
                         sites.other_uses.insert(kernel);
                     }
@@ -364,6 +406,19 @@ pub unsafe fn launch_sites(module: LLVMModuleRef) -> LaunchSites {
         g = LLVMGetNextGlobal(g);
     }
     sites
+}
+
+/// Whether the runtime function `symbol` (possibly a mangled template of
+/// the toolkit's headers) only asks about or configures a kernel it is
+/// given, without launching it: the occupancy API and the function
+/// attributes. Such a use adds no launch.
+fn queries_without_launching(symbol: &str) -> bool {
+    let name = crate::lower::base_identifier(symbol);
+    name.starts_with("cudaOccupancy")
+        || matches!(
+            name.as_str(),
+            "cudaFuncGetAttributes" | "cudaFuncSetAttribute" | "cudaFuncSetCacheConfig" | "cudaFuncSetSharedMemConfig"
+        )
 }
 
 /// Operand `i` of the stub call `call`, as the host ABI passes it.

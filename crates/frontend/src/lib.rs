@@ -11,6 +11,7 @@
 
 pub mod builtins;
 mod bits;
+mod block_barrier;
 pub mod driver;
 mod fnptr;
 mod host_models;
@@ -20,6 +21,7 @@ pub mod site_exprs;
 pub mod lower;
 mod pch;
 mod ptx;
+pub mod runtime_launch;
 pub mod toolkit;
 mod uninit_markers;
 mod warp_masks;
@@ -258,7 +260,12 @@ fn mark_for_inlining(llvm: &LlvmModule, library_dirs: &[String]) {
             function.add_attribute(AttributeLoc::Function, context.create_enum_attribute(never, 0));
             continue;
         }
-        if (named_builtin || returns_aggregate || library || model) && function.count_basic_blocks() > 0 {
+        // Fifth, the standard library's `std::move` and `std::forward`:
+        // casts of a reference to itself, which (clang compiling with
+        // `-fno-builtin`) stay calls that take a local's address, and keep
+        // the local out of SSA (`bar.wait(std::move(token))`).
+        let std_cast = function.get_name().to_str().is_ok_and(|n| n.starts_with("_ZSt4moveI") || n.starts_with("_ZSt7forwardI"));
+        if (named_builtin || returns_aggregate || library || model || std_cast) && function.count_basic_blocks() > 0 {
             function.remove_enum_attribute(AttributeLoc::Function, never);
             function.add_attribute(AttributeLoc::Function, context.create_enum_attribute(always, 0));
         }

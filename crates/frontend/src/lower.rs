@@ -1938,6 +1938,10 @@ impl<'a> FnLower<'a> {
             }
             return Ok(());
         }
+        // `cudaLaunchKernel` and friends with a kernel's stub: a launch.
+        if self.cx.host && crate::runtime_launch::lower(self, call, &name, &args)? {
+            return Ok(());
+        }
         let base = base_identifier(&name);
         crate::builtins::lower_named_call(self, call, &name, &base, &args)
     }

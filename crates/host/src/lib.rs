@@ -37,6 +37,7 @@
 
 pub mod libc;
 pub mod rand;
+mod runtime_launch;
 
 use std::collections::HashMap;
 
@@ -51,6 +52,11 @@ use lockstep_replay::terms::TermId;
 
 /// The prefix of the calls that stand for launches (see the front-end).
 pub const LAUNCH_PREFIX: &str = "__lockstep_launch:";
+/// Launches through an argument array (`cudaLaunchKernel`,
+/// `cudaLaunchCooperativeKernel`; `cudaLaunchKernelEx`): see
+/// `runtime_launch`.
+pub const LAUNCH_ARGV_PREFIX: &str = "__lockstep_launch_argv:";
+pub const LAUNCH_EX_PREFIX: &str = "__lockstep_launch_ex:";
 
 /// Launches with more threads than this are not executed: the interpreter
 /// runs every thread. Their effect on memory is then unknown to the rest of
@@ -819,6 +825,12 @@ impl HavocOracle for HostEnv<'_> {
                 ExternalOutcome::Return(_) => ExternalOutcome::Return(call.ret.map(|_| Val::Bits(0))),
                 other => other,
             });
+        }
+        if let Some(symbol) = call.name.strip_prefix(LAUNCH_ARGV_PREFIX) {
+            return Some(self.launch_through_array(memory, symbol, call, false, loc));
+        }
+        if let Some(symbol) = call.name.strip_prefix(LAUNCH_EX_PREFIX) {
+            return Some(self.launch_through_array(memory, symbol, call, true, loc));
         }
         let name = call.name;
         if call.arg_undefined.iter().any(|&u| u != 0) && !ignores_undetermined_arguments(name) {

@@ -1,9 +1,9 @@
 // expect: possible-errors
 // flags:
-// The kernel is launched by a `<<<...>>>` site with 64-thread blocks, but
-// its address is also passed to `cudaLaunchKernel`, which may launch it
-// with any block shape: it is checked for every launch, and a block wider
-// than the shared buffer writes past it.
+// The kernel is launched by a `<<<...>>>` site with 64-thread blocks, and
+// also by `cudaLaunchKernel` with a block shape its caller chooses: the
+// sites agree only on a 1-D grid, so it is checked for every block shape,
+// and a block wider than the shared buffer writes past it.
 __global__ void stage(float *out, const float *in) {
   __shared__ float buffer[64];
   buffer[threadIdx.x] = in[blockIdx.x * 64 + threadIdx.x];

@@ -1,0 +1,45 @@
+// expect: verified
+// flags: --cuda-headers=toolkit
+// A launch through `cudaLaunchKernelEx(&config, kernel, args...)` (CUDA
+// 12): the configuration (grid, block, dynamic shared memory) is a
+// `cudaLaunchConfig_t`. The kernel stages a block's tile in dynamic shared
+// memory and writes it back rotated by one; the host run takes the sizes
+// from the configuration.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+__global__ void rotate_tiles(int *data, int n) {
+  extern __shared__ int tile[];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) tile[threadIdx.x] = data[i];
+  __syncthreads();
+  int from = (threadIdx.x + 1) % blockDim.x;
+  int j = blockIdx.x * blockDim.x + from;
+  if (i < n && j < n) data[i] = tile[from];
+}
+
+int main() {
+  const int n = 1024;
+  int *host = (int *)malloc(n * sizeof(int));
+  for (int i = 0; i < n; ++i) host[i] = i * 3;
+  int *data;
+  cudaMalloc(&data, n * sizeof(int));
+  cudaMemcpy(data, host, n * sizeof(int), cudaMemcpyHostToDevice);
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(n / 128);
+  config.blockDim = dim3(128);
+  config.dynamicSmemBytes = 128 * sizeof(int);
+  config.stream = 0;
+  config.attrs = nullptr;
+  config.numAttrs = 0;
+  if (cudaLaunchKernelEx(&config, rotate_tiles, data, n) != cudaSuccess) {
+    printf("launch failed\n");
+    return 1;
+  }
+  cudaMemcpy(host, data, n * sizeof(int), cudaMemcpyDeviceToHost);
+  printf("%d\n", host[0]);
+  cudaFree(data);
+  free(host);
+  return 0;
+}
