@@ -19,6 +19,7 @@ pub mod launch_sites;
 pub mod site_exprs;
 pub mod lower;
 mod pch;
+mod prefix_pch;
 mod ptx;
 pub mod toolkit;
 mod uninit_markers;
