@@ -414,6 +414,23 @@ fn compile_with(
             other => output = Some(other),
         }
     }
+    // Against the prelude, a file's leading includes come precompiled when
+    // they can be shared (see `prefix_pch`). Any failure then compiles the
+    // file again without them, so that what clang reports is always what
+    // the plain compilation says.
+    if toolkit.is_none() && language == Language::Cuda {
+        if let Some(pch) = prefix_header(file, options, clang, prelude, &args, &search) {
+            match run("-include-pch", pch.as_os_str())? {
+                Some(o) if o.status.success() => output = Some(Some(o)),
+                Some(o) => {
+                    if crate::pch::refused(&String::from_utf8_lossy(&o.stderr)) {
+                        let _ = std::fs::remove_file(&pch);
+                    }
+                }
+                None => output = Some(None),
+            }
+        }
+    }
     let output = match output {
         Some(o) => o,
         None => run("-include", std::ffi::OsStr::new(forced_header(language, toolkit)))?,
@@ -450,6 +467,43 @@ fn compile_with(
         None => HeadersUsed::Prelude,
     };
     Ok(Compiled { language, bitcode, warnings: diags.into_iter().filter(|d| d.severity != Severity::Error).collect(), headers })
+}
+
+/// The precompiled header of `file`'s leading includes for this
+/// compilation against the prelude, when there is one it may share.
+fn prefix_header(
+    file: &Path,
+    options: &CompileOptions,
+    clang: &Path,
+    prelude: &Path,
+    args: &[String],
+    search: &[std::ffi::OsString],
+) -> Option<PathBuf> {
+    let source = std::fs::read_to_string(file).ok()?;
+    let includes = crate::prefix_pch::leading_includes(&source);
+    if includes.is_empty() {
+        return None;
+    }
+    // The folders a quoted include or `-include` looks in before the
+    // prelude: the file's own (the working folder when it has none), the
+    // user's `-I` folders, and the working folder.
+    let cwd = std::env::current_dir().ok()?;
+    let mut user_dirs = vec![match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => cwd.clone(),
+    }];
+    user_dirs.extend(options.include_dirs.iter().cloned());
+    user_dirs.push(cwd);
+    crate::prefix_pch::precompiled_prefix(&crate::prefix_pch::PrefixRequest {
+        clang,
+        side: options.side,
+        prelude,
+        language_args: args,
+        search_args: search,
+        forced: forced_header(Language::Cuda, None),
+        includes: &includes,
+        user_dirs: &user_dirs,
+    })
 }
 
 /// A temporary file removed when it goes out of scope, on every path.

@@ -20,6 +20,7 @@ pub mod launch_sites;
 pub mod site_exprs;
 pub mod lower;
 mod pch;
+mod prefix_pch;
 mod ptx;
 pub mod runtime_launch;
 pub mod toolkit;

@@ -60,8 +60,11 @@ pub const LAUNCH_EX_PREFIX: &str = "__lockstep_launch_ex:";
 
 /// Launches with more threads than this are not executed: the interpreter
 /// runs every thread. Their effect on memory is then unknown to the rest of
-/// the run, which becomes nondeterministic.
-pub const MAX_LAUNCH_THREADS: u64 = 1 << 18;
+/// the run, which becomes nondeterministic. The interpreter's race log
+/// costs about 24 bytes per byte a launch touches (`replay::races`): a
+/// vector add of 2^20 floats runs in about 4 s and 435 MB, within the
+/// gigabyte a run may hold; 2^22 would not be.
+pub const MAX_LAUNCH_THREADS: u64 = 1 << 20;
 
 /// MTGP32's parameter sets (`CURAND_NUM_MTGP32_PARAMS`), and the size of
 /// one `curandStateMtgp32_t` in the prelude.
@@ -69,8 +72,11 @@ const MTGP32_PARAMETER_SETS: i32 = 200;
 const MTGP32_STATE_BYTES: u64 = 1024 * 4 + 4 + 4 + 8 + 8;
 const CURAND_STATUS_ALLOCATION_FAILED: u64 = 102;
 
-/// Interpreter steps all the launches of one run may take together.
-pub const LAUNCH_STEP_BUDGET: u64 = 60_000_000;
+/// Interpreter steps all the launches of one run may take together: enough
+/// for a launch of `MAX_LAUNCH_THREADS` threads that each run a loop of a
+/// few dozen steps (a block reduction of 2^20 elements takes about 100
+/// million).
+pub const LAUNCH_STEP_BUDGET: u64 = 200_000_000;
 
 /// Interpreter steps `main` itself may take (its host code; launches count
 /// against `LAUNCH_STEP_BUDGET`). A host loop is run, not summarised, so a

@@ -194,30 +194,140 @@ impl Geometry {
     }
 }
 
-#[derive(Default, Clone)]
-struct ByteLog {
-    /// The epoch version at which the log was last pruned.
-    stamp: u64,
-    reads: Vec<Access>,
-    /// Writes and atomic accesses.
-    writes: Vec<Access>,
+/// One logged access to one byte, as the log stores it: an `Access` with
+/// its location replaced by an index into the log's table of locations
+/// and its small fields packed, 24 bytes instead of 40.
+#[derive(Copy, Clone, Default)]
+struct Entry {
+    thread: u32,
+    loc: u32,
+    grid_epoch: u32,
+    group_epoch: u32,
+    warp_epoch: u32,
+    /// `PRESENT`, `WRITE`, `ATOMIC`, `HAS_VALUE`, `HAS_OWN`, `SILENT`.
+    flags: u8,
+    value: u8,
+    own: u8,
 }
 
+// The log's cost per byte touched is this size: keep it small.
+const _: () = assert!(std::mem::size_of::<Entry>() == 24);
+
+const PRESENT: u8 = 1;
+const WRITE: u8 = 2;
+const ATOMIC: u8 = 4;
+const HAS_VALUE: u8 = 8;
+const HAS_OWN: u8 = 16;
+const SILENT: u8 = 32;
+
+impl Entry {
+    fn present(&self) -> bool {
+        self.flags & PRESENT != 0
+    }
+}
+
+/// The locations of logged accesses, each stored once (a kernel has few
+/// instructions, and every entry names one).
+#[derive(Default)]
+struct LocTable {
+    locs: Vec<Loc>,
+    ids: HashMap<Loc, u32>,
+    /// The last location looked up: the bytes of one access share it.
+    last: Option<(Loc, u32)>,
+}
+
+impl LocTable {
+    fn id(&mut self, loc: Loc) -> u32 {
+        if let Some((l, id)) = self.last {
+            if l == loc {
+                return id;
+            }
+        }
+        let next = self.locs.len() as u32;
+        let id = *self.ids.entry(loc).or_insert(next);
+        if id == next {
+            self.locs.push(loc);
+        }
+        self.last = Some((loc, id));
+        id
+    }
+
+    fn pack(&mut self, a: &Access) -> Entry {
+        let flag = |on: bool, bit: u8| if on { bit } else { 0 };
+        Entry {
+            thread: a.thread,
+            loc: self.id(a.loc),
+            grid_epoch: a.grid_epoch,
+            group_epoch: a.group_epoch,
+            warp_epoch: a.warp_epoch,
+            flags: PRESENT
+                | flag(a.write, WRITE)
+                | flag(a.atomic, ATOMIC)
+                | flag(a.value.is_some(), HAS_VALUE)
+                | flag(a.own.is_some(), HAS_OWN)
+                | flag(a.silent, SILENT),
+            value: a.value.unwrap_or(0),
+            own: a.own.unwrap_or(0),
+        }
+    }
+
+    fn unpack(&self, e: &Entry) -> Access {
+        Access {
+            thread: e.thread,
+            loc: self.locs[e.loc as usize],
+            write: e.flags & WRITE != 0,
+            atomic: e.flags & ATOMIC != 0,
+            value: (e.flags & HAS_VALUE != 0).then_some(e.value),
+            own: (e.flags & HAS_OWN != 0).then_some(e.own),
+            silent: e.flags & SILENT != 0,
+            grid_epoch: e.grid_epoch,
+            group_epoch: e.group_epoch,
+            warp_epoch: e.warp_epoch,
+        }
+    }
+}
+
+/// Bytes per page of the log.
 const PAGE: usize = 64;
 
 /// Most accesses of one kind (reads, writes) remembered per byte.
 const MAX_ENTRIES_PER_BYTE: usize = 6;
+
+/// The log of one page of an object. A byte's reads (and its writes) are a
+/// list of at most `MAX_ENTRIES_PER_BYTE` entries: the first is stored in
+/// the page's array of its kind, allocated when the page first logs an
+/// access of that kind, and the rest, which few bytes have, in the
+/// object's `more` table. A vector add's input pages hold only reads and
+/// its output pages only writes: 24 bytes per byte touched.
+#[derive(Default)]
+struct PageLog {
+    /// Per byte, the epoch version at which its lists were last pruned;
+    /// only for per-group objects, whose staleness depends on the group
+    /// epochs (see `RaceLog::record`).
+    stamps: Option<Box<[u64; PAGE]>>,
+    /// For other objects, whose entries go stale only when the grid epoch
+    /// changes: the grid epoch at which the page was last pruned.
+    grid: u32,
+    reads: Option<Box<[Entry; PAGE]>>,
+    writes: Option<Box<[Entry; PAGE]>>,
+    /// The bytes with entries in the object's `more` table, one bit each,
+    /// so that the table is looked up only for them.
+    more_mask: u64,
+}
 
 #[derive(Default)]
 struct ObjectLog {
     /// Whether the object is per-group (`__shared__`): then entries of an
     /// older group epoch are stale.
     per_group: bool,
-    pages: Vec<Option<Box<[ByteLog]>>>,
+    pages: Vec<Option<Box<PageLog>>>,
     /// The pages of an object too large for a slot per page
     /// (`DENSE_LOG_BYTES`): a 4 GB `__shared__` array is cheap to
     /// allocate lazily, and its log must be too.
-    sparse: HashMap<u64, Box<[ByteLog]>, BuildHasherDefault<ByteHasher>>,
+    sparse: HashMap<u64, Box<PageLog>, BuildHasherDefault<ByteHasher>>,
+    /// The entries after the first of a byte's reads (`.0`) and writes
+    /// (`.1`), by byte offset.
+    more: HashMap<u64, (Vec<Entry>, Vec<Entry>), BuildHasherDefault<ByteHasher>>,
 }
 
 /// The largest object whose log keeps a slot for each of its pages.
@@ -227,6 +337,7 @@ const DENSE_LOG_BYTES: u64 = 1 << 24;
 #[derive(Default)]
 pub(crate) struct RaceLog {
     objects: Vec<ObjectLog>,
+    locs: LocTable,
 }
 
 /// The epochs of the launch at the time of an access.
@@ -238,6 +349,65 @@ pub(crate) struct Epochs<'a> {
     /// at most once per change.
     pub version: u64,
     pub unfenced: &'a Unfenced,
+}
+
+/// A byte's list of one kind, taken out of the page and the `more` table
+/// to be worked on as the `Vec` it stands for (at most
+/// `MAX_ENTRIES_PER_BYTE` entries, on the stack).
+struct List {
+    items: [Entry; MAX_ENTRIES_PER_BYTE],
+    len: usize,
+}
+
+impl List {
+    fn load(first: &Entry, more: Option<&Vec<Entry>>) -> List {
+        let mut list = List { items: [Entry::default(); MAX_ENTRIES_PER_BYTE], len: 0 };
+        if first.present() {
+            list.items[0] = *first;
+            list.len = 1;
+            for e in more.into_iter().flatten() {
+                list.items[list.len] = *e;
+                list.len += 1;
+            }
+        }
+        list
+    }
+
+    fn as_slice(&self) -> &[Entry] {
+        &self.items[..self.len]
+    }
+
+    /// Writes the list back: its first entry into the page, the rest into
+    /// `more` (emptied, not removed, when there is none: the caller drops
+    /// the table's slot when both kinds are empty).
+    fn store(&self, first: &mut Entry, more: &mut Vec<Entry>) {
+        *first = if self.len > 0 { self.items[0] } else { Entry::default() };
+        more.clear();
+        if self.len > 1 {
+            more.extend_from_slice(&self.items[1..self.len]);
+        }
+    }
+
+    fn retain(&mut self, keep: impl Fn(&Entry) -> bool) {
+        let mut n = 0;
+        for i in 0..self.len {
+            if keep(&self.items[i]) {
+                self.items[n] = self.items[i];
+                n += 1;
+            }
+        }
+        self.len = n;
+    }
+
+    fn remove_first(&mut self) {
+        self.items.copy_within(1..self.len, 0);
+        self.len -= 1;
+    }
+
+    fn push(&mut self, e: Entry) {
+        self.items[self.len] = e;
+        self.len += 1;
+    }
 }
 
 impl RaceLog {
@@ -259,13 +429,14 @@ impl RaceLog {
         if self.objects.len() <= index {
             self.objects.resize_with(index + 1, ObjectLog::default);
         }
+        let locs = &mut self.locs;
         let log = &mut self.objects[index];
         log.per_group = per_group;
         if byte >= size {
             return;
         }
         let page = byte / PAGE as u64;
-        let fresh = || vec![ByteLog::default(); PAGE].into_boxed_slice();
+        let fresh = || Box::new(PageLog { grid: epochs.grid, ..PageLog::default() });
         let page_log = if size > DENSE_LOG_BYTES {
             log.sparse.entry(page).or_insert_with(fresh)
         } else {
@@ -277,57 +448,127 @@ impl RaceLog {
             };
             slot.get_or_insert_with(fresh)
         };
-        let entry = &mut page_log[(byte as usize) % PAGE];
+        let at = (byte as usize) % PAGE;
+        let stale = |a: &Entry| {
+            a.grid_epoch != epochs.grid
+                || (per_group
+                    && a.group_epoch != epochs.group[geometry.group_of(a.thread) as usize]
+                    && !epochs.unfenced.skipped_any(a.thread, true))
+        };
 
-        if entry.stamp != epochs.version {
-            entry.stamp = epochs.version;
-            let stale = |a: &Access| {
-                a.grid_epoch != epochs.grid
-                    || (per_group
-                        && a.group_epoch != epochs.group[geometry.group_of(a.thread) as usize]
-                        && !epochs.unfenced.skipped_any(a.thread, true))
-            };
-            entry.reads.retain(|a| !stale(a));
-            entry.writes.retain(|a| !stale(a));
+        // Entries that can no longer race are pruned before the byte is
+        // used. An entry of another object goes stale only when the grid
+        // epoch changes, which makes it stale for good: the whole page is
+        // pruned then, which removes what pruning each byte when it is
+        // next touched would. A per-group object's entries also depend on
+        // the group epochs and the fences skipped so far: each byte is
+        // pruned when it is touched, as the version says.
+        if per_group {
+            let stamps = page_log.stamps.get_or_insert_with(|| Box::new([0; PAGE]));
+            if stamps[at] != epochs.version {
+                stamps[at] = epochs.version;
+                prune_byte(page_log, &mut log.more, byte, at, &stale);
+            }
+        } else if page_log.grid != epochs.grid {
+            page_log.grid = epochs.grid;
+            let first = byte - at as u64;
+            for i in 0..PAGE {
+                prune_byte(page_log, &mut log.more, first + i as u64, i, &stale);
+            }
         }
 
-        for earlier in &entry.writes {
-            if geometry.conflict(earlier, &access, per_group, epochs.unfenced) {
-                races.push(*earlier);
+        let bit = 1u64 << at;
+        let more = if page_log.more_mask & bit != 0 { log.more.get(&byte) } else { None };
+        let writes = List::load(page_log.writes.as_ref().map_or(&Entry::default(), |w| &w[at]), more.map(|m| &m.1));
+        for earlier in writes.as_slice() {
+            let earlier = locs.unpack(earlier);
+            if geometry.conflict(&earlier, &access, per_group, epochs.unfenced) {
+                races.push(earlier);
             }
         }
         if access.write {
-            for earlier in &entry.reads {
-                if geometry.conflict(earlier, &access, per_group, epochs.unfenced) {
-                    races.push(*earlier);
+            let reads = List::load(page_log.reads.as_ref().map_or(&Entry::default(), |r| &r[at]), more.map(|m| &m.0));
+            for earlier in reads.as_slice() {
+                let earlier = locs.unpack(earlier);
+                if geometry.conflict(&earlier, &access, per_group, epochs.unfenced) {
+                    races.push(earlier);
                 }
             }
         }
         // A thread that touches a byte repeatedly within one interval (a
         // loop without barriers) would otherwise grow the log without
         // bound; the last entry is the one it most likely repeats.
-        let list = if access.write {
-            &mut entry.writes
+        let mut list = if access.write {
+            writes
         } else {
-            &mut entry.reads
+            List::load(page_log.reads.as_ref().map_or(&Entry::default(), |r| &r[at]), more.map(|m| &m.0))
         };
-        if list.last().is_some_and(|last| last.same_as(&access)) {
+        if list.as_slice().last().is_some_and(|last| access.same_as(&locs.unpack(last))) {
             return;
         }
+        let entry = locs.pack(&access);
         // Bound the log, or thousands of threads touching one byte make
         // every access scan thousands of entries. Keeping the latest access
         // of each instruction still reports every racing instruction pair
         // (up to a few instructions per byte), which is what reports name.
-        if list.len() >= MAX_ENTRIES_PER_BYTE {
-            match list.iter().position(|a| a.loc == access.loc) {
-                Some(i) => list[i] = access,
+        if list.len >= MAX_ENTRIES_PER_BYTE {
+            match list.as_slice().iter().position(|a| a.loc == entry.loc) {
+                Some(i) => list.items[i] = entry,
                 None => {
-                    list.remove(0);
-                    list.push(access);
+                    list.remove_first();
+                    list.push(entry);
                 }
             }
         } else {
-            list.push(access);
+            list.push(entry);
+        }
+        let kind = if access.write { &mut page_log.writes } else { &mut page_log.reads };
+        let first = &mut kind.get_or_insert_with(|| Box::new([Entry::default(); PAGE]))[at];
+        if list.len <= 1 && page_log.more_mask & bit == 0 {
+            *first = if list.len == 1 { list.items[0] } else { Entry::default() };
+            return;
+        }
+        let slot = log.more.entry(byte).or_default();
+        list.store(first, if access.write { &mut slot.1 } else { &mut slot.0 });
+        if slot.0.is_empty() && slot.1.is_empty() {
+            log.more.remove(&byte);
+            page_log.more_mask &= !bit;
+        } else {
+            page_log.more_mask |= bit;
+        }
+    }
+}
+
+/// Removes the stale entries of one byte's lists (`at` in its page).
+fn prune_byte(
+    page: &mut PageLog,
+    more: &mut HashMap<u64, (Vec<Entry>, Vec<Entry>), BuildHasherDefault<ByteHasher>>,
+    byte: u64,
+    at: usize,
+    stale: &impl Fn(&Entry) -> bool,
+) {
+    let bit = 1u64 << at;
+    let mut extra = if page.more_mask & bit != 0 { more.remove(&byte) } else { None };
+    let (more_reads, more_writes) = match extra.as_mut() {
+        Some((r, w)) => (Some(r), Some(w)),
+        None => (None, None),
+    };
+    for (first, rest) in [(page.reads.as_mut().map(|r| &mut r[at]), more_reads), (page.writes.as_mut().map(|w| &mut w[at]), more_writes)] {
+        let Some(first) = first else { continue };
+        if !first.present() {
+            continue;
+        }
+        let mut list = List::load(first, rest.as_deref());
+        list.retain(|e| !stale(e));
+        let mut spill = Vec::new();
+        list.store(first, rest.unwrap_or(&mut spill));
+        debug_assert!(spill.is_empty());
+    }
+    page.more_mask &= !bit;
+    if let Some(extra) = extra {
+        if !(extra.0.is_empty() && extra.1.is_empty()) {
+            more.insert(byte, extra);
+            page.more_mask |= bit;
         }
     }
 }

@@ -1,8 +1,8 @@
 // expect: possible-errors
 // flags:
 //
-// The launch has 2^20 threads, more than the interpreter runs for a
-// program, so the run cannot know what the kernel wrote. The host's
+// The launch has 2^21 threads, more than the interpreter runs for a
+// program (2^20), so the run cannot know what the kernel wrote. The host's
 // assertion then reads the buffer as the run left it (the kernel's effect
 // missing), and fails in that run: that failure is the model's doing, not
 // the program's, so it is a possible error, never a confirmed one. The
@@ -19,7 +19,7 @@ __global__ void twice(float *a, int n) {
 }
 
 int main() {
-  const int n = 1 << 20;
+  const int n = 1 << 21;
   float *h = (float *)malloc(n * sizeof(float));
   for (int i = 0; i < n; ++i)
     h[i] = 1.0f;

@@ -1,9 +1,9 @@
 // expect: possible-errors
 // flags:
 //
-// As program_launch_not_run.cu, whose launch of 2^20 threads the
-// interpreter does not run, but it launches one block more than the data
-// needs and the kernel's guard is off by one: thread n writes one element
+// As program_launch_not_run.cu, a launch the interpreter does not run
+// (2^20 threads and one block more than the data needs, past the 2^20 it
+// runs), and the kernel's guard is off by one: thread n writes one element
 // past the buffer. The kernel goes to the
 // engines at the program's launch size, with the size of the buffer the
 // program passes, and the write is found there. (The program has no host
