@@ -277,6 +277,43 @@ unsafe fn stub_call_in(block: LLVMBasicBlockRef) -> Option<(LLVMValueRef, String
     None
 }
 
+/// The site of the launch configured by `call` in block `bb`, whose grid
+/// and block sizes are the two dim3s (each passed as an `xy` word and a
+/// `z` word) from operand `first` on, and whose shared bytes are operand
+/// `shared`: `cudaConfigureCall(grid, block, shared, stream)` has them
+/// from operand 0, and `cudaLaunchKernel(stub, grid, block, args, shared,
+/// stream)` from operand 1. The arguments are read (by `args`) after the
+/// sizes, since the reader numbers the values it meets in order.
+///
+/// # Safety
+/// `call` must be a valid call instruction of `bb` with those operands.
+unsafe fn configured_site(
+    reader: &mut ExprReader,
+    bb: LLVMBasicBlockRef,
+    call: LLVMValueRef,
+    first: u32,
+    shared: u32,
+    args: impl FnOnce(&mut ExprReader) -> Vec<HostArg>,
+) -> LaunchSite {
+    let mut dim_exprs = |xy: u32, z: u32| {
+        let (xy, z) = (LLVMGetOperand(call, xy), LLVMGetOperand(call, z));
+        [reader.field(xy, 0), reader.field(xy, 32), reader.field(z, 0)]
+    };
+    let grid_exprs = dim_exprs(first, first + 1);
+    let block_exprs = dim_exprs(first + 2, first + 3);
+    let args = args(reader);
+    LaunchSite {
+        line: line_of(call),
+        grid: dim3(LLVMGetOperand(call, first), LLVMGetOperand(call, first + 1)),
+        block: dim3(LLVMGetOperand(call, first + 2), LLVMGetOperand(call, first + 3)),
+        shared_bytes: constant(LLVMGetOperand(call, shared)).map(|v| v as u64),
+        grid_exprs,
+        block_exprs,
+        args,
+        conditions: conditions_before(reader, bb),
+    }
+}
+
 /// Reads the launch sites of a host module (after the pre-lowering passes).
 ///
 /// # Safety
@@ -301,29 +338,11 @@ pub unsafe fn launch_sites(module: LLVMModuleRef) -> LaunchSites {
                 if configure && LLVMGetNumArgOperands(inst) >= 5 {
                     if let Some((call, kernel)) = stub_after(bb) {
                         site_calls.insert(call as usize);
-                        let dim_exprs = |reader: &mut ExprReader, xy: u32, z: u32| {
-                            let (xy, z) = (LLVMGetOperand(inst, xy), LLVMGetOperand(inst, z));
-                            [
-                                reader.field(xy, 0),
-                                reader.field(xy, 32),
-                                reader.field(z, 0),
-                            ]
+                        let args = |reader: &mut ExprReader| {
+                            (0..LLVMGetNumArgOperands(call)).map(|i| host_arg(reader, call, i)).collect()
                         };
-                        let grid_exprs = dim_exprs(&mut reader, 0, 1);
-                        let block_exprs = dim_exprs(&mut reader, 2, 3);
-                        let args = (0..LLVMGetNumArgOperands(call))
-                            .map(|i| host_arg(&mut reader, call, i))
-                            .collect();
-                        sites.by_kernel.entry(kernel).or_default().push(LaunchSite {
-                            line: line_of(inst),
-                            grid: dim3(LLVMGetOperand(inst, 0), LLVMGetOperand(inst, 1)),
-                            block: dim3(LLVMGetOperand(inst, 2), LLVMGetOperand(inst, 3)),
-                            shared_bytes: constant(LLVMGetOperand(inst, 4)).map(|v| v as u64),
-                            grid_exprs,
-                            block_exprs,
-                            args,
-                            conditions: conditions_before(&mut reader, bb),
-                        });
+                        let site = configured_site(&mut reader, bb, inst, 0, 4, args);
+                        sites.by_kernel.entry(kernel).or_default().push(site);
                     }
                 }
                 // `cudaLaunchKernel(stub, grid, block, args, shared, stream)`
@@ -339,22 +358,9 @@ pub unsafe fn launch_sites(module: LLVMModuleRef) -> LaunchSites {
                         .flatten();
                     if let Some(kernel) = kernel {
                         api_sites.insert(inst as usize);
-                        let dim_exprs = |reader: &mut ExprReader, xy: u32, z: u32| {
-                            let (xy, z) = (LLVMGetOperand(inst, xy), LLVMGetOperand(inst, z));
-                            [reader.field(xy, 0), reader.field(xy, 32), reader.field(z, 0)]
-                        };
-                        let grid_exprs = dim_exprs(&mut reader, 1, 2);
-                        let block_exprs = dim_exprs(&mut reader, 3, 4);
-                        sites.by_kernel.entry(kernel).or_default().push(LaunchSite {
-                            line: line_of(inst),
-                            grid: dim3(LLVMGetOperand(inst, 1), LLVMGetOperand(inst, 2)),
-                            block: dim3(LLVMGetOperand(inst, 3), LLVMGetOperand(inst, 4)),
-                            shared_bytes: constant(LLVMGetOperand(inst, 6)).map(|v| v as u64),
-                            grid_exprs,
-                            block_exprs,
-                            args: (0..LLVMCountParams(stub)).map(|_| HostArg::Other).collect(),
-                            conditions: conditions_before(&mut reader, bb),
-                        });
+                        let args = |_: &mut ExprReader| (0..LLVMCountParams(stub)).map(|_| HostArg::Other).collect();
+                        let site = configured_site(&mut reader, bb, inst, 1, 6, args);
+                        sites.by_kernel.entry(kernel).or_default().push(site);
                     }
                 }
                 inst = LLVMGetNextInstruction(inst);
