@@ -603,3 +603,56 @@ fn equiv_takes_the_memory_limit() {
         assert_eq!(out.status.code(), Some(0), "{report:#}");
     }
 }
+
+/// Failures of the tools and the machine are `unknown` (exit 3) with a
+/// message that says what broke, never a rejection that blames the kernel:
+/// a clang that fails without a word, a temporary folder that cannot take
+/// the scratch file, and a cached prelude header damaged by hand (which is
+/// noticed and written again, so the check goes on as if nothing happened).
+#[test]
+fn environment_failures_are_not_blamed_on_the_kernel() {
+    let racy = scratch("env.cl", "__kernel void k(__global int *a) { a[0] = get_local_id(0); }\n");
+    let file = racy.to_str().unwrap();
+    let with_env = |vars: &[(&str, &std::ffi::OsStr)]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_lockstep"));
+        command.args(["check", file, "--local_size=2", "--num_groups=1", "--format=json"]);
+        for (name, value) in vars {
+            command.env(name, value);
+        }
+        command.output().unwrap()
+    };
+
+    let dir = racy.parent().unwrap();
+    let silent_clang = dir.join("silent-clang");
+    std::fs::write(&silent_clang, "#!/bin/sh\nexit 1\n").unwrap();
+    Command::new("chmod").arg("+x").arg(&silent_clang).status().unwrap();
+    let out = with_env(&[("LOCKSTEP_CLANG", silent_clang.as_os_str())]);
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(json(&out).to_string().contains("without an error message"), "{}", json(&out));
+
+    let out = with_env(&[("TMPDIR", std::ffi::OsStr::new("/nonexistent/lockstep-tmp"))]);
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(json(&out).to_string().contains("TMPDIR"), "{}", json(&out));
+
+    let cache = dir.join("cache");
+    let _ = std::fs::remove_dir_all(&cache);
+    let out = with_env(&[("XDG_CACHE_HOME", cache.as_os_str())]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stdout));
+    let prelude = std::fs::read_dir(cache.join("lockstep"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("prelude-")))
+        .expect("the prelude was cached");
+    let mut damaged = 0;
+    for entry in std::fs::read_dir(&prelude).unwrap().flatten() {
+        if entry.path().extension().is_some_and(|e| e == "h") {
+            std::fs::write(entry.path(), "#error damaged\n").unwrap();
+            damaged += 1;
+        }
+    }
+    assert!(damaged > 0, "no header in {}", prelude.display());
+    let out = with_env(&[("XDG_CACHE_HOME", cache.as_os_str())]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(json(&out)["verdict"], "errors");
+}

@@ -371,7 +371,17 @@ fn compile_with(
     // concurrent compilations, in threads or processes, never share one.
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let out = ScratchFile(std::env::temp_dir().join(format!("lockstep-{}-{n}.bc", std::process::id())));
+    let scratch_dir = std::env::temp_dir();
+    let out = ScratchFile(scratch_dir.join(format!("lockstep-{}-{n}.bc", std::process::id())));
+    // A temporary folder that cannot take the scratch file is the
+    // environment's fault, not the kernel's: clang would report it as an
+    // error of the compilation, and the file would be called rejected.
+    if let Err(e) = std::fs::File::create(&out.0) {
+        return Err(CompileError::Environment(format!(
+            "cannot create a scratch file in the temporary folder `{}` ({e}); set TMPDIR to a writable folder",
+            scratch_dir.display()
+        )));
+    }
 
     // The user's include directories come before lockstep's own headers, so
     // that a header the user passes (a project's own `helper_cuda.h`, say)
