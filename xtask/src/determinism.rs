@@ -195,7 +195,7 @@ mod tests {
     use super::*;
 
     fn run(stdout: &str) -> RawRun {
-        RawRun { exit: Exit::Code(1), stdout: stdout.into(), stderr: String::new(), wall: Duration::ZERO, max_rss_kib: None }
+        RawRun { exit: Exit::Code(1), stdout: stdout.into(), stderr: String::new(), wall: Duration::ZERO, max_rss_kib: None, max_tree_rss_kib: None }
     }
 
     #[test]

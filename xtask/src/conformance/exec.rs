@@ -41,6 +41,11 @@ pub struct RawRun {
     /// the largest single process, not of all of them together. `None` when
     /// the run timed out or could not be measured.
     pub max_rss_kib: Option<u64>,
+    /// The peak of the verifier and all its descendants together, in KiB
+    /// (`memory::tree_resident_kib`, sampled every 100 ms, and never below
+    /// `max_rss_kib`). `None` when the run timed out or could not be
+    /// measured.
+    pub max_tree_rss_kib: Option<u64>,
 }
 
 /// The full command line (after the binary) used for `case`.
@@ -77,12 +82,14 @@ pub fn run_one(bin: &Path, case: &TestCase, timeout: Duration) -> RawRun {
                 stderr: String::new(),
                 wall: start.elapsed(),
                 max_rss_kib: None,
+                max_tree_rss_kib: None,
             }
         }
     };
     let stdout = drain(child.stdout.take());
     let stderr = drain(child.stderr.take());
-    let (exit, max_rss_kib) = wait_with_timeout(&mut child, start, timeout);
+    let (exit, max_rss_kib, tree_kib) = wait_with_timeout(&mut child, start, timeout);
+    let max_tree_rss_kib = max_rss_kib.map(|single| single.max(tree_kib));
     let wall = start.elapsed();
     // Whatever the verifier left behind in its group (a Clang it did not
     // wait for) would keep the pipes open and the reader threads blocked, so
@@ -95,6 +102,7 @@ pub fn run_one(bin: &Path, case: &TestCase, timeout: Duration) -> RawRun {
         stderr: stderr.join().unwrap_or_default(),
         wall,
         max_rss_kib,
+        max_tree_rss_kib,
     }
 }
 
@@ -118,21 +126,28 @@ struct RUsage {
     rest: [i64; 13],
 }
 
+/// How often a running test's process tree is measured.
+const TREE_SAMPLE_PERIOD: Duration = Duration::from_millis(100);
+
 /// Polls the child with `wait4` until it exits or `timeout` has passed since
 /// `start`; with the exit, the peak resident set `wait4` reports (see
-/// `RawRun::max_rss_kib`).
+/// `RawRun::max_rss_kib`), and the largest sample of the whole tree's
+/// resident set (0 when none was taken).
 ///
 /// Polling starts at a millisecond and backs off to 20 ms, so quick tests
-/// are timed closely without spinning on slow ones.
-fn wait_with_timeout(child: &mut Child, start: Instant, timeout: Duration) -> (Exit, Option<u64>) {
+/// are timed closely without spinning on slow ones. The tree is sampled
+/// every 100 ms: reading `/proc` costs a few milliseconds, too much to do
+/// at every poll.
+fn wait_with_timeout(child: &mut Child, start: Instant, timeout: Duration) -> (Exit, Option<u64>, u64) {
     extern "C" {
         fn wait4(pid: i32, status: *mut i32, options: i32, rusage: *mut RUsage) -> i32;
     }
     const WNOHANG: i32 = 1;
     let Ok(pid) = i32::try_from(child.id()) else {
-        return (Exit::SpawnFailed("no process id".to_string()), None);
+        return (Exit::SpawnFailed("no process id".to_string()), None, 0);
     };
     let mut pause = Duration::from_millis(1);
+    let (mut tree_peak, mut next_sample) = (0u64, start + TREE_SAMPLE_PERIOD);
     loop {
         let mut status = 0i32;
         let mut usage = RUsage { times: [0; 4], max_rss: 0, rest: [0; 13] };
@@ -144,18 +159,22 @@ fn wait_with_timeout(child: &mut Child, start: Instant, timeout: Duration) -> (E
             let rss = u64::try_from(usage.max_rss).ok();
             let signal = status & 0x7f;
             return if signal == 0 {
-                (Exit::Code((status >> 8) & 0xff), rss)
+                (Exit::Code((status >> 8) & 0xff), rss, tree_peak)
             } else {
-                (Exit::Signal(signal), rss)
+                (Exit::Signal(signal), rss, tree_peak)
             };
         }
         if r < 0 {
-            return (Exit::SpawnFailed(format!("wait failed: {}", std::io::Error::last_os_error())), None);
+            return (Exit::SpawnFailed(format!("wait failed: {}", std::io::Error::last_os_error())), None, 0);
         }
         if start.elapsed() >= timeout {
             kill_group(child.id());
             let _ = child.wait();
-            return (Exit::TimedOut, None);
+            return (Exit::TimedOut, None, 0);
+        }
+        if Instant::now() >= next_sample {
+            tree_peak = tree_peak.max(super::memory::tree_resident_kib(child.id()).unwrap_or(0));
+            next_sample = Instant::now() + TREE_SAMPLE_PERIOD;
         }
         thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(20));

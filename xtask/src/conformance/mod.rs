@@ -10,6 +10,7 @@
 
 pub mod baseline;
 pub mod exec;
+pub mod memory;
 pub mod outcome;
 pub mod report;
 pub mod suite;
@@ -379,6 +380,13 @@ fn run(o: &Options) -> Result<i32, String> {
         println!(
             "largest peak memory: {} MiB ({})",
             largest.run.max_rss_kib.unwrap_or(0).div_ceil(1024),
+            largest.case.key()
+        );
+    }
+    if let Some(largest) = results.iter().filter(|r| r.run.max_tree_rss_kib.is_some()).max_by_key(|r| r.run.max_tree_rss_kib) {
+        println!(
+            "largest peak memory of a whole run (lockstep and its children together): {} MiB ({})",
+            largest.run.max_tree_rss_kib.unwrap_or(0).div_ceil(1024),
             largest.case.key()
         );
     }

@@ -499,6 +499,7 @@ mod tests {
             stderr: "panicked at src/main.rs\n".to_string(),
             wall: Duration::from_millis(5),
             max_rss_kib: None,
+            max_tree_rss_kib: None,
         }
     }
 

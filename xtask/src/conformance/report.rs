@@ -82,6 +82,10 @@ pub struct Figures {
     /// largest, in KiB, over the runs that were measured.
     pub rss_p95_kib: Option<u64>,
     pub rss_max_kib: Option<u64>,
+    /// The same over each run's whole process tree together
+    /// (`RawRun::max_tree_rss_kib`).
+    pub tree_rss_p95_kib: Option<u64>,
+    pub tree_rss_max_kib: Option<u64>,
 }
 
 impl Figures {
@@ -90,8 +94,10 @@ impl Figures {
         let mut walls = Vec::new();
         let mut frontend = Vec::new();
         let mut rss = Vec::new();
+        let mut tree_rss = Vec::new();
         for r in results {
             rss.extend(r.run.max_rss_kib);
+            tree_rss.extend(r.run.max_tree_rss_kib);
             if let Some(ms) = r.judgement.frontend_ms {
                 frontend.push(Duration::from_secs_f64(ms / 1000.0));
             }
@@ -143,6 +149,9 @@ impl Figures {
         rss.sort_unstable();
         f.rss_p95_kib = percentile(&rss, 95);
         f.rss_max_kib = rss.last().copied();
+        tree_rss.sort_unstable();
+        f.tree_rss_p95_kib = percentile(&tree_rss, 95);
+        f.tree_rss_max_kib = tree_rss.last().copied();
         f
     }
 
@@ -173,6 +182,8 @@ impl Figures {
             "frontend_p95_ms": self.frontend_p95.map(|d| d.as_millis() as u64),
             "max_rss_p95_kib": self.rss_p95_kib,
             "max_rss_max_kib": self.rss_max_kib,
+            "max_tree_rss_p95_kib": self.tree_rss_p95_kib,
+            "max_tree_rss_max_kib": self.tree_rss_max_kib,
         })
     }
 }
@@ -251,7 +262,7 @@ pub fn render_tables(columns: &[(String, Figures)], all: &[&TestResult]) -> Stri
     );
     let _ = writeln!(out, "(* = does not agree with the expected verdict)\n");
 
-    let rows: [FigureRow; 15] = [
+    let rows: [FigureRow; 17] = [
         ("agreeing", |f| f.agreeing.cell()),
         ("pass tests verified", |f| f.pass_verified.cell()),
         ("fail tests reported (found)", |f| f.fail_found.cell()),
@@ -275,6 +286,8 @@ pub fn render_tables(columns: &[(String, Figures)], all: &[&TestResult]) -> Stri
         ("front-end time p95", |f| seconds(f.frontend_p95)),
         ("peak memory p95 (largest process)", |f| mebibytes(f.rss_p95_kib)),
         ("peak memory max (largest process)", |f| mebibytes(f.rss_max_kib)),
+        ("peak memory p95 (all processes)", |f| mebibytes(f.tree_rss_p95_kib)),
+        ("peak memory max (all processes)", |f| mebibytes(f.tree_rss_max_kib)),
     ];
     let _ = write!(out, "{:<label_width$}", "figure");
     for (name, _) in columns {
@@ -334,6 +347,7 @@ pub fn result_json(r: &TestResult, baseline: Option<(Outcome, &str)>) -> Value {
         "timed_out": r.run.exit == Exit::TimedOut,
         "wall_ms": r.run.wall.as_millis() as u64,
         "max_rss_kib": r.run.max_rss_kib,
+        "max_tree_rss_kib": r.run.max_tree_rss_kib,
         "detail": j.detail,
         "kinds": j.kinds,
         "confirmed": j.confirmed,
@@ -372,6 +386,7 @@ mod tests {
                 stderr: String::new(),
                 wall: Duration::from_millis(ms),
                 max_rss_kib: None,
+                max_tree_rss_kib: None,
             },
             judgement: Judgement {
                 outcome,
