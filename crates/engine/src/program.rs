@@ -306,7 +306,7 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
         return report;
     }
     if let Some((reason, event)) = run.host.incomplete.first() {
-        report.reason = Some((format!("the run of the host program stopped early ({reason:?})"), span(module, &event.loc)));
+        report.reason = Some((format!("the run of the host program stopped early: {reason}"), span(module, &event.loc)));
         return report;
     }
     if let Some((why, loc)) = run.nondeterminism.first() {

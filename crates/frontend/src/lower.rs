@@ -260,7 +260,7 @@ pub unsafe fn lower_module_keeping_supported(module: LLVMModuleRef, language: La
             while !bb.is_null() {
                 let mut inst = LLVMGetFirstInstruction(bb);
                 while !inst.is_null() {
-                    let is_call = !LLVMIsACallInst(inst).is_null();
+                    let is_call = !LLVMIsACallInst(inst).is_null() || !LLVMIsAInvokeInst(inst).is_null();
                     if is_call {
                         let callee = LLVMGetCalledValue(inst);
                         if LLVMIsAFunction(callee).is_null() && LLVMIsAInlineAsm(callee).is_null() {
@@ -403,8 +403,9 @@ pub unsafe fn lower_host_module(module: LLVMModuleRef) -> Result<Module> {
         if !reachable.insert(f) || LLVMIsDeclaration(f) != 0 {
             continue;
         }
-        let mut bb = LLVMGetFirstBasicBlock(f);
-        while !bb.is_null() {
+        // Only the blocks a run can reach: what only an exception's
+        // landing pad calls is never lowered.
+        for bb in reverse_postorder(f) {
             let mut inst = LLVMGetFirstInstruction(bb);
             while !inst.is_null() {
                 for i in 0..LLVMGetNumOperands(inst) {
@@ -415,7 +416,6 @@ pub unsafe fn lower_host_module(module: LLVMModuleRef) -> Result<Module> {
                 }
                 inst = LLVMGetNextInstruction(inst);
             }
-            bb = LLVMGetNextBasicBlock(bb);
         }
     }
     let (out, failures) = lower_module_from(module, Language::Cuda, Some(reachable), true)?;
@@ -1289,6 +1289,18 @@ impl<'a> FnLower<'a> {
             }
             LLVMUnreachable => self.f.set_terminator(self.cur, Terminator::Unreachable, self.cur_loc),
             LLVMSwitch => return self.unsupported("a switch statement that was not lowered"),
+            // Host C++ calls that may throw (`new` of a class, anything with
+            // a destructor in scope): the call, then its normal successor.
+            // The unwinding successor is never lowered (`reverse_postorder`
+            // does not follow it), and a throw stops the host run as
+            // unsupported (the host model of `__cxa_throw`), so a run never
+            // goes on past an exception as if the call had returned.
+            LLVMInvoke if self.cx.host => {
+                self.lower_call(inst)?;
+                let bb = LLVMGetInstructionParent(inst);
+                let dest = self.block_call(bb, LLVMGetNormalDest(inst))?;
+                self.f.set_terminator(self.cur, Terminator::Jump(dest), self.cur_loc);
+            }
             LLVMIndirectBr | LLVMInvoke | LLVMCallBr | LLVMResume | LLVMLandingPad | LLVMCleanupRet | LLVMCatchRet
             | LLVMCatchPad | LLVMCleanupPad | LLVMCatchSwitch => {
                 return self.unsupported(format!("the `{}` instruction (exceptions or computed goto)", opcode_name(op)))
@@ -2177,7 +2189,16 @@ unsafe fn reverse_postorder(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
     visited.insert(entry);
     while let Some((bb, i)) = stack.pop() {
         let term = LLVMGetBasicBlockTerminator(bb);
-        let n = if term.is_null() { 0 } else { LLVMGetNumSuccessors(term) };
+        // An `invoke`'s second successor is where an exception unwinds to:
+        // exceptions are not followed (see `lower_inst`), so neither are
+        // the landing pads and the cleanups only they reach.
+        let n = if term.is_null() {
+            0
+        } else if !LLVMIsAInvokeInst(term).is_null() {
+            1
+        } else {
+            LLVMGetNumSuccessors(term)
+        };
         if i < n {
             stack.push((bb, i + 1));
             let succ = LLVMGetSuccessor(term, i);

@@ -893,6 +893,15 @@ impl HavocOracle for HostEnv<'_> {
                     None => Some(ExternalOutcome::Unsupported(format!("`operator new` of {size} bytes throws std::bad_alloc here, and exceptions are not modelled"))),
                 }
             }
+            // A `throw`: the lowering follows only the ways calls return
+            // normally (an `invoke` is a call and a jump to its normal
+            // successor), so a run that throws stops here, unsupported,
+            // rather than go on as if the call had returned.
+            // libstdc++'s `std::__throw_length_error` and friends, which its
+            // containers call (`vector::at` out of range), throw too.
+            _ if throws_exception(name) => {
+                Some(ExternalOutcome::Unsupported("the program throws a C++ exception here, and exceptions are not modelled".to_string()))
+            }
             "_ZnwmRKSt9nothrow_t" | "_ZnamRKSt9nothrow_t" => {
                 let size = int(&a[0]);
                 let name = format!("new'd buffer {}", memory.len());
@@ -1211,6 +1220,14 @@ pub fn undefined_value_use(module: &Module, root: FuncId) -> Option<(FuncId, Opt
 }
 
 /// The value uninitialised variables hold in the run steered by `choice`.
+/// Whether the library function `name` only throws a C++ exception: the
+/// C++ ABI's `__cxa_throw` family and libstdc++'s `std::__throw_*` helpers
+/// (mangled `_ZSt<length>__throw_...`).
+fn throws_exception(name: &str) -> bool {
+    matches!(name, "__cxa_allocate_exception" | "__cxa_throw" | "__cxa_rethrow" | "_Unwind_Resume" | "__cxa_rethrow_primary_exception")
+        || name.strip_prefix("_ZSt").is_some_and(|rest| rest.trim_start_matches(|c: char| c.is_ascii_digit()).starts_with("__throw_"))
+}
+
 fn undefined_value(choice: u32) -> u128 {
     [0, u128::MAX, u128::from_le_bytes([0xA5; 16])][choice as usize % 3]
 }

@@ -182,6 +182,17 @@ pub enum IncompleteReason {
     Unsupported(String),
 }
 
+impl fmt::Display for IncompleteReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IncompleteReason::StepBudget => f.write_str("a thread ran out of its step budget"),
+            IncompleteReason::TotalStepBudget => f.write_str("the run ran out of its step budget"),
+            IncompleteReason::CallDepth => f.write_str("the call stack grew past its limit"),
+            IncompleteReason::Unsupported(why) => f.write_str(why),
+        }
+    }
+}
+
 /// A thread that stopped early, and where.
 #[derive(Clone, PartialEq, Debug)]
 pub struct ThreadEvent {
