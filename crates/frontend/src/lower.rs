@@ -342,6 +342,31 @@ pub unsafe fn lower_module_keeping_supported(module: LLVMModuleRef, language: La
 
 /// The functions a constant refers to, through any nesting of aggregates
 /// and constant expressions.
+/// The functions `v` refers to: itself, the operands of a constant
+/// expression, and what the initialisers of the global variables it names
+/// refer to (each global searched once: `seen`).
+unsafe fn functions_referenced(v: LLVMValueRef, seen: &mut HashSet<LLVMValueRef>, out: &mut HashSet<LLVMValueRef>) {
+    if v.is_null() {
+        return;
+    }
+    if !LLVMIsAFunction(v).is_null() {
+        out.insert(v);
+        return;
+    }
+    if !LLVMIsAGlobalVariable(v).is_null() {
+        if seen.insert(v) && LLVMIsDeclaration(v) == 0 {
+            functions_referenced(LLVMGetInitializer(v), seen, out);
+        }
+        return;
+    }
+    if LLVMIsAConstant(v).is_null() || !LLVMIsAGlobalValue(v).is_null() {
+        return;
+    }
+    for i in 0..LLVMGetNumOperands(v).max(0) {
+        functions_referenced(LLVMGetOperand(v, i as u32), seen, out);
+    }
+}
+
 unsafe fn collect_functions(c: LLVMValueRef, out: &mut HashSet<LLVMValueRef>) {
     if c.is_null() {
         return;
@@ -399,6 +424,11 @@ pub unsafe fn lower_host_module(module: LLVMModuleRef) -> Result<Module> {
     }
     let mut reachable = HashSet::new();
     let mut stack = vec![main];
+    // Globals whose initialisers were searched for functions: a function
+    // whose address is in a table the program reads (a class's virtual
+    // table, reached through the constructor's store of its address) is
+    // reachable too, and must be lowered for the table to be filled in.
+    let mut tables = HashSet::new();
     while let Some(f) = stack.pop() {
         if !reachable.insert(f) || LLVMIsDeclaration(f) != 0 {
             continue;
@@ -410,9 +440,9 @@ pub unsafe fn lower_host_module(module: LLVMModuleRef) -> Result<Module> {
             while !inst.is_null() {
                 for i in 0..LLVMGetNumOperands(inst) {
                     let op = LLVMGetOperand(inst, i as u32);
-                    if !op.is_null() && !LLVMIsAFunction(op).is_null() {
-                        stack.push(op);
-                    }
+                    let mut found = HashSet::new();
+                    functions_referenced(op, &mut tables, &mut found);
+                    stack.extend(found);
                 }
                 inst = LLVMGetNextInstruction(inst);
             }
