@@ -181,6 +181,56 @@ pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
             return Ok(());
         }
     }
+    // `{result, overflowed}` of LLVM's checked arithmetic (what `new T[n]`
+    // computes its size with, and `__builtin_*_overflow`): the wrapped
+    // result, and the overflow as a comparison of exact values. Signed
+    // multiplication is left to the generic path (an unmodelled call).
+    for (prefix, op) in [("uadd.", BinOp::Add), ("usub.", BinOp::Sub), ("umul.", BinOp::Mul), ("sadd.", BinOp::Add), ("ssub.", BinOp::Sub)] {
+        if name.strip_prefix(prefix).is_some_and(|rest| rest.starts_with("with.overflow.")) && args.len() == 2 {
+            let a = l.arg_scalar(args[0])?;
+            let b = l.arg_scalar(args[1])?;
+            let ty = l.type_of(a);
+            let res = l.emit_inst(InstKind::Binary { op, lhs: a, rhs: b }, Some(ty)).expect("result");
+            let cmp = |l: &mut L, cc, lhs, rhs| l.emit_inst(InstKind::Icmp { cc, lhs, rhs }, Some(Type::BOOL)).expect("result");
+            let bin = |l: &mut L, op, lhs, rhs| l.emit_inst(InstKind::Binary { op, lhs, rhs }, Some(ty)).expect("result");
+            let zero = l.int_const(ty, 0);
+            let overflowed = match prefix {
+                // The sum wrapped below an operand; the difference needed
+                // a borrow.
+                "uadd." => cmp(l, IntCC::Ult, res, a),
+                "usub." => cmp(l, IntCC::Ult, a, b),
+                // A product wrapped when dividing it by a nonzero `b` does
+                // not give `a` back (`b` is replaced by 1 where it is 0, so
+                // that no division by zero is executed).
+                "umul." => {
+                    let one = l.int_const(ty, 1);
+                    let b_zero = cmp(l, IntCC::Eq, b, zero);
+                    let divisor = l.emit_inst(InstKind::Select { cond: b_zero, then_value: one, else_value: b }, Some(ty)).expect("result");
+                    let back = bin(l, BinOp::UDiv, res, divisor);
+                    let differs = cmp(l, IntCC::Ne, back, a);
+                    let b_nonzero = cmp(l, IntCC::Ne, b, zero);
+                    l.emit_inst(InstKind::Binary { op: BinOp::And, lhs: differs, rhs: b_nonzero }, Some(Type::BOOL)).expect("result")
+                }
+                // Signed: the result's sign differs from what the operands'
+                // signs force (both operands' for a sum; `a`'s, against a
+                // `b` of the other sign, for a difference).
+                "sadd." => {
+                    let x = bin(l, BinOp::Xor, a, res);
+                    let y = bin(l, BinOp::Xor, b, res);
+                    let both = bin(l, BinOp::And, x, y);
+                    cmp(l, IntCC::Slt, both, zero)
+                }
+                _ => {
+                    let x = bin(l, BinOp::Xor, a, b);
+                    let y = bin(l, BinOp::Xor, a, res);
+                    let both = bin(l, BinOp::And, x, y);
+                    cmp(l, IntCC::Slt, both, zero)
+                }
+            };
+            l.define_lanes(call, vec![res, overflowed]);
+            return Ok(());
+        }
+    }
     if name.starts_with("abs.") {
         let a = l.arg_scalar(args[0])?;
         let ty = l.type_of(a);

@@ -359,7 +359,16 @@ struct HostEnv<'m> {
     /// The undetermined bits of the last call's result: input, the clock,
     /// `rand` seeded from the clock (see `HavocOracle::result_undefined`).
     result_undefined: u128,
+    /// Bytes left in the device heap that kernels' `malloc` and `new` draw
+    /// from (`DEVICE_HEAP_BYTES`, or what `cudaDeviceSetLimit` with
+    /// `cudaLimitMallocHeapSize` set; see `KernelEnv`).
+    device_heap_left: u64,
 }
+
+/// The CUDA device heap's default size (`cudaLimitMallocHeapSize`): 8 MiB.
+const DEVICE_HEAP_BYTES: u64 = 8 << 20;
+/// `cudaLimitMallocHeapSize` in `enum cudaLimit`.
+const CUDA_LIMIT_MALLOC_HEAP_SIZE: u64 = 2;
 
 const CUDA_SUCCESS: u32 = 0;
 const CUDA_ERROR_INVALID_VALUE: u32 = 1;
@@ -378,6 +387,7 @@ impl<'m> HostEnv<'m> {
             kernels,
             allocs: HashMap::new(),
             pending: None,
+            device_heap_left: DEVICE_HEAP_BYTES,
             pending_args: Vec::new(),
             rand: rand::GlibcRand::default(),
             rand_unknown: false,
@@ -737,15 +747,18 @@ impl<'m> HostEnv<'m> {
         // only then is the memory before the launch worth a copy.
         let snapshot = uses_undefined.then(|| memory.clone());
         let taken = std::mem::take(memory);
-        let mut kernel_env = KernelEnv { havoc: SeededHavoc { seed: options.havoc_seed } };
-        match replay_with_oracle(self.module, kernel, &launch, args, taken, &options, &mut kernel_env) {
+        let fill = [0x00, 0x01, 0xA5][self.choice as usize % 3];
+        let mut kernel_env = KernelEnv { havoc: SeededHavoc { seed: options.havoc_seed }, heap_left: self.device_heap_left, fill };
+        let replayed = replay_with_oracle(self.module, kernel, &launch, args, taken, &options, &mut kernel_env);
+        self.device_heap_left = kernel_env.heap_left;
+        match replayed {
             Ok(mut result) => {
                 if let (Some(snapshot), true) = (snapshot, result.violations.is_empty()) {
                     // Uninitialised variables read 0 in that run; any value is
                     // possible, so run again with all ones, and keep that
                     // run if it goes wrong (its memory too).
                     let other = ReplayOptions { undefined_value: u128::MAX, ..options.clone() };
-                    let mut env = KernelEnv { havoc: SeededHavoc { seed: options.havoc_seed } };
+                    let mut env = KernelEnv { havoc: SeededHavoc { seed: options.havoc_seed }, heap_left: self.device_heap_left, fill };
                     if let Ok(second) = replay_with_oracle(self.module, kernel, &launch, args, snapshot, &other, &mut env) {
                         self.launch_steps_left = self.launch_steps_left.saturating_sub(second.steps);
                         if !second.violations.is_empty() {
@@ -1006,6 +1019,12 @@ impl HavocOracle for HostEnv<'_> {
                 ret(e as u64)
             }
             "cudaPeekAtLastError" => ret(self.last_error as u64),
+            // The device heap's size, which kernels' `malloc` and `new`
+            // draw from; the other limits change nothing lockstep checks.
+            "cudaDeviceSetLimit" if int(&a[0]) == CUDA_LIMIT_MALLOC_HEAP_SIZE => {
+                self.device_heap_left = int(&a[1]);
+                ret(0)
+            }
             "cudaDeviceSynchronize" | "cudaThreadSynchronize" | "cudaDeviceReset" | "cudaThreadExit" | "cudaSetDevice"
             | "cudaStreamSynchronize" | "cudaEventSynchronize" | "cudaEventRecord" | "cudaEventDestroy"
             | "cudaStreamDestroy" | "cudaDeviceSetLimit" | "cudaDeviceSetCacheConfig" | "cudaFuncSetCacheConfig"
@@ -1246,6 +1265,39 @@ fn line_of(module: &Module, loc: Loc) -> String {
 /// library's string functions that device code may call.
 struct KernelEnv {
     havoc: SeededHavoc,
+    /// Bytes left in the device heap (`HostEnv::device_heap_left`), read
+    /// back after the launch.
+    heap_left: u64,
+    /// What never-written heap bytes read as in this run (as for
+    /// `cudaMalloc`).
+    fill: u8,
+}
+
+impl KernelEnv {
+    /// A kernel's `malloc`, `new` and `new[]`: memory from the device heap,
+    /// global like `cudaMalloc`'s and uninitialised, or null once the heap
+    /// (8 MiB unless `cudaDeviceSetLimit` said otherwise) cannot hold it,
+    /// as CUDA's device-side allocator does. `free` and `delete` keep the
+    /// memory (a use after them is not detected).
+    fn heap_call(&mut self, name: &str, args: &[Val], memory: &mut Memory) -> Option<Option<Val>> {
+        let size = |v: &Val| match v {
+            Val::Bits(b) => Some(*b as u64),
+            _ => None,
+        };
+        match name {
+            "malloc" | "_Znwm" | "_Znam" => {
+                let bytes = size(args.first()?)?;
+                if bytes > self.heap_left || bytes > lockstep_replay::memory::MAX_ALLOCATION_BYTES {
+                    return Some(Some(Val::Ptr(Pointer::NULL)));
+                }
+                self.heap_left -= bytes;
+                let name = format!("device heap block {}", memory.len());
+                Some(Some(memory.alloc_undefined(&name, MemSpace::Global, bytes.max(1), self.fill)))
+            }
+            "free" | "_ZdlPv" | "_ZdaPv" | "_ZdlPvm" | "_ZdaPvm" => Some(None),
+            _ => None,
+        }
+    }
 }
 
 impl HavocOracle for KernelEnv {
@@ -1265,6 +1317,9 @@ impl HavocOracle for KernelEnv {
     }
 
     fn call_external(&mut self, call: &ExternalCall<'_>, memory: &mut Memory) -> Option<ExternalOutcome> {
+        if let Some(result) = self.heap_call(call.name, call.args, memory) {
+            return Some(ExternalOutcome::Return(call.ret.and(result)));
+        }
         match libc::call(call.name, call.args, memory)? {
             libc::LibcResult::Value(v) => Some(ExternalOutcome::Return(call.ret.and(v))),
             libc::LibcResult::BadArgument(message) => Some(ExternalOutcome::Unsupported(message)),
