@@ -44,6 +44,10 @@ struct Session {
     /// The z3 work (`rlimit` units) the session's queries have done, in
     /// every solver (see `ProveConfig::work_budget`).
     work: u64,
+    /// Equalities that fix the kernel's symbolic launch sizes to one
+    /// representative launch (empty when the sizes are constants): Houdini's
+    /// rounds look there first for failing candidates (`failing_among`).
+    representative_launch: Vec<TermId>,
 }
 
 /// The work `solver` did since it reported `before` (0 when it cannot tell,
@@ -206,12 +210,40 @@ impl Session {
             }
         };
         let st = &self.p.st;
+        let representative = &self.representative_launch;
         let before = solver.work_done().ok().flatten();
         let result = (|| -> lockstep_smt::Result<Option<Vec<usize>>> {
             solver.push()?;
             solver.assert(st, any)?;
             for &g in guards.iter().chain(ctx.iter()) {
                 solver.assert(st, g)?;
+            }
+            // A failing candidate shows up as readily at one launch size as
+            // at a symbolic one, where products and remainders by the
+            // block size make z3 slow to find a model. A model with the
+            // sizes fixed is a model of the query (fixing a free symbol
+            // only restricts it), so what fails there may be dropped, as
+            // Houdini drops what fails in any model; when nothing fails
+            // there, the query is asked as it is.
+            if !representative.is_empty() {
+                solver.push()?;
+                for &fix in representative {
+                    solver.assert(st, fix)?;
+                }
+                let found = match solver.check_sat_within(REPRESENTATIVE_LIMIT)? {
+                    SatResult::Sat => {
+                        let vals = solver.get_value(st, &conds)?;
+                        let bad: Vec<usize> =
+                            obs.iter().zip(vals.iter()).filter(|(_, v)| v.as_bool() != Some(true)).map(|(&o, _)| o).collect();
+                        (!bad.is_empty()).then_some(bad)
+                    }
+                    _ => None,
+                };
+                solver.pop()?;
+                if let Some(bad) = found {
+                    solver.pop()?;
+                    return Ok(Some(bad));
+                }
             }
             let r = solver.check_sat()?;
             let out = match r {
@@ -254,6 +286,37 @@ impl Session {
 /// core cannot answer, like `test_mod_invariants/local_direct`: 0.9 s at
 /// 100 ms, 1.8 s at 1 s).
 const ROUND_FALLBACK: Duration = Duration::from_millis(300);
+
+/// How long a Houdini round may look for a failing candidate at the
+/// representative launch (`Session::representative_launch`) before the
+/// round's query is asked with the sizes symbolic. Taken as z3 work, like
+/// every limit here, so the answer does not depend on the machine's load.
+const REPRESENTATIVE_LIMIT: Duration = Duration::from_millis(500);
+
+/// The launch at which Houdini's rounds first look for failing candidates
+/// when the kernel's sizes are symbolic: a block of 64 threads in its first
+/// symbolic dimension (1 in the others) and a grid of 4 blocks in its first
+/// symbolic dimension (1 in the others), so that two threads of a group and
+/// two groups both exist.
+fn representative_launch(p: &mut Problem) -> Vec<TermId> {
+    let mut fixes = Vec::new();
+    for (sizes, first) in [(p.group_size, 64u128), (p.num_groups, 4u128)] {
+        let mut value = first;
+        for size in sizes {
+            if p.st.as_bv(size).is_some() {
+                continue;
+            }
+            let width = match p.st.sort_of(size) {
+                lockstep_smt::Sort::BitVec(w) => *w,
+                _ => continue,
+            };
+            let c = p.st.bv_const(width, value);
+            fixes.push(p.st.eq(size, c));
+            value = 1;
+        }
+    }
+    fixes
+}
 const CHECK_FALLBACK: Duration = Duration::from_millis(200);
 
 impl Session {
@@ -282,7 +345,8 @@ impl Session {
         for &t in &base {
             solver.assert(&p.st, t).map_err(|e| format!("solver failure: {e}"))?;
         }
-        Ok(Session { solver, p, negations, base, slice_config, slice: None, work: 0 })
+        let representative_launch = representative_launch(&mut p);
+        Ok(Session { solver, p, negations, base, slice_config, slice: None, work: 0, representative_launch })
     }
 }
 
