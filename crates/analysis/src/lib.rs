@@ -29,6 +29,7 @@ pub mod dimensions;
 pub mod dom;
 pub mod ghost;
 pub mod inline;
+pub mod input_loops;
 pub mod loops;
 pub mod memory;
 pub mod observe;

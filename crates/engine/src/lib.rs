@@ -15,6 +15,7 @@ pub mod annotations;
 pub mod confirm;
 pub mod config;
 pub mod host_path;
+pub mod input_paths;
 pub mod limits;
 pub mod locate;
 pub mod memory;

@@ -35,6 +35,7 @@ use lockstep_kir::{append_module, FuncId, InstKind, MemSpace, Module, Type};
 use lockstep_replay::{Loc, ObjId};
 
 use crate::config::{CheckConfig, Mode};
+use crate::input_paths::Exploration;
 use crate::locate::span_at;
 
 /// The outcome of checking a program.
@@ -79,6 +80,28 @@ pub fn check_program(device: &Module, host: &Module, config: &CheckConfig) -> Pr
             }
         }
     };
+    // A program that reads input is run once per path through it
+    // (`input_paths`): when the runs cover every path, they decide the
+    // program for every input; a run that goes wrong is a behaviour of
+    // the program. Otherwise the one-run checks below say what they can.
+    let mut unexplored = None;
+    if run.input_reads > 0 && !run.is_deterministic() && !went_wrong(&run) {
+        match crate::input_paths::explore(&linked, main, config, went_wrong) {
+            Exploration::Complete(runs) => return explored_reports(&linked, device, &runs),
+            Exploration::WentWrong(run) => return reports_of(&linked, device, &run, config),
+            Exploration::Incomplete(why) => unexplored = Some(why),
+        }
+    }
+    let mut report = check_one_run(&linked, device, main, run, config);
+    if let (Some(why), false) = (unexplored, report.kernels.iter().any(|k| k.verdict == Verdict::Errors)) {
+        report.notes.push(Diagnostic::note(format!("the program's paths through its input were not all explored, so it is not decided for every input: {why}")));
+    }
+    report
+}
+
+/// The checks of a program from one run (`run`, made with the first
+/// choice), and the further runs it asks for.
+fn check_one_run(linked: &Module, device: &Module, main: FuncId, run: ProgramRun, config: &CheckConfig) -> ProgramReport {
     // A nondeterministic program gets a few more runs with other inputs
     // and clock readings, to find the bugs the first run's choices hide;
     // the report follows the first run that went wrong.
@@ -224,7 +247,7 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
         memory: vec![("run".into(), "one execution of the host program from main".into())],
         ..Witness::default()
     };
-    for (why, _) in &run.nondeterminism {
+    for (why, _) in run.nondeterminism.iter().filter(|(why, _)| !explained_by_input(run, why)) {
         evidence.memory.push(("choice".into(), why.clone()));
     }
     // The uninitialised variables whose values reached what went wrong
@@ -335,7 +358,7 @@ fn host_report(module: &Module, run: &ProgramRun) -> KernelReport {
 
 /// Whether the kernel's outcome could depend on the order threads run in
 /// beyond what race detection covers: an atomic whose old value is used.
-fn schedule_dependent(module: &Module, kernel: FuncId) -> bool {
+pub(crate) fn schedule_dependent(module: &Module, kernel: FuncId) -> bool {
     let mut seen = HashSet::new();
     let mut stack = vec![kernel];
     while let Some(f) = stack.pop() {
@@ -353,6 +376,13 @@ fn schedule_dependent(module: &Module, kernel: FuncId) -> bool {
         }
     }
     false
+}
+
+/// Whether the nondeterminism `why` of `run` is its use of the input its
+/// witness lists: a run that explored the input (`ProgramRun::draws`)
+/// names every value it read, and its uses of them need no other word.
+fn explained_by_input(run: &ProgramRun, why: &str) -> bool {
+    run.draws.is_some() && (why.contains("uses a value the run does not determine") || why.contains("reads memory that was never written"))
 }
 
 /// What the run's uninitialised variables held, for a witness (nothing for
@@ -382,7 +412,62 @@ fn undefined_value_text(value: u128, declared: &[crate::uninit::Declaration]) ->
 /// What the run read as input, for a witness (nothing for the first run's
 /// zeros, or a run that read none).
 fn input_text(run: &ProgramRun) -> Option<String> {
+    if let Some(draws) = &run.draws {
+        return crate::input_paths::input_text(draws);
+    }
     (run.input_reads > 0 && run.choice != 0).then(|| format!("every number the program reads as input is {}", run.choice))
+}
+
+/// The reports of a program whose runs cover every path through its input
+/// (`input_paths::Exploration::Complete`): nothing went wrong in any, so the
+/// host program and every kernel they launch are verified.
+fn explored_reports(linked: &Module, device: &Module, runs: &[ProgramRun]) -> ProgramReport {
+    let paths = runs.len();
+    let plural = |n: usize, word: &str, many: &str| if n == 1 { format!("{n} {word}") } else { format!("{n} {many}") };
+    let mut host = KernelReport::new(HOST_ENTRY);
+    host.verdict = Verdict::Verified;
+    host.proved = vec![
+        "host assertions".into(),
+        "CUDA runtime API use (allocation sizes, copy directions, frees)".into(),
+        "host memory safety".into(),
+    ];
+    host.assumptions = vec![format!(
+        "every input: the program's {} through what it reads (its branches on input, in the host and in its kernels) were each run, and the solver showed no other way feasible; input reaches nothing but those branches, so each run stands for every input that takes its path",
+        plural(paths, "path", "paths")
+    )];
+    let mut notes: Vec<Diagnostic> = Vec::new();
+    let mut launches: BTreeMap<FuncId, usize> = BTreeMap::new();
+    for run in runs {
+        for (message, loc) in &run.notes {
+            if !notes.iter().any(|n| &n.message == message) {
+                notes.push(Diagnostic { span: span(linked, loc), ..Diagnostic::note(message.clone()) });
+            }
+        }
+        for launch in &run.launches {
+            *launches.entry(launch.kernel).or_default() += 1;
+        }
+    }
+    let mut kernels = vec![host];
+    for (id, f) in device.kernels() {
+        if !launches.contains_key(&id) {
+            notes.push(Diagnostic::note(format!(
+                "kernel `{}` is never launched by the program, whatever its input, so it is not part of the program's behaviour (check it alone with --kernel={})",
+                f.name, f.name
+            )));
+        }
+    }
+    for (kernel, count) in launches {
+        let mut report = KernelReport::new(device.functions[kernel].name.clone());
+        report.verdict = Verdict::Verified;
+        report.proved.push(format!(
+            "race freedom, barrier divergence freedom, memory safety and assertions for {} over the program's {} through its input, by executing every thread on the program's own data",
+            plural(count, "launch", "launches"),
+            plural(paths, "path", "paths")
+        ));
+        report.assumptions.push("the program's input reaches the kernel only in branches, whose every way was explored, and the kernel's results do not depend on the order of its atomics".into());
+        kernels.push(report);
+    }
+    ProgramReport { kernels, notes }
 }
 
 fn dims(d: [u32; 3]) -> String {
@@ -453,7 +538,7 @@ fn kernel_report(
             witness.memory.push(("choice".into(), "uninitialised variables hold all-ones bits".into()));
         }
         if !launch.deterministic_before {
-            for (why, _) in &run.nondeterminism {
+            for (why, _) in run.nondeterminism.iter().filter(|(why, _)| !explained_by_input(run, why)) {
                 witness.memory.push(("choice".into(), why.clone()));
             }
         }

@@ -35,6 +35,7 @@
 //! Invariant: a `ProgramRun` never claims determinism that the run did not
 //! have: every source of nondeterminism the run met is in `nondeterminism`.
 
+pub mod inputs;
 pub mod libc;
 pub mod rand;
 mod runtime_launch;
@@ -201,6 +202,9 @@ pub struct ProgramRun {
     pub choice: u32,
     /// How many input calls (`scanf`, `getchar`...) the run made.
     pub input_reads: u64,
+    /// In a run that explores the program's input (`run_program_on`):
+    /// every value it consumed as input, in order (see `inputs`).
+    pub draws: Option<Vec<inputs::InputDraw>>,
 }
 
 impl ProgramRun {
@@ -244,10 +248,30 @@ fn with_memory_limit(options: ReplayOptions, limit: Option<u64>) -> ReplayOption
 /// one of the values an indeterminate variable may hold; `memory_limit`
 /// bounds what `main` and its launches may use (see `with_memory_limit`).
 pub fn run_program_with(module: &Module, main: FuncId, choice: u32, undefined_value: u128, memory_limit: Option<u64>) -> Result<ProgramRun, HostError> {
+    run_program_inner(module, main, choice, undefined_value, memory_limit, None)
+}
+
+/// A run that explores the program's input: the `k`-th value it reads is
+/// `plan.values[k]` (see `inputs`), its launches record their branches on
+/// undetermined values in the path condition too, and `ProgramRun::draws`
+/// lists what it read.
+pub fn run_program_on(module: &Module, main: FuncId, plan: inputs::InputPlan, memory_limit: Option<u64>) -> Result<ProgramRun, HostError> {
+    run_program_inner(module, main, 0, 0, memory_limit, Some(inputs::Draws { plan, draws: Vec::new() }))
+}
+
+fn run_program_inner(
+    module: &Module,
+    main: FuncId,
+    choice: u32,
+    undefined_value: u128,
+    memory_limit: Option<u64>,
+    draws: Option<inputs::Draws>,
+) -> Result<ProgramRun, HostError> {
     let func = module.functions.get(main).ok_or(HostError::NoMain)?;
     let mut env = HostEnv::new(module);
     env.choice = choice;
     env.memory_limit = memory_limit;
+    env.draws = draws;
     let mut memory = Memory::new();
     // `main(argc, argv)`: one argument, the program's name.
     let mut args = Vec::new();
@@ -270,6 +294,11 @@ pub fn run_program_with(module: &Module, main: FuncId, choice: u32, undefined_va
         host_code: true,
         undefined_value,
         track_definedness: true,
+        record_path: env.draws.is_some(),
+        input_loops: match &env.draws {
+            Some(d) if !d.plan.no_rounds => inputs::loops(module),
+            _ => Vec::new(),
+        },
         ..with_memory_limit(ReplayOptions::default(), memory_limit)
     };
     let host = replay_with_oracle(module, main, &Launch::linear(1, 1), &args, memory, &options, &mut env)
@@ -315,6 +344,7 @@ pub fn run_program_with(module: &Module, main: FuncId, choice: u32, undefined_va
         compared_values,
         choice,
         input_reads: env.input_reads,
+        draws: env.draws.map(|d| d.draws),
     })
 }
 
@@ -363,6 +393,11 @@ struct HostEnv<'m> {
     /// from (`DEVICE_HEAP_BYTES`, or what `cudaDeviceSetLimit` with
     /// `cudaLimitMallocHeapSize` set; see `KernelEnv`).
     device_heap_left: u64,
+    /// The term of the last call's result when it is an input draw (see
+    /// `HavocOracle::result_term`).
+    result_term: TermId,
+    /// In a run that explores the input: its draws (see `inputs`).
+    draws: Option<inputs::Draws>,
 }
 
 /// The CUDA device heap's default size (`cudaLimitMallocHeapSize`): 8 MiB.
@@ -405,6 +440,8 @@ impl<'m> HostEnv<'m> {
             choice_used: false,
             input_reads: 0,
             result_undefined: 0,
+            result_term: 0,
+            draws: None,
         }
     }
 
@@ -740,6 +777,12 @@ impl<'m> HostEnv<'m> {
             // only their uses make the launch one behaviour among several.
             track_definedness: true,
             arg_undefined,
+            // Exploring the program's input, the arguments' terms go with
+            // them, so that a kernel's branches on input have terms.
+            arg_terms: if self.draws.is_some() { record.arg_terms.clone() } else { Vec::new() },
+            // Exploring the program's input, a kernel's branches on it are
+            // part of the path.
+            record_path: self.draws.is_some(),
             ..with_memory_limit(ReplayOptions::default(), self.memory_limit)
         };
         let uses_undefined = undefined_value_use(self.module, kernel).is_some();
@@ -832,10 +875,22 @@ impl HavocOracle for HostEnv<'_> {
         std::mem::take(&mut self.result_undefined)
     }
 
+    fn result_term(&mut self) -> TermId {
+        std::mem::take(&mut self.result_term)
+    }
+
+    fn input_round(&mut self, targets: &[(ObjId, u64)], memory: &mut Memory) -> bool {
+        match self.draws.as_mut() {
+            Some(draws) => inputs::round(draws, memory, targets),
+            None => false,
+        }
+    }
+
     fn call_external(&mut self, call: &ExternalCall<'_>, memory: &mut Memory) -> Option<ExternalOutcome> {
         let loc = call.loc;
         self.last_loc = Some(loc);
         self.result_undefined = 0;
+        self.result_term = 0;
         let a = call.args;
         let ret = |v: u64| Some(ExternalOutcome::Return(call.ret.map(|_| Val::Bits(v as u128))));
         let ret_err = |code: u32| Some(ExternalOutcome::Return(call.ret.map(|_| Val::Bits(code as u128))));
@@ -1109,6 +1164,27 @@ impl HavocOracle for HostEnv<'_> {
                 let first_target = if name.contains("scanf") && !name.ends_with("_scanf") && name != "scanf" { 2 } else { 1 };
                 let format = libc::read_c_string(memory, ptr(&a[first_target - 1])).unwrap_or_default();
                 let widths = scanf_widths(&format);
+                if self.draws.is_some() {
+                    let targets: Vec<_> = a
+                        .iter()
+                        .skip(first_target)
+                        .zip(widths)
+                        .map(|(target, width)| (self.check_range(memory, ptr(target), width, &format!("an argument of {name}"), loc), width))
+                        .collect();
+                    let line = line_of(self.module, loc);
+                    let short = name.trim_start_matches("__isoc99_");
+                    let draws = self.draws.as_mut().expect("checked");
+                    let Some(outcome) = inputs::scanf(draws, memory, &targets, short, &line) else {
+                        return Some(ExternalOutcome::Unsupported(format!(
+                            "the run read {} values as input: a loop that keeps reading is not explored further",
+                            inputs::MAX_DRAWS
+                        )));
+                    };
+                    self.choice_used = true;
+                    self.result_undefined = u128::MAX;
+                    self.result_term = outcome.term;
+                    return ret(outcome.result);
+                }
                 let mut assigned = 0u64;
                 for (target, width) in a.iter().skip(first_target).zip(widths) {
                     if let Some((id, off)) = self.check_range(memory, ptr(target), width, &format!("an argument of {name}"), loc) {
@@ -1128,6 +1204,21 @@ impl HavocOracle for HostEnv<'_> {
                 ret(assigned)
             }
             // Input: its value is unknown; it matters only when used.
+            "getchar" | "getc" | "fgetc" | "getch" if self.draws.is_some() => {
+                self.input_reads += 1;
+                let line = line_of(self.module, loc);
+                let draws = self.draws.as_mut().expect("checked");
+                let Some((value, term)) = inputs::getchar(draws, memory, name, &line) else {
+                    return Some(ExternalOutcome::Unsupported(format!(
+                        "the run read {} values as input: a loop that keeps reading is not explored further",
+                        inputs::MAX_DRAWS
+                    )));
+                };
+                self.choice_used = true;
+                self.result_undefined = u128::MAX;
+                self.result_term = term;
+                ret(value)
+            }
             "getchar" | "getc" | "fgetc" | "getch" | "system" | "rand_r" => {
                 self.input_reads += u64::from(!matches!(name, "system" | "rand_r"));
                 self.choice_used = true;

@@ -249,6 +249,13 @@ pub(crate) struct Ctx<'a> {
     pub threads_exited: u64,
     /// See `ReplayResult::unspecified_uses`.
     pub unspecified_uses: u64,
+    /// See `ReplayResult::untracked_uses`.
+    pub untracked_uses: u64,
+    /// See `ReplayResult::cut_at_input_loop`.
+    pub cut_at_input_loop: bool,
+    /// Per input loop (`ReplayOptions::input_loops`, by index), how many
+    /// times the run went round it since it last entered it.
+    input_loop_rounds: std::collections::HashMap<usize, u32>,
     /// The bytes a plain store is about to overwrite, with their offset,
     /// while the store is logged (see `races::Access::silent`); `None` for
     /// a byte of no known value (never written, or undetermined).
@@ -269,6 +276,8 @@ pub(crate) struct Ctx<'a> {
     /// The undetermined bits of the entry function's arguments (see
     /// `ReplayOptions::arg_undefined`).
     entry_undefined: Vec<u128>,
+    /// Their terms (`ReplayOptions::arg_terms`).
+    entry_terms: Vec<crate::terms::TermId>,
     race_scratch: Vec<Access>,
     arg_scratch: Vec<Val>,
     /// Per thread, the objects it read or wrote (non-atomically), with the
@@ -343,12 +352,16 @@ impl<'a> Ctx<'a> {
             aborted: false,
             threads_exited: 0,
             unspecified_uses: 0,
+            untracked_uses: 0,
+            cut_at_input_loop: false,
+            input_loop_rounds: std::collections::HashMap::new(),
             first_unspecified_use: None,
             no_wrap_overflows: 0,
             first_no_wrap_overflow: None,
             result_term: 0,
             compared_values: Vec::new(),
             entry_undefined: opts.arg_undefined.clone(),
+            entry_terms: opts.arg_terms.clone(),
             silent_prior: None,
             writing_undetermined: false,
             race_scratch: Vec::new(),
@@ -381,8 +394,10 @@ impl<'a> Ctx<'a> {
             barrier_flags: None,
         };
         let arg_undefined = std::mem::take(&mut self.entry_undefined);
-        let frame = self.new_frame(&th, kernel, args, &arg_undefined, &[], None, 0);
+        let arg_terms = std::mem::take(&mut self.entry_terms);
+        let frame = self.new_frame(&th, kernel, args, &arg_undefined, &arg_terms, None, 0);
         self.entry_undefined = arg_undefined;
+        self.entry_terms = arg_terms;
         th.frames.push(frame);
         th
     }
@@ -510,6 +525,14 @@ impl<'a> Ctx<'a> {
 
     /// Records an executed use of an unspecified value at `loc`.
     pub(crate) fn met_unspecified(&mut self, loc: Loc) {
+        self.unspecified_uses += 1;
+        self.untracked_uses += 1;
+        self.first_unspecified_use.get_or_insert(loc);
+    }
+
+    /// A use that the path condition records (a branch whose way is in
+    /// `Terms::path`): counted as a use, not as an untracked one.
+    fn met_recorded_use(&mut self, loc: Loc) {
         self.unspecified_uses += 1;
         self.first_unspecified_use.get_or_insert(loc);
     }
@@ -836,7 +859,9 @@ impl<'a> Ctx<'a> {
                     // own; the interpreter's library functions get no
                     // term (the device's and the host's versions differ).
                     let undefined = th.frames[cur].undef[r.index()];
+                    let given = self.oracle.result_term();
                     th.frames[cur].sym[r.index()] = match &outcome {
+                        Some(ExternalOutcome::Return(Some(_))) if undefined != 0 && given != 0 => given,
                         Some(ExternalOutcome::Return(Some(v))) if undefined != 0 => {
                             self.memory.terms.fresh_known(v.bits(), undefined, result_ty.map_or(64, |t| t.bits()))
                         }
@@ -1024,15 +1049,25 @@ impl<'a> Ctx<'a> {
                 else_dest,
             } => {
                 if self.opts.track_definedness && th.frames[cur].undef[cond.index()] != 0 {
-                    match crate::definedness::branch_join(func, then_dest, else_dest) {
+                    // A run that records its path for exploration records a
+                    // branch with a term rather than joining its ways: the
+                    // join would leave the values it merges without terms.
+                    let record_instead = self.opts.record_path && th.frames[cur].sym[cond.index()] != 0;
+                    let join = if record_instead { None } else { crate::definedness::branch_join(func, then_dest, else_dest) };
+                    match join {
                         Some(join) => th.frames[cur].pending_join = Some(join),
                         None => {
-                            self.met_unspecified(Loc { func: fid, block: bid, inst: None });
                             // The host's way is its path condition, which the
                             // launches that follow may assume.
-                            if self.opts.host_code {
+                            let at = Loc { func: fid, block: bid, inst: None };
+                            let recorded = (self.opts.host_code || self.opts.record_path) && {
                                 let taken = th.frames[cur].vals[cond.index()].as_bool();
-                                self.memory.terms.note_path(th.frames[cur].sym[cond.index()], taken);
+                                self.memory.terms.note_path(th.frames[cur].sym[cond.index()], taken)
+                            };
+                            if recorded {
+                                self.met_recorded_use(at);
+                            } else {
+                                self.met_unspecified(at);
                             }
                         }
                     }
@@ -1127,6 +1162,48 @@ impl<'a> Ctx<'a> {
                 let frame = th.frames.last().expect("checked");
                 rec.arrive(th.index, th.lane, th.id, frame.func, from, call.block, params, &frame.vals);
             }
+        }
+        if !self.opts.input_loops.is_empty() {
+            self.input_loop_edge(th, func, from, call.block);
+        }
+    }
+
+    /// An edge `from` -> `to` of the running function: at an input loop's
+    /// header, counts the rounds (see `ReplayOptions::input_loops`).
+    fn input_loop_edge(&mut self, th: &mut Thread, func: &Function, from: BlockId, to: BlockId) {
+        let fid = th.frames.last().expect("a running thread has a frame").func;
+        let Some(index) = self.opts.input_loops.iter().position(|l| l.func == fid && l.header == to) else { return };
+        let l = &self.opts.input_loops[index];
+        let (back_edge, locals) = (l.blocks.contains(&from), l.targets.clone());
+        if !back_edge {
+            // Entered afresh: a new count.
+            self.input_loop_rounds.insert(index, 0);
+            return;
+        }
+        let rounds = self.input_loop_rounds.entry(index).or_insert(0);
+        *rounds += 1;
+        if *rounds >= 2 {
+            self.cut_at_input_loop = true;
+            th.status = Status::Exited;
+            self.threads_exited += 1;
+            return;
+        }
+        // The first time round: the targets take any values.
+        let frame = th.frames.last().expect("a running thread has a frame");
+        let targets: Option<Vec<(ObjId, u64)>> = locals
+            .into_iter()
+            .map(|local| {
+                let addr = func.values.iter().find(|(_, d)| matches!(d.def, ValueDef::LocalAddr(x) if x == local)).map(|(v, _)| v);
+                let obj = addr.and_then(|v| frame.vals[v.index()].as_ptr().obj);
+                obj.and_then(|o| self.memory.get(o).map(|object| (o, object.size())))
+            })
+            .collect();
+        let Some(targets) = targets else {
+            self.stop(th, IncompleteReason::Unsupported("a variable an input loop reads into has no storage".into()));
+            return;
+        };
+        if !self.oracle.input_round(&targets, &mut self.memory) {
+            self.stop(th, IncompleteReason::Unsupported("the values an input loop reads could not be made input again".into()));
         }
     }
 

@@ -144,6 +144,20 @@ pub struct ReplayOptions {
     /// (`Global`, `Constant` and `Shared` objects) may only be reached
     /// through the runtime API, and a direct access is a violation.
     pub host_code: bool,
+    /// Records branches on undetermined values that have a term in the
+    /// path condition (`Terms::path`) also outside host code, rather than
+    /// joining their ways (`definedness::branch_join`, which leaves the
+    /// values it merges without terms): a whole program's runs and
+    /// launches when its paths through its input are explored, so that a
+    /// kernel's branches on input join the host's.
+    pub record_path: bool,
+    /// Loops that only read input (`lockstep_analysis::input_loops`), in
+    /// a run that explores a program's paths through its input: the first
+    /// time the run goes round one, the environment gives its targets
+    /// fresh input values (`HavocOracle::input_round`); the second time,
+    /// the run ends there (`ReplayResult::cut_at_input_loop`), since what
+    /// follows is what follows the first time, for some input.
+    pub input_loops: Vec<lockstep_analysis::input_loops::InputLoop>,
     /// What OpenCL's `get_work_dim()` returns: the launch's dimensions.
     pub work_dim: u32,
     /// The most bytes all objects together may have written (backed
@@ -167,6 +181,10 @@ pub struct ReplayOptions {
     /// With `track_definedness`: the undetermined bits of each argument of
     /// the entry function (missing ones are determined).
     pub arg_undefined: Vec<u128>,
+    /// With `track_definedness`: the term of each undetermined argument of
+    /// the entry function (`terms`; missing ones have none), in the
+    /// replay's `Memory::terms`.
+    pub arg_terms: Vec<crate::terms::TermId>,
     /// Record the states of the entry function's loop heads that the plan
     /// asks for (`ReplayResult::observations`; see
     /// `lockstep_analysis::observe`).
@@ -193,12 +211,15 @@ impl Default for ReplayOptions {
             only_groups: None,
             undefined_value: 0,
             host_code: false,
+            record_path: false,
+            input_loops: Vec::new(),
             work_dim: 3,
             memory_budget: crate::memory::MAX_RESIDENT_BYTES,
             process_memory_limit: None,
             deadline: None,
             track_definedness: false,
             arg_undefined: Vec::new(),
+            arg_terms: Vec::new(),
             observe: None,
         }
     }
@@ -260,6 +281,22 @@ pub trait HavocOracle {
     /// last `call_external` returned (asked once, after the call).
     fn result_undefined(&mut self) -> u128 {
         0
+    }
+
+    /// With definedness tracked: the term the environment gave the value
+    /// the last `call_external` returned (an input draw it numbers itself),
+    /// or 0 to let the interpreter make a fresh draw (asked once, after
+    /// the call).
+    fn result_term(&mut self) -> crate::terms::TermId {
+        0
+    }
+
+    /// A run went round an input loop (`ReplayOptions::input_loops`) for
+    /// the first time: give the `(object, size)` targets fresh input
+    /// values, marked undetermined with terms of their own. `false` when
+    /// the environment cannot, which stops the run.
+    fn input_round(&mut self, _targets: &[(crate::value::ObjId, u64)], _memory: &mut Memory) -> bool {
+        false
     }
 }
 

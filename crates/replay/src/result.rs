@@ -233,6 +233,17 @@ pub struct ReplayResult {
     /// with a use is one behaviour among several, like a run that reads
     /// memory never written (`Memory::undefined_reads`).
     pub unspecified_uses: u64,
+    /// Those of `unspecified_uses` that the path condition does not record
+    /// (`Terms::path`): every use but a branch on a value with a term, in
+    /// a run that records its path (`ReplayOptions::host_code` or
+    /// `record_path`). A run without any took, for every choice of its
+    /// undetermined values that satisfies its path condition, the same
+    /// way.
+    pub untracked_uses: u64,
+    /// The run ended where it went round an input loop a second time
+    /// (`ReplayOptions::input_loops`): what would follow was covered from
+    /// the first time round.
+    pub cut_at_input_loop: bool,
     /// Where the first of those uses was.
     pub first_unspecified_use: Option<Loc>,
     /// Executions of integer operations whose no-wrap promise failed

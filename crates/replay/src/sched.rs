@@ -188,6 +188,8 @@ pub fn replay_with_oracle(
         steps: ctx.total_steps,
         threads_exited: ctx.threads_exited,
         unspecified_uses: ctx.unspecified_uses,
+        untracked_uses: ctx.untracked_uses,
+        cut_at_input_loop: ctx.cut_at_input_loop,
         first_unspecified_use: ctx.first_unspecified_use,
         no_wrap_overflows: ctx.no_wrap_overflows,
         first_no_wrap_overflow: ctx.first_no_wrap_overflow,

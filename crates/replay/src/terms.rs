@@ -375,11 +375,22 @@ impl Terms {
     }
 
     /// Records that the host took a branch on `cond` (a term; 0 is
-    /// ignored) the way `taken` says.
-    pub fn note_path(&mut self, cond: TermId, taken: bool) {
-        if cond != 0 && self.path.len() < MAX_PATH && self.path_seen.insert((cond, taken)) {
-            self.path.push((cond, taken));
+    /// ignored) the way `taken` says. Whether the path condition now
+    /// implies the branch's way: not for a condition without a term, nor
+    /// once the path is full.
+    pub fn note_path(&mut self, cond: TermId, taken: bool) -> bool {
+        if cond == 0 {
+            return false;
         }
+        if self.path_seen.contains(&(cond, taken)) {
+            return true;
+        }
+        if self.path.len() >= MAX_PATH {
+            return false;
+        }
+        self.path_seen.insert((cond, taken));
+        self.path.push((cond, taken));
+        true
     }
 
     /// The node of term `t`.
