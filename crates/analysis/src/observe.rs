@@ -13,13 +13,20 @@
 //! first ones, then the latest replaces the last kept), and at most
 //! `per_loop` arrivals per loop in all.
 //!
+//! With a `LogPlan`, the interpreter also records, for the same threads,
+//! the accesses each one made since its last barrier that orders the
+//! object's memory (the accesses the prover's race log of that thread may
+//! hold at a loop head), each with the values of the loop counters current
+//! when it was made (the log's ghost copies), so that the candidates about
+//! the logs can be evaluated too (`Snapshot::logs`).
+//!
 //! Both crates see only block and value ids of the function the prover
 //! encodes, which is why the plan names them and the interpreter runs that
 //! function.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use lockstep_kir::{BlockId, ValueId};
+use lockstep_kir::{BlockId, GlobalId, InstId, ValueId};
 
 /// What to record: one entry per loop, in the prover's loop order.
 #[derive(Clone, Debug, Default)]
@@ -32,6 +39,52 @@ pub struct ObservePlan {
     pub per_instance: usize,
     /// Arrivals kept per loop, all threads together.
     pub per_loop: usize,
+    /// What to record of the race logs, when anything.
+    pub logs: Option<LogPlan>,
+}
+
+/// The race logs to record (see the module doc).
+#[derive(Clone, Debug, Default)]
+pub struct LogPlan {
+    /// The objects whose accesses are logged, in the prover's log order.
+    pub objects: Vec<LogObject>,
+    /// The access instructions the prover logs (no other is recorded),
+    /// each with the kind of log it goes to (0 read, 1 write, 2 atomic) and
+    /// the ghost slots it sets: those of the loops around it.
+    pub sites: BTreeMap<InstId, (u8, Vec<usize>)>,
+    /// The ghost slots: the loop-header parameter whose current value each
+    /// slot copies at a logged access.
+    pub ghosts: Vec<ValueId>,
+    /// Accesses kept per thread and object at one arrival (the first
+    /// ones, then the latest replaces the last kept).
+    pub per_log: usize,
+}
+
+/// A memory object of the prover's logs, as the interpreter finds it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LogObject {
+    /// A module global (each group's instance of a `__shared__` one).
+    Global(GlobalId),
+    /// The buffer behind pointer parameter `k` (by position).
+    Param(u32),
+    /// An object the interpreter cannot name (memory reached through a
+    /// loaded pointer): nothing is recorded for it.
+    Other,
+}
+
+/// One recorded access of a thread.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogEntry {
+    /// The prover's kind of access: 0 read, 1 write, 2 atomic.
+    pub kind: u8,
+    /// Byte offset within the object, and width in bytes.
+    pub offset: u64,
+    pub width: u64,
+    /// The instruction that made it.
+    pub site: InstId,
+    /// The plan's ghost values at the access (`None` for pointers and for
+    /// the slots the site does not set).
+    pub ghosts: Vec<Option<u128>>,
 }
 
 /// One loop of the plan.
@@ -64,6 +117,10 @@ pub struct Snapshot {
     pub entry: Vec<Option<u128>>,
     /// The plan's `values` (`None` for pointers).
     pub values: Vec<Option<u128>>,
+    /// Per logged object (`LogPlan::objects`), the thread's accesses since
+    /// its last barrier that orders the object's memory (a sample of at
+    /// most `LogPlan::per_log`); empty without a `LogPlan`.
+    pub logs: Vec<Vec<LogEntry>>,
 }
 
 /// What a run recorded: per plan loop, its snapshots; and the launch.

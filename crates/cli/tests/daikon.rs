@@ -65,3 +65,38 @@ fn strided_row_loop() {
 fn grid_stride_tile_loop() {
     same_outcome_fewer_queries("daikon_tile_loop.cu");
 }
+
+/// The filter also judges the candidates about the race logs, from the
+/// accesses a concrete run's threads made since their last barrier: on a
+/// kernel with barrier-free loops over a shared array, some of those are
+/// dropped before inference, with the same outcome as without the filter.
+fn log_candidates_judged(file: &str) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let source = std::fs::read_to_string(root.join(file)).expect("golden kernel");
+    let flags: Vec<&str> = source
+        .lines()
+        .find_map(|l| l.strip_prefix("// flags:"))
+        .map(|f| f.split_whitespace().collect())
+        .unwrap_or_default();
+    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .current_dir(&root)
+        .env("LOCKSTEP_PROVE_DEBUG", "1")
+        .args(["check", file, "--mode=prove", "--format=json"])
+        .args(flags)
+        .output()
+        .expect("lockstep runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let about_logs = err.lines().filter(|l| l.starts_with("houdini: daikon dropped") && l.contains("logged")).count();
+    assert!(about_logs > 0, "{file}: no candidate about the race logs was dropped by the filter");
+    same_outcome_fewer_queries(file);
+}
+
+#[test]
+fn shared_bins_log_candidates() {
+    log_candidates_judged("daikon_log_shared_bins.cu");
+}
+
+#[test]
+fn shared_rows_log_candidates() {
+    log_candidates_judged("daikon_log_rows_tile.cu");
+}

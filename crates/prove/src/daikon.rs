@@ -28,7 +28,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
-use lockstep_analysis::observe::{LoopPlan, ObservePlan, Observations, Snapshot};
+use lockstep_analysis::observe::{LogEntry, LogObject, LogPlan, LoopPlan, ObservePlan, Observations, Snapshot};
 use lockstep_kir::{BlockId, ValueDef, ValueId};
 use lockstep_smt::{eval, Concrete, TermId, TermKind, TermStore};
 
@@ -51,6 +51,19 @@ pub enum Bind {
     GroupId(usize),
     GroupSize(usize),
     NumGroups(usize),
+    /// A field of the first thread's race log of tracked object `m` and
+    /// access kind `k` (`AccessKind::index`).
+    Log { m: usize, k: u8, field: LogField },
+}
+
+/// The fields of a race log that a recorded access gives values to.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum LogField {
+    Has,
+    Offset,
+    Width,
+    Site,
+    Ghost(usize),
 }
 
 /// One encoded loop: what to observe, and what its candidates' constants
@@ -103,6 +116,21 @@ impl Enc<'_> {
                 }
             }
             bind(&self.st, state.q[th], th, Bind::InLoop);
+            // The race logs are the first thread's.
+            if th == 0 {
+                for (m, logs) in state.logs.objs.iter().enumerate() {
+                    for (k, log) in logs.iter().enumerate() {
+                        let k = k as u8;
+                        bind(&self.st, log.has, 0, Bind::Log { m, k, field: LogField::Has });
+                        bind(&self.st, log.off, 0, Bind::Log { m, k, field: LogField::Offset });
+                        bind(&self.st, log.width, 0, Bind::Log { m, k, field: LogField::Width });
+                        bind(&self.st, log.site, 0, Bind::Log { m, k, field: LogField::Site });
+                        for (slot, &g) in log.ghosts.iter().enumerate() {
+                            bind(&self.st, g, 0, Bind::Log { m, k, field: LogField::Ghost(slot) });
+                        }
+                    }
+                }
+            }
             bind(&self.st, pe[th], th, Bind::Entered);
             for d in 0..3 {
                 bind(&self.st, self.lid[th][d], th, Bind::LocalId(d));
@@ -142,7 +170,47 @@ impl Enc<'_> {
         }
         self.daikon.push(DaikonLoop { index: l, parent: self.loops.loops[l].parent, header, body, values, cands, binds });
     }
+
+    /// What a concrete run must record of the race logs for the candidates
+    /// about them: the tracked objects as the interpreter finds them, the
+    /// logged sites with the ghost slots each sets, and the header
+    /// parameter behind each ghost slot.
+    pub(crate) fn daikon_log_plan(&self) -> LogPlan {
+        let mut objects = vec![LogObject::Other; self.logs.objs.len()];
+        for (&g, &oi) in &self.global_obj {
+            if let Some(m) = self.objects[oi].tracked {
+                objects[m] = LogObject::Global(g);
+            }
+        }
+        for (&k, &oi) in &self.param_obj {
+            if let Some(m) = self.objects[oi].tracked {
+                objects[m] = LogObject::Param(k);
+            }
+        }
+        let mut ghosts = Vec::new();
+        let mut slots: Vec<(usize, ValueId)> = self
+            .ghost_slot
+            .iter()
+            .map(|(&(l, j), &slot)| (slot, self.func.blocks[self.loops.loops[l].header].params[j]))
+            .collect();
+        slots.sort_by_key(|&(slot, _)| slot);
+        for (slot, v) in slots {
+            debug_assert_eq!(slot, ghosts.len());
+            ghosts.push(v);
+        }
+        let mut sites = std::collections::BTreeMap::new();
+        for s in &self.sites {
+            let hp_len = |l: usize| self.func.blocks[self.loops.loops[l].header].params.len();
+            let set: Vec<usize> =
+                s.loops.iter().flat_map(|&l| (0..hp_len(l)).filter_map(move |j| self.ghost_slot.get(&(l, j)).copied())).collect();
+            sites.insert(s.inst, (s.kind.index() as u8, set));
+        }
+        LogPlan { objects, sites, ghosts, per_log: LOG_ENTRIES }
+    }
 }
+
+/// Accesses kept per thread and logged object at one loop arrival.
+const LOG_ENTRIES: usize = 4;
 
 /// The interpreter's plan for `p`'s loops (the engine, which chooses the
 /// launch, chooses the lanes); `None` when there is nothing to observe.
@@ -167,12 +235,49 @@ pub fn plan(p: &Problem) -> Option<ObservePlan> {
             LoopPlan { header: d.header, body: d.body.clone(), enclosing, values: d.values.clone() }
         })
         .collect();
-    Some(ObservePlan { loops, lanes: Vec::new(), per_instance: 24, per_loop: 4096 })
+    // The logs are recorded when some candidate may be about them.
+    let logs = (!p.daikon_logs.sites.is_empty() && p.daikon_logs.objects.iter().any(|o| *o != LogObject::Other))
+        .then(|| p.daikon_logs.clone());
+    Some(ObservePlan { loops, lanes: Vec::new(), per_instance: 24, per_loop: 4096, logs })
 }
 
 /// The most pairs of threads evaluated at one position, and per loop.
 const PAIRS_PER_POSITION: usize = 12;
 const PAIRS_PER_LOOP: usize = 2048;
+
+/// The most arrivals per loop, and pairs, on which the candidates about
+/// the logs are evaluated with each recorded access in the log.
+const LOG_ARRIVALS: usize = 256;
+const LOG_PAIRS: usize = 64;
+
+/// Whether candidate `c` of loop `d` mentions a race log's field (through
+/// names, as deep as `Env::leaf` follows them).
+fn mentions_log(p: &Problem, d: &DaikonLoop, c: usize) -> bool {
+    let Some(t) = p.candidates[c].term else { return false };
+    let mut stack = vec![(t, 0u32)];
+    let mut seen = std::collections::HashSet::new();
+    while let Some((x, depth)) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        if let Some(binds) = d.binds.get(&x) {
+            if binds.iter().any(|(_, b)| matches!(b, Bind::Log { .. })) {
+                return true;
+            }
+            continue;
+        }
+        match p.st.kind(x) {
+            TermKind::App(_, args) => stack.extend(args.iter().map(|&a| (a, depth))),
+            TermKind::Const(_) if depth < NAME_DEPTH => {
+                if let Some(&def) = p.named.get(&x) {
+                    stack.push((def, depth + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
 
 /// The candidates (indices into `p.candidates`, among `alive`) that some
 /// state of `obs` falsifies. `only_intra_group`: the encoding pairs
@@ -192,10 +297,13 @@ pub fn falsified(p: &Problem, obs: &Observations, alive: &[bool], only_intra_gro
         if cands.is_empty() || snaps.is_empty() {
             continue;
         }
-        let check = |a: Option<&Snapshot>, b: Option<&Snapshot>, dropped: &mut Vec<bool>| {
-            let env = Env { p, d, obs, threads: [a, b], named: RefCell::new(HashMap::new()) };
+        // The candidates that mention the race logs: only they are also
+        // evaluated with a recorded access in the log.
+        let log_cands: Vec<usize> = cands.iter().copied().filter(|&c| mentions_log(p, d, c)).collect();
+        let check = |a: Option<&Snapshot>, b: Option<&Snapshot>, choice: Option<(usize, &LogEntry)>, which: &[usize], dropped: &mut Vec<bool>| {
+            let env = Env { p, d, obs, threads: [a, b], choice, named: RefCell::new(HashMap::new()) };
             let mut memo = HashMap::new();
-            for &c in &cands {
+            for &c in which {
                 if dropped[c] {
                     continue;
                 }
@@ -207,10 +315,28 @@ pub fn falsified(p: &Problem, obs: &Observations, alive: &[bool], only_intra_gro
                 }
             }
         };
+        // The first thread's log may hold any one of its recorded accesses
+        // (its choice of which access to log is free): each is tried, the
+        // other logs unknown. A bounded number of arrivals, since every
+        // access multiplies the work.
+        let with_logs = |a: Option<&Snapshot>, b: Option<&Snapshot>, dropped: &mut Vec<bool>| {
+            let Some(s) = a else { return };
+            if log_cands.iter().all(|&c| dropped[c]) {
+                return;
+            }
+            for (m, entries) in s.logs.iter().enumerate() {
+                for e in entries {
+                    check(a, b, Some((m, e)), &log_cands, dropped);
+                }
+            }
+        };
         // Each recorded arrival as either thread, the other unknown.
-        for s in snaps {
-            check(Some(s), None, &mut dropped);
-            check(None, Some(s), &mut dropped);
+        for (n, s) in snaps.iter().enumerate() {
+            check(Some(s), None, None, &cands, &mut dropped);
+            check(None, Some(s), None, &cands, &mut dropped);
+            if n < LOG_ARRIVALS {
+                with_logs(Some(s), None, &mut dropped);
+            }
         }
         // Pairs of distinct threads at the same iteration of the same run.
         let mut by_position: BTreeMap<&[u32], Vec<&Snapshot>> = BTreeMap::new();
@@ -236,7 +362,10 @@ pub fn falsified(p: &Problem, obs: &Observations, alive: &[bool], only_intra_gro
                     }
                     here += 1;
                     pairs += 1;
-                    check(Some(a), Some(b), &mut dropped);
+                    check(Some(a), Some(b), None, &cands, &mut dropped);
+                    if pairs <= LOG_PAIRS {
+                        with_logs(Some(a), Some(b), &mut dropped);
+                    }
                 }
             }
         }
@@ -255,6 +384,9 @@ struct Env<'a> {
     d: &'a DaikonLoop,
     obs: &'a Observations,
     threads: [Option<&'a Snapshot>; 2],
+    /// The access in the first thread's log of tracked object `.0`, when
+    /// one is chosen; every other log is unknown.
+    choice: Option<(usize, &'a LogEntry)>,
     /// Values of named terms computed so far.
     named: RefCell<HashMap<TermId, Option<Concrete>>>,
 }
@@ -283,6 +415,16 @@ impl Env<'_> {
                     Bind::GroupId(dim) => Some(s.group_id[dim] as u128),
                     Bind::GroupSize(dim) => Some(self.obs.group_size[dim] as u128),
                     Bind::NumGroups(dim) => Some(self.obs.num_groups[dim] as u128),
+                    Bind::Log { m, k, field } => match self.choice {
+                        Some((cm, e)) if cm == m && e.kind == k => match field {
+                            LogField::Has => Some(1),
+                            LogField::Offset => Some(e.offset as u128),
+                            LogField::Width => Some(e.width as u128),
+                            LogField::Site => Some(e.site.as_u32() as u128),
+                            LogField::Ghost(slot) => e.ghosts.get(slot).copied().flatten(),
+                        },
+                        _ => None,
+                    },
                 };
                 let v = v?;
                 // Two observations of one constant that differ say the

@@ -118,9 +118,6 @@ impl Session {
 }
 
 impl Session {
-    /// Which of `obs` (sharing one path) fail under `guards`: the ones the
-    /// model of "some of them fails" falsifies. Not proved ones count as
-    /// failing when the solver cannot answer.
     /// Whether every real obligation holds with no candidate invariant
     /// assumed, asked as one query under a short limit. The candidates'
     /// guards are left free, so an unsatisfiable answer covers the case
@@ -190,13 +187,12 @@ impl Session {
 
     /// Which of `obs` (live obligations of Houdini group `key`, whose
     /// obligations are `group`) fail under `guards`: the ones the model of
-    /// "some of them fails" falsifies. Not proved ones count as failing
-    /// when the solver cannot answer.
-    fn failing_among(&mut self, key: usize, group: &[usize], obs: &[usize], guards: &[TermId]) -> Vec<usize> {
+    /// "some of them fails" falsifies, each query limited to `limit`.
+    fn failing_among(&mut self, key: usize, group: &[usize], obs: &[usize], guards: &[TermId], limit: Duration) -> Round {
         let obs: Vec<usize> =
             obs.iter().copied().filter(|&ob| self.p.st.as_bool(self.p.obligations[ob].cond) != Some(true)).collect();
         if obs.is_empty() {
-            return Vec::new();
+            return Round::Hold;
         }
         let negs: Vec<TermId> = obs.iter().map(|&ob| self.negations[ob]).collect();
         let conds: Vec<TermId> = obs.iter().map(|&ob| self.p.obligations[ob].cond).collect();
@@ -206,13 +202,13 @@ impl Session {
             Ok(_) => &mut self.slice.as_mut().expect("started").1,
             Err(_) => {
                 self.slice = None;
-                return obs;
+                return Round::Unknown;
             }
         };
         let st = &self.p.st;
         let representative = &self.representative_launch;
         let before = solver.work_done().ok().flatten();
-        let result = (|| -> lockstep_smt::Result<Option<Vec<usize>>> {
+        let result = (|| -> lockstep_smt::Result<Round> {
             solver.push()?;
             solver.assert(st, any)?;
             for &g in guards.iter().chain(ctx.iter()) {
@@ -242,12 +238,12 @@ impl Session {
                 solver.pop()?;
                 if let Some(bad) = found {
                     solver.pop()?;
-                    return Ok(Some(bad));
+                    return Ok(Round::Fail(bad));
                 }
             }
-            let r = solver.check_sat()?;
+            let r = solver.check_sat_within(limit)?;
             let out = match r {
-                SatResult::Unsat => Some(Vec::new()),
+                SatResult::Unsat => Round::Hold,
                 SatResult::Sat => {
                     let vals = solver.get_value(st, &conds)?;
                     let bad: Vec<usize> =
@@ -255,24 +251,44 @@ impl Session {
                     // A model in which every obligation holds contradicts
                     // the query; trusting it would settle the group with
                     // none dropped, so all of them count as failing.
-                    Some(if bad.is_empty() { obs.clone() } else { bad })
+                    Round::Fail(if bad.is_empty() { obs.clone() } else { bad })
                 }
-                SatResult::Unknown(_) => None,
+                SatResult::Unknown(_) => Round::Unknown,
             };
             solver.pop()?;
             Ok(out)
         })();
         self.work += work_since(solver, before);
         match result {
-            Ok(Some(bad)) => bad,
-            _ => {
+            Ok(Round::Unknown) | Err(_) => {
                 // The slice's solver is started afresh for the next query.
                 self.slice = None;
-                obs
+                Round::Unknown
             }
+            Ok(answer) => answer,
         }
     }
 }
+
+/// The answer to one Houdini query about some obligations of a group.
+enum Round {
+    /// None of them fails under the surviving candidates.
+    Hold,
+    /// These fail in the solver's model (a nonempty subset of the asked).
+    Fail(Vec<usize>),
+    /// The solver did not answer within the query's limit, or failed.
+    Unknown,
+}
+
+/// The limit of one query of Houdini's rounds, as a share of the session's
+/// per-query limit (`ProveConfig::query_timeout`): a query that does not
+/// answer within it is split (see `solve`), and the halves, which mention
+/// fewer obligations, get the same limit. Half leaves room in the default
+/// budget (30 s of z3's work, 20 s per query) for a query that runs out and
+/// the halves after it; a quarter was too short for the last round of a
+/// strided loop over three arrays (the one that proves the survivors
+/// inductive took 5.4 s), whose halves then found no budget left.
+const ROUND_LIMIT_SHARE: u32 = 2;
 
 /// How long z3's incremental core may work on a query of Houdini's rounds,
 /// and on one of the checks after them, before z3 hands it to its
@@ -403,8 +419,8 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
     // Candidate obligations are checked in groups that share a path: one
     // query asks whether any of them fails; the model tells which ones do,
     // and those candidates are dropped. A group is settled when its query
-    // is unsatisfiable; anything else (unknown, errors) drops the whole
-    // group one by one, which is always sound.
+    // is unsatisfiable; a query the solver does not answer is split (see
+    // below), and what stays unanswered is dropped, which is always sound.
     let mut groups: std::collections::BTreeMap<Option<usize>, Vec<usize>> = Default::default();
     for (ob, o) in s.p.obligations.iter().enumerate() {
         if o.cand.is_some() {
@@ -425,39 +441,93 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
     // queries assume them, are asked.
     let mut dirty = vec![true; groups.len()];
     let mut queries = 0usize;
+    // At least a second (or the whole limit when it is shorter), so that a
+    // short `--timeout` still leaves z3 time for its fallback solver.
+    let round_limit = (config.query_timeout / ROUND_LIMIT_SHARE).max(config.query_timeout.min(Duration::from_secs(1)));
+    // Whether a query that ran out of its limit may still be split: while
+    // the budget has room for another whole query (work where it is
+    // counted, else time; deterministic where work is the budget). Past
+    // that, the query's obligations are dropped at once, as GPUVerify does,
+    // and what is left of the budget goes to the checks.
+    let round_work = round_limit.as_millis() as u64 * lockstep_smt::Z3_WORK_PER_MS;
+    let may_split = |s: &Session, start: std::time::Instant| match (config.work_budget, config.time_budget) {
+        (Some(w), _) => s.work.saturating_add(round_work) <= w,
+        (None, Some(b)) => start.elapsed() + round_limit <= b,
+        (None, None) => true,
+    };
+    // Per group, the most obligations one query asks about: all of them
+    // at first, halved each time a query of that size ran out of its limit,
+    // so that later rounds do not pay for the same timeout again.
+    let mut chunk = vec![usize::MAX; groups.len()];
     while let Some(g) = dirty.iter().position(|&d| d) {
         dirty[g] = false;
-        if over_budget(&s, start) {
-            return ProveOutcome::Unknown { reason: "time budget exceeded during invariant inference".into(), at: None };
-        }
         let obs = &groups[g].1;
         let live: Vec<usize> = obs.iter().copied().filter(|&ob| alive[s.p.obligations[ob].cand.unwrap()]).collect();
         if live.is_empty() {
             continue;
         }
-        let guards: Vec<TermId> = (0..ncand).filter(|&i| alive[i]).map(|i| s.p.candidates[i].guard).collect();
-        let q0 = std::time::Instant::now();
-        let failing = s.failing_among(g, obs, &live, &guards);
-        queries += 1;
-        if debug {
-            eprintln!(
-                "houdini: query {queries} group {:?}: {} live, {} failing, {:.0} ms",
-                groups[g].0,
-                live.len(),
-                failing.len(),
-                q0.elapsed().as_secs_f64() * 1000.0
-            );
-        }
-        for ob in failing {
-            let c = s.p.obligations[ob].cand.unwrap();
-            if alive[c] {
-                if debug {
-                    eprintln!("houdini: dropped [{}] {} ({})", s.p.candidates[c].tag, s.p.candidates[c].text, s.p.obligations[ob].message);
+        // The round's queries, each about a part of the live obligations.
+        // A query that the solver does not answer is asked again as two
+        // halves (GPUVerify's Houdini drops the whole set instead, and so
+        // did this one: the verdict then depended on which query happened
+        // to be slow); only an obligation still unanswered alone, or once
+        // the budget has no room for another query, is dropped unproved.
+        // Dropping is sound either way; splitting buys precision.
+        let size = chunk[g].min(live.len()).max(1);
+        let mut parts: Vec<Vec<usize>> = live.chunks(size).rev().map(|c| c.to_vec()).collect();
+        while let Some(part) = parts.pop() {
+            if over_budget(&s, start) {
+                return ProveOutcome::Unknown { reason: "time budget exceeded during invariant inference".into(), at: None };
+            }
+            // Candidates dropped by an earlier part of this round are gone.
+            let part: Vec<usize> = part.into_iter().filter(|&ob| alive[s.p.obligations[ob].cand.unwrap()]).collect();
+            if part.is_empty() {
+                continue;
+            }
+            let guards: Vec<TermId> = (0..ncand).filter(|&i| alive[i]).map(|i| s.p.candidates[i].guard).collect();
+            let q0 = std::time::Instant::now();
+            let answer = s.failing_among(g, obs, &part, &guards, round_limit);
+            queries += 1;
+            let failing = match answer {
+                Round::Hold => Vec::new(),
+                Round::Fail(bad) => bad,
+                Round::Unknown if part.len() > 1 && may_split(&s, start) => {
+                    let half = part.len().div_ceil(2);
+                    chunk[g] = chunk[g].min(half);
+                    if debug {
+                        eprintln!(
+                            "houdini: query {queries} group {:?}: {} live, unknown, split, {:.0} ms",
+                            groups[g].0,
+                            part.len(),
+                            q0.elapsed().as_secs_f64() * 1000.0
+                        );
+                    }
+                    parts.push(part[half..].to_vec());
+                    parts.push(part[..half].to_vec());
+                    continue;
                 }
-                alive[c] = false;
-                dirty[g] = true;
-                for &d in &dependents[c] {
-                    dirty[d] = true;
+                Round::Unknown => part.clone(),
+            };
+            if debug {
+                eprintln!(
+                    "houdini: query {queries} group {:?}: {} live, {} failing, {:.0} ms",
+                    groups[g].0,
+                    part.len(),
+                    failing.len(),
+                    q0.elapsed().as_secs_f64() * 1000.0
+                );
+            }
+            for ob in failing {
+                let c = s.p.obligations[ob].cand.unwrap();
+                if alive[c] {
+                    if debug {
+                        eprintln!("houdini: dropped [{}] {} ({})", s.p.candidates[c].tag, s.p.candidates[c].text, s.p.obligations[ob].message);
+                    }
+                    alive[c] = false;
+                    dirty[g] = true;
+                    for &d in &dependents[c] {
+                        dirty[d] = true;
+                    }
                 }
             }
         }

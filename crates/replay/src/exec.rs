@@ -1157,10 +1157,15 @@ impl<'a> Ctx<'a> {
         let from = frame.block;
         frame.block = call.block;
         frame.pos = 0;
-        if let Some(rec) = self.observer.as_mut() {
-            if th.frames.len() == 1 {
+        if self.observer.is_some() && th.frames.len() == 1 {
+            let now = crate::observe::CurrentEpochs {
+                grid: self.grid_epoch,
+                global: self.group_epoch(th.group, false),
+                shared: self.group_epoch(th.group, true),
+            };
+            if let Some(rec) = self.observer.as_mut() {
                 let frame = th.frames.last().expect("checked");
-                rec.arrive(th.index, th.lane, th.id, frame.func, from, call.block, params, &frame.vals);
+                rec.arrive(th.index, th.lane, th.id, frame.func, from, call.block, params, &frame.vals, now);
             }
         }
         if !self.opts.input_loops.is_empty() {
@@ -1387,6 +1392,20 @@ impl<'a> Ctx<'a> {
         };
         if !atomic {
             self.note_touch(th, obj, write, per_group);
+        }
+        if self.observer.is_some() && th.frames.len() == 1 {
+            if let Some(inst) = loc.inst {
+                let now = crate::observe::CurrentEpochs {
+                    grid: self.grid_epoch,
+                    global: self.group_epoch(th.group, false),
+                    shared: self.group_epoch(th.group, true),
+                };
+                let kind = if atomic { 2 } else { write as u8 };
+                let frame = th.frames.last().expect("checked");
+                if let Some(rec) = self.observer.as_mut() {
+                    rec.access(th.index, th.lane, frame.func, inst, (obj, per_group), offset, width, kind, now, &frame.vals);
+                }
+            }
         }
         self.log_access_as(th.index, th.warp_epoch, loc, obj, offset, width, write, atomic, true);
     }

@@ -168,7 +168,9 @@ pub fn replay_with_oracle(
         geometry,
         groups as usize,
     );
-    ctx.observer = options.observe.clone().map(|plan| crate::observe::Recorder::new(plan, kernel, launch.group_size, launch.num_groups));
+    ctx.observer = options.observe.clone().map(|plan| {
+        crate::observe::Recorder::new(plan, kernel, launch.group_size, launch.num_groups, &ctx.global_objs, args, &group_args)
+    });
     let mut sched = Scheduler {
         kernel,
         args: args.to_vec(),

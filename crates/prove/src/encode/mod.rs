@@ -172,6 +172,8 @@ pub struct Problem {
     /// Per encoded loop, what its candidates can be evaluated on in a
     /// concrete run (see `crate::daikon`).
     pub daikon: Vec<crate::daikon::DaikonLoop>,
+    /// What a concrete run records of the race logs for the Daikon filter.
+    pub daikon_logs: lockstep_analysis::observe::LogPlan,
     /// The term each name made by `Enc::name` stands for.
     pub named: HashMap<TermId, TermId>,
 }
@@ -357,6 +359,7 @@ pub fn encode(module: &Module, kernel: FuncId, inlined: &Inlined, config: &Prove
     let mut enc = Enc::new(module, kernel, inlined, config, cfg, loops)?;
     enc.contract_of = inlined.contract_of;
     enc.encode_region(None)?;
+    let daikon_logs = enc.daikon_log_plan();
     Ok(Problem {
         st: enc.st,
         defs: enc.defs,
@@ -374,6 +377,7 @@ pub fn encode(module: &Module, kernel: FuncId, inlined: &Inlined, config: &Prove
         assumptions: enc.assumptions,
         expand_funs: enc.expand_funs,
         daikon: enc.daikon,
+        daikon_logs,
         named: enc.named,
     })
 }
