@@ -22,7 +22,8 @@ Usage:
       --root ../shared/corpora/cuda-samples [--timeout 10] [--deadline SECONDS] \\
       [--out DIR]
 The run is sequential (one check at a time) and niced. `--deadline` stops
-starting new checks after that many seconds and says how many were left.
+starting new checks after that many seconds and says how many were left;
+the first kernel of every file is checked before any file's second.
 """
 
 import argparse
@@ -187,7 +188,10 @@ def main():
                 files.append(os.path.join(d, f))
     if args.only:
         files = [f for f in files if args.only in f]
-    work = [(f, k) for f in files for k in kernels_of(f)]
+    # The first kernel of every file first, then the second of every file,
+    # and so on: a run stopped by --deadline has still compiled every file.
+    work = [(i, n, f, k) for n, f in enumerate(files) for i, k in enumerate(kernels_of(f))]
+    work = [(f, k) for _, _, f, k in sorted(work)]
     print(f"{len(files)} files, {len(work)} kernels", file=sys.stderr)
     os.makedirs(args.out, exist_ok=True)
     rows = []
