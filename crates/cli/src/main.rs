@@ -433,12 +433,20 @@ fn check(options: &CheckOptions) -> Report {
         };
         report.notes.push(Diagnostic::note(format!("compiled against the CUDA {} toolkit's headers ({}){why}", toolkit.version, toolkit.origin)));
     }
+    if loaded.gpu_arch != lockstep_frontend::driver::DEFAULT_GPU_ARCH {
+        report.notes.push(Diagnostic::note(format!(
+            "compiled for {} (the file does not compile for lockstep's default {}: it uses what the headers declare only for newer GPUs)",
+            loaded.gpu_arch,
+            lockstep_frontend::driver::DEFAULT_GPU_ARCH
+        )));
+    }
     report.timings.push(("lower".into(), loaded.lower_time.as_secs_f64() * 1000.0));
     report.notes.extend(loaded.warnings.iter().filter(|d| d.span.as_ref().is_some_and(|s| s.file == report.file)).cloned());
     // Kernels that reach a construct the lowering does not support are
     // `unknown`, each with the construct and where it is; the file's other
     // kernels are checked.
     let left_out: Vec<String> = loaded.unsupported_kernels.iter().map(|k| k.name.clone()).collect();
+    let loaded_unsupported: Vec<(String, String)> = loaded.unsupported_kernels.iter().map(|k| (k.name.clone(), k.link_name.clone())).collect();
     let display_names = kernel_display_names(
         loaded
             .module
@@ -446,8 +454,14 @@ fn check(options: &CheckOptions) -> Report {
             .map(|(_, k)| (k.name.as_str(), k.link_name.as_str()))
             .chain(loaded.unsupported_kernels.iter().map(|k| (k.name.as_str(), k.link_name.as_str()))),
     );
+    // `--kernel` takes a kernel's source name (every instantiation of a
+    // template), its symbol, or the name the report shows for one
+    // instantiation (`reduce<256>`), which users copy from it.
+    let named = |wanted: &str, name: &str, link_name: &str| {
+        wanted == name || wanted == link_name || display_names.get(link_name).is_some_and(|shown| shown == wanted)
+    };
     for k in &loaded.unsupported_kernels {
-        if options.kernels.is_empty() || options.kernels.iter().any(|w| *w == k.name || *w == k.link_name) {
+        if options.kernels.is_empty() || options.kernels.iter().any(|w| named(w, &k.name, &k.link_name)) {
             let span = k.why.loc.clone().map(|(file, line, column)| Span { file, line, column });
             let name = display_names.get(&k.link_name).unwrap_or(&k.name);
             report.kernels.push(KernelReport::unknown(name, format!("unsupported: {}", k.why.what), span));
@@ -470,7 +484,8 @@ fn check(options: &CheckOptions) -> Report {
     let mut selected: Vec<_> = module.kernels().collect();
     if !options.kernels.is_empty() {
         for wanted in &options.kernels {
-            if !selected.iter().any(|(_, k)| &k.name == wanted || &k.link_name == wanted) && !left_out.contains(wanted) {
+            let left_out_named = loaded_unsupported.iter().any(|(name, link_name)| named(wanted, name, link_name));
+            if !selected.iter().any(|(_, k)| named(wanted, &k.name, &k.link_name)) && !left_out_named {
                 let names: Vec<&str> = module.kernels().map(|(_, k)| k.name.as_str()).collect();
                 report.errors.push(Diagnostic::error(
                     format!("no kernel named `{wanted}` (the file has: {})", if names.is_empty() { "none".into() } else { names.join(", ") }),
@@ -479,7 +494,7 @@ fn check(options: &CheckOptions) -> Report {
                 return report;
             }
         }
-        selected.retain(|(_, k)| options.kernels.iter().any(|w| w == &k.name || w == &k.link_name));
+        selected.retain(|(_, k)| options.kernels.iter().any(|w| named(w, &k.name, &k.link_name)));
     }
     if let Some(names) = &options.race_arrays {
         // GPUVerify rejects a restriction to an array the kernels do not have.

@@ -37,6 +37,18 @@
 
 #include <cuda_runtime.h>
 
+/* nvcc's cuda_runtime.h reaches crt/common_functions.h, which includes the
+ * C headers below, so CUDA code (and NVRTC code, which has no includes at
+ * all) calls assert(), printf() and clock() without including anything;
+ * clang's CUDA wrapper defines that header's guard and includes only
+ * <stdlib.h> and <string.h>. The same headers here make a file compile as
+ * it does with nvcc. <assert.h> honours NDEBUG as the file defines it
+ * before its own include, which re-evaluates the macro. */
+#include <assert.h>
+#include <stdio.h>
+#include <time.h>
+#include <new>
+
 #if !defined(__CUDA_ARCH__)
 extern "C" cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);
 extern "C" cudaError_t cudaSetupArgument(const void *arg, size_t size, size_t offset);

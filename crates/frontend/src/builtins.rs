@@ -269,6 +269,17 @@ pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
         }
         return Ok(());
     }
+    // Tensor-core fragments (`mma.h`'s `wmma::load_matrix_sync`,
+    // `mma_sync`, `store_matrix_sync`; PTX `mma`, `ldmatrix`) and sm_80's
+    // asynchronous copies move memory as a warp or after the call returns:
+    // not a function of the arguments, so the kernels that reach them are
+    // unsupported, with the call's location.
+    if name.starts_with("nvvm.wmma.") || name.starts_with("nvvm.mma.") || name.starts_with("nvvm.ldmatrix.") {
+        return l.fail("a tensor-core operation (`wmma` fragments, `mma`, `ldmatrix`), which lockstep does not model".into());
+    }
+    if name.starts_with("nvvm.cp.async.") {
+        return l.fail("an asynchronous copy (`cp.async`), which lockstep does not model".into());
+    }
     // Everything else (fabs, sqrt, ctpop, nvvm math...) is an uninterpreted
     // function of its arguments.
     external_call(l, call, &format!("llvm.{name}"), args)

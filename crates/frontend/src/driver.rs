@@ -76,6 +76,9 @@ pub struct Compiled {
     /// The headers the file was compiled against (always the prelude for
     /// OpenCL).
     pub headers: HeadersUsed,
+    /// The GPU architecture a CUDA file's device code was compiled for
+    /// (`DEFAULT_GPU_ARCH` or `NEWER_GPU_ARCH`; meaningless for OpenCL).
+    pub gpu_arch: &'static str,
 }
 
 /// Why compilation failed.
@@ -174,13 +177,15 @@ pub fn prelude_dir() -> Result<PathBuf, String> {
 /// and the output kind), fixed by DESIGN.md: `-O0` without
 /// `optnone`, so that our own mem2reg/sroa give SSA with the source's loop
 /// shape (`-O1` rotates loops and may delete racy accesses).
-fn language_args(language: Language, side: Side, toolkit: Option<&Toolkit>) -> Vec<String> {
+fn language_args(language: Language, side: Side, toolkit: Option<&Toolkit>, gpu_arch: &str) -> Vec<String> {
     let common = ["-g", "-gcolumn-info", "-O0", "-Xclang", "-disable-O0-optnone", "-fno-builtin", "-fno-discard-value-names", "-fno-color-diagnostics", "-fno-caret-diagnostics", "-ferror-limit=20"];
     let side_flag = if side == Side::Host { "--cuda-host-only" } else { "--cuda-device-only" };
     let mut args: Vec<String> = match (language, toolkit) {
-        (Language::Cuda, None) => ["-x", "cuda", side_flag, "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70"]
-            .map(String::from)
-            .to_vec(),
+        (Language::Cuda, None) => {
+            let mut args: Vec<String> = ["-x", "cuda", side_flag, "-nocudainc", "-nocudalib"].map(String::from).to_vec();
+            args.push(format!("--cuda-gpu-arch={gpu_arch}"));
+            args
+        }
         (Language::Cuda, Some(toolkit)) => {
             // The device side targets the toolkit's own version, so that
             // clang uses the launch API CUB's launcher was written for. The
@@ -200,7 +205,7 @@ fn language_args(language: Language, side: Side, toolkit: Option<&Toolkit>) -> V
                 side_flag.into(),
                 format!("--cuda-path={}", toolkit.root.display()),
                 "-nocudalib".into(),
-                "--cuda-gpu-arch=sm_70".into(),
+                format!("--cuda-gpu-arch={gpu_arch}"),
                 "-Xclang".into(),
                 format!("-target-sdk-version={sdk}"),
                 "-Wno-unknown-cuda-version".into(),
@@ -215,6 +220,21 @@ fn language_args(language: Language, side: Side, toolkit: Option<&Toolkit>) -> V
     args.extend(common.map(String::from));
     args
 }
+
+/// The GPU architecture device code is compiled for: sm_70 (Volta), whose
+/// semantics every engine models (independent thread scheduling, warp
+/// operations with masks) and whose headers take the plain paths (no
+/// `cp.async`, no `redux.sync` in cooperative groups' algorithms).
+pub const DEFAULT_GPU_ARCH: &str = "sm_70";
+
+/// The architecture a CUDA file is compiled for, against a toolkit, when it
+/// does not compile for `DEFAULT_GPU_ARCH`: the toolkit's headers declare
+/// some features only for newer GPUs (the int8 and bf16 tensor-core
+/// fragments of `mma.h` need sm_72 and sm_80), and code written for today's
+/// GPUs uses them. What the headers then do with inline PTX that sm_70 did
+/// not use is unsupported, with its location, like any other unknown
+/// template (`ptx.rs`).
+pub const NEWER_GPU_ARCH: &str = "sm_80";
 
 /// The prelude header force-included before the file: the CUDA or OpenCL
 /// surface language, or, against a toolkit, only what no toolkit has.
@@ -261,13 +281,39 @@ fn memory_space_before_alignas(e: &Diagnostic) -> bool {
         .any(|at| line[at..].contains("alignas"))
 }
 
+/// The text of the source line clang's error `e` points at.
+fn error_line(e: &Diagnostic) -> Option<String> {
+    let span = e.span.as_ref()?;
+    let text = std::fs::read_to_string(&span.file).ok()?;
+    text.lines().nth(span.line.checked_sub(1)? as usize).map(str::to_string)
+}
+
+/// Whether clang's "expected ')'" error `e` is in an `asm` statement whose
+/// operands are not separated by commas (`:: "r"(v) "l"(p)`): nvcc's front
+/// end accepts the missing comma (CUDA's own samples have it), GCC and clang
+/// do not.
+fn asm_operands_without_comma(e: &Diagnostic) -> bool {
+    if e.message != "expected ')'" {
+        return false;
+    }
+    let Some(line) = error_line(e) else { return false };
+    let Some(at) = line.find("asm") else { return false };
+    // An operand ends with `(expression)`; the next begins with its
+    // constraint string, with no comma between.
+    let operands = &line[at..];
+    operands.match_indices(')').any(|(i, _)| operands[i + 1..].trim_start().starts_with('"'))
+}
+
 /// Clang's errors on valid CUDA that nvcc compiles and clang 19 cannot: a
 /// kernel launched from device code (dynamic parallelism, which clang does
 /// not implement), a `__shared__` variable of a class with a constructor
 /// (nvcc accepts it with a warning that CUDA's own samples silence; the
-/// toolkit's `cuda::barrier` has its own model, see `toolkit_models`), and
-/// `alignas` after a memory-space qualifier. When every error is one of
-/// these, the file is not at fault: it is unsupported, not rejected.
+/// toolkit's `cuda::barrier` has its own model, see `toolkit_models`),
+/// `alignas` after a memory-space qualifier, an initialised variable-length
+/// array (GNU C++, which nvcc's host compiler accepts: `T a[n] = {0}`),
+/// `asm` operands without the commas between them, and a PTX register
+/// written with one `%` in an `asm` with operands. When every error is one
+/// of these, the file is not at fault: it is unsupported, not rejected.
 fn clang_limitation(errors: &[Diagnostic]) -> Option<crate::lower::Unsupported> {
     let limitations: Vec<crate::lower::Unsupported> = errors.iter().filter_map(|e| {
         let what = if (e.message.starts_with("reference to __global__ function") || e.message.contains("'__cudaPushCallConfiguration'"))
@@ -278,6 +324,12 @@ fn clang_limitation(errors: &[Diagnostic]) -> Option<crate::lower::Unsupported> 
             "a `__shared__` variable with a constructor (as `cuda::barrier`), which nvcc accepts and clang cannot compile"
         } else if e.message.starts_with("an attribute list cannot appear here") && memory_space_before_alignas(e) {
             "`alignas` after a memory-space qualifier (`__shared__ alignas(16) float a[...]`), which nvcc accepts and clang cannot compile"
+        } else if e.message == "variable-sized object may not be initialized" {
+            "an initialised variable-length array (`T a[n] = {0}`, a GNU C++ extension), which nvcc's host compiler accepts and clang cannot compile"
+        } else if e.message == "invalid % escape in inline assembly string" {
+            "a PTX register written `%name` in an `asm` statement with operands (`%globaltimer`), which nvcc accepts and clang wants written `%%name`"
+        } else if asm_operands_without_comma(e) {
+            "`asm` operands without a comma between them (`: \"r\"(v) \"l\"(p)`), which nvcc accepts and clang cannot compile"
         } else {
             return None;
         };
@@ -316,8 +368,9 @@ fn compile_against_headers(file: &Path, options: &CompileOptions) -> Result<Comp
     };
     let prelude = prelude_dir().map_err(CompileError::Environment)?;
     if language == Language::OpenCl {
-        return compile_with(file, options, language, &clang, &prelude, None);
+        return compile_with(file, options, language, &clang, &prelude, None, DEFAULT_GPU_ARCH);
     }
+    let with_toolkit = |t: &Toolkit| compile_with_toolkit(file, options, &clang, &prelude, t);
     let toolkit = || -> Result<Toolkit, CompileError> {
         match find_toolkit(options.cuda_path.as_deref()) {
             Ok(Some(t)) => Ok(t),
@@ -329,17 +382,17 @@ fn compile_against_headers(file: &Path, options: &CompileOptions) -> Result<Comp
         }
     };
     match options.cuda_headers {
-        CudaHeaders::Prelude => compile_with(file, options, language, &clang, &prelude, None),
-        CudaHeaders::Toolkit => compile_with(file, options, language, &clang, &prelude, Some(&toolkit()?)),
+        CudaHeaders::Prelude => compile_with(file, options, language, &clang, &prelude, None, DEFAULT_GPU_ARCH),
+        CudaHeaders::Toolkit => with_toolkit(&toolkit()?),
         CudaHeaders::Auto => {
             // An explicit --cuda-path that holds no toolkit is the user's
             // mistake, reported before any compilation.
             if options.cuda_path.is_some() {
                 toolkit()?;
             }
-            match compile_with(file, options, language, &clang, &prelude, None) {
+            match compile_with(file, options, language, &clang, &prelude, None, DEFAULT_GPU_ARCH) {
                 Err(CompileError::Rejected(prelude_errors)) => match toolkit() {
-                    Ok(t) => compile_with(file, options, language, &clang, &prelude, Some(&t)),
+                    Ok(t) => with_toolkit(&t),
                     // Without a toolkit the prelude's errors are all there
                     // is; say where a toolkit would come from.
                     Err(CompileError::Environment(why)) => {
@@ -355,6 +408,27 @@ fn compile_against_headers(file: &Path, options: &CompileOptions) -> Result<Comp
     }
 }
 
+/// Compiles a CUDA file against `toolkit`'s headers for `DEFAULT_GPU_ARCH`,
+/// and, when clang rejects it for that architecture, for `NEWER_GPU_ARCH`:
+/// a file that compiles only there uses what its headers declare for newer
+/// GPUs (int8 tensor-core fragments, say). When both fail, the errors are
+/// the default architecture's, so that a file with a real mistake reads as
+/// before. A missing header, or a runtime API name the toolkit lacks, does
+/// not appear with another architecture: a file whose every error is one
+/// of these is not compiled twice.
+fn compile_with_toolkit(file: &Path, options: &CompileOptions, clang: &Path, prelude: &Path, toolkit: &Toolkit) -> Result<Compiled, CompileError> {
+    let arch_independent = |e: &Diagnostic| e.severity != Severity::Error || e.message.ends_with("' file not found") || named_cuda_api(&e.message).is_some();
+    match compile_with(file, options, Language::Cuda, clang, prelude, Some(toolkit), DEFAULT_GPU_ARCH) {
+        Err(CompileError::Rejected(errors)) if !errors.iter().all(arch_independent) => {
+            match compile_with(file, options, Language::Cuda, clang, prelude, Some(toolkit), NEWER_GPU_ARCH) {
+                Ok(compiled) => Ok(compiled),
+                Err(_) => Err(CompileError::Rejected(errors)),
+            }
+        }
+        other => other,
+    }
+}
+
 /// One clang run on `file`: against the prelude (`toolkit` is `None`) or
 /// against a CUDA toolkit's headers, with the prelude's folder searched only
 /// after the toolkit's and the user's (for the annotation language, ESBMC-GPU's
@@ -366,6 +440,7 @@ fn compile_with(
     clang: &Path,
     prelude: &Path,
     toolkit: Option<&Toolkit>,
+    gpu_arch: &'static str,
 ) -> Result<Compiled, CompileError> {
     // One scratch file per compilation (process id and a counter), so that
     // concurrent compilations, in threads or processes, never share one.
@@ -407,7 +482,7 @@ fn compile_with(
     for def in &options.defines {
         search.push(format!("-D{def}").into());
     }
-    let args = language_args(language, options.side, toolkit);
+    let args = language_args(language, options.side, toolkit, gpu_arch);
     // Against a toolkit, its headers come precompiled (see `pch`).
     let pch = toolkit.and_then(|t| crate::pch::precompiled_header(clang, t, options.side, prelude, &args, &search));
     let run = |include: &str, header: &std::ffi::OsStr| {
@@ -466,8 +541,8 @@ fn compile_with(
                 if stderr.trim().is_empty() { String::new() } else { format!(": {}", stderr.trim()) }
             )));
         }
-        if toolkit.is_some() {
-            add_missing_library_notes(&mut errors);
+        if let Some(toolkit) = toolkit {
+            add_missing_library_notes(&mut errors, toolkit);
         }
         return Err(CompileError::Rejected(errors));
     }
@@ -476,7 +551,7 @@ fn compile_with(
         Some(t) => HeadersUsed::Toolkit(t.clone()),
         None => HeadersUsed::Prelude,
     };
-    Ok(Compiled { language, bitcode, warnings: diags.into_iter().filter(|d| d.severity != Severity::Error).collect(), headers })
+    Ok(Compiled { language, bitcode, warnings: diags.into_iter().filter(|d| d.severity != Severity::Error).collect(), headers, gpu_arch })
 }
 
 /// The precompiled header of `file`'s leading includes for this
@@ -652,17 +727,53 @@ fn kill_group(pid: u32) {
     }
 }
 
+/// The runtime or driver API name (`cudaGraphAddNode`, `CUctxCreateParams`)
+/// that clang's error `message` says is undeclared or declared otherwise.
+fn named_cuda_api(message: &str) -> Option<&str> {
+    // Clang names the identifier between quotes in these errors.
+    ["unknown type name '", "use of undeclared identifier '", "no matching function for call to '", "no type named '", "no member named '"]
+        .iter()
+        .find_map(|p| message.strip_prefix(p))
+        .and_then(|rest| rest.split('\'').next())
+        .filter(|n| crate::toolkit::is_cuda_api_name(n))
+}
+
 /// After clang's "'X' file not found" for a header of an NVIDIA library that
-/// the toolkit in use lacks, says what provides it.
-fn add_missing_library_notes(errors: &mut Vec<Diagnostic>) {
+/// the toolkit in use lacks, or of a library no toolkit has, says what
+/// provides it; after errors about a runtime or driver API name that the
+/// toolkit's headers lack or declare otherwise, says that the code may be
+/// written for a newer toolkit than `toolkit`.
+fn add_missing_library_notes(errors: &mut Vec<Diagnostic>, toolkit: &Toolkit) {
     let mut notes = Vec::new();
+    let mut newer_api: Vec<&str> = Vec::new();
     for e in errors.iter() {
-        let Some(header) = e.message.strip_prefix('\'').and_then(|m| m.strip_suffix("' file not found")) else { continue };
-        if let Some(what) = crate::toolkit::library_of_header(header) {
-            notes.push(Diagnostic::note(format!(
-                "`{header}` belongs to {what}, which lockstep's default CUDA toolkit does not include: pass --cuda-path=DIR of a CUDA toolkit that has it"
-            )));
+        if let Some(header) = e.message.strip_prefix('\'').and_then(|m| m.strip_suffix("' file not found")) {
+            if let Some(what) = crate::toolkit::library_of_header(header) {
+                notes.push(Diagnostic::note(format!(
+                    "`{header}` belongs to {what}, which lockstep's default CUDA toolkit does not include: pass --cuda-path=DIR of a CUDA toolkit that has it"
+                )));
+            } else if let Some(what) = crate::toolkit::non_toolkit_header(header) {
+                notes.push(Diagnostic::note(format!(
+                    "`{header}` belongs to {what}, which is not part of any CUDA toolkit: pass -I DIR of the folder that holds it"
+                )));
+            }
+            continue;
         }
+        if let Some(name) = named_cuda_api(&e.message) {
+            if !newer_api.contains(&name) {
+                newer_api.push(name);
+            }
+        }
+    }
+    if !newer_api.is_empty() {
+        let names: Vec<String> = newer_api.iter().map(|n| format!("`{n}`")).collect();
+        notes.push(Diagnostic::note(format!(
+            "the CUDA {} headers lockstep compiled against ({}) do not declare {} as the file uses {}: the code may be written for a newer CUDA toolkit; pass --cuda-path=DIR of one",
+            toolkit.version,
+            toolkit.origin,
+            names.join(", "),
+            if names.len() == 1 { "it" } else { "them" }
+        )));
     }
     errors.extend(notes);
 }

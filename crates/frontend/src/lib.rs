@@ -75,6 +75,9 @@ pub struct Loaded {
     pub lower_time: Duration,
     /// The headers clang compiled the file against.
     pub headers: driver::HeadersUsed,
+    /// The GPU architecture the device code was compiled for (see
+    /// `driver::NEWER_GPU_ARCH`).
+    pub gpu_arch: &'static str,
     /// Kernels left out of `module` because they reach a construct the
     /// lowering does not support (device side only).
     pub unsupported_kernels: Vec<lower::UnsupportedKernel>,
@@ -106,7 +109,15 @@ pub fn lower_compiled(
         Side::Device => lower_with(&compiled.bitcode, &library_dirs, false, |llvm| unsafe { lower::lower_module_keeping_supported(llvm, language) })?,
         Side::Host => lower_with(&compiled.bitcode, &library_dirs, true, |llvm| unsafe { lower::lower_host_module(llvm).map(|m| (m, Vec::new())) })?,
     };
-    Ok(Loaded { module, warnings: compiled.warnings, clang_time, lower_time: start.elapsed(), headers: compiled.headers, unsupported_kernels })
+    Ok(Loaded {
+        module,
+        warnings: compiled.warnings,
+        clang_time,
+        lower_time: start.elapsed(),
+        headers: compiled.headers,
+        gpu_arch: compiled.gpu_arch,
+        unsupported_kernels,
+    })
 }
 
 /// The host side of a CUDA file: its launch sites, and its host program
@@ -146,6 +157,7 @@ pub fn lower_host_compiled(
             clang_time,
             lower_time: start.elapsed(),
             headers: compiled.headers,
+            gpu_arch: compiled.gpu_arch,
             unsupported_kernels: Vec::new(),
         })
     });

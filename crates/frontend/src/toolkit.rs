@@ -18,7 +18,14 @@ use std::path::{Path, PathBuf};
 pub const DEFAULT_SDK_VERSION: &str = "12.4";
 
 /// The name of the default toolkit's folder in lockstep's cache directory.
-const DEFAULT_FOLDER: &str = "cuda-12.4";
+/// A new layout (another wheel added) gets a new folder, so that an install
+/// in use by running checks is never rewritten under them.
+const DEFAULT_FOLDER: &str = "cuda-12.4-v3";
+
+/// The folders of earlier layouts of the default toolkit, newest first: used
+/// while the current one is not installed, so that a machine set up before
+/// keeps working (without what the newer layout added, NVTX's headers).
+const EARLIER_FOLDERS: &[&str] = &["cuda-12.4"];
 
 /// A CUDA toolkit whose headers clang can compile against.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +54,14 @@ pub fn default_toolkit_dir() -> PathBuf {
     cache_dir().join(DEFAULT_FOLDER)
 }
 
+/// The default toolkit: the current layout, else an earlier one.
+fn default_toolkit() -> Option<Toolkit> {
+    let cache = cache_dir();
+    std::iter::once(DEFAULT_FOLDER)
+        .chain(EARLIER_FOLDERS.iter().copied())
+        .find_map(|folder| toolkit_at(&cache.join(folder), "lockstep's default toolkit"))
+}
+
 /// Finds a toolkit. `explicit` is the user's `--cuda-path`: when it is given
 /// and holds no toolkit, that is an error (the user named it), not a reason
 /// to look elsewhere.
@@ -71,7 +86,7 @@ pub fn find_toolkit(explicit: Option<&Path>) -> Result<Option<Toolkit>, String> 
     if let Some(t) = toolkit_at(Path::new("/usr/local/cuda"), "/usr/local/cuda") {
         return Ok(Some(t));
     }
-    Ok(toolkit_at(&default_toolkit_dir(), "lockstep's default toolkit"))
+    Ok(default_toolkit())
 }
 
 /// The toolkit at `dir`, if `dir/include/cuda_runtime.h` exists.
@@ -114,8 +129,63 @@ pub fn library_of_header(header: &str) -> Option<&'static str> {
         ("nccl", "NCCL (pip package nvidia-nccl-cu12)"),
         ("cupti", "CUPTI (pip package nvidia-cuda-cupti-cu12)"),
         ("nvtx", "NVTX (pip package nvidia-nvtx-cu12)"),
+        ("nvToolsExt", "NVTX (pip package nvidia-nvtx-cu12)"),
     ];
     table.iter().find(|(prefix, _)| name.starts_with(prefix)).map(|(_, what)| *what)
+}
+
+/// Headers that no CUDA toolkit provides (graphics and windowing APIs,
+/// OpenMP, MPI, the embedded platforms' libraries), with what does: a
+/// missing one is the build's business, not a fault in the file, and the
+/// user needs to know which folder to pass with `-I`. Matched on the path
+/// as written in the `#include` (a folder prefix such as `GLFW/`, or a file
+/// name prefix).
+pub fn non_toolkit_header(header: &str) -> Option<&'static str> {
+    let name = header.rsplit('/').next().unwrap_or(header);
+    let folders: &[(&str, &str)] = &[
+        ("GLFW/", "GLFW (Debian: libglfw3-dev)"),
+        ("GL/", "OpenGL (Debian: libgl-dev, freeglut3-dev, libglew-dev)"),
+        ("GLES", "OpenGL ES (Debian: libgles-dev)"),
+        ("EGL/", "EGL (Debian: libegl-dev)"),
+        ("KHR/", "Khronos' platform headers (Debian: libegl-dev)"),
+        ("vulkan/", "Vulkan (Debian: libvulkan-dev)"),
+        ("X11/", "X11 (Debian: libx11-dev)"),
+        ("libdrm/", "libdrm (Debian: libdrm-dev)"),
+    ];
+    let files: &[(&str, &str)] = &[
+        ("omp.h", "OpenMP (clang-19's OpenMP runtime; Debian: libomp-19-dev)"),
+        ("mpi.h", "MPI (Debian: libopenmpi-dev)"),
+        ("d3d", "Direct3D (the Windows SDK)"),
+        ("D3D", "Direct3D (the Windows SDK)"),
+        ("DirectXMath", "DirectXMath (the Windows SDK)"),
+        ("dxgi", "DXGI (the Windows SDK)"),
+        ("windows.h", "the Windows SDK"),
+        ("drm", "libdrm (Debian: libdrm-dev)"),
+        ("xf86drm", "libdrm (Debian: libdrm-dev)"),
+        ("cudla", "cuDLA (NVIDIA's JetPack or DRIVE OS for Tegra, not the desktop CUDA toolkit)"),
+        ("nvmedia", "NvMedia (NVIDIA's JetPack or DRIVE OS for Tegra)"),
+        ("nvsci", "NvSci (NVIDIA's JetPack or DRIVE OS for Tegra)"),
+        ("FreeImage", "FreeImage (Debian: libfreeimage-dev)"),
+    ];
+    folders
+        .iter()
+        .find(|(folder, _)| header.starts_with(folder))
+        .or_else(|| files.iter().find(|(prefix, _)| name.starts_with(prefix)))
+        .map(|(_, what)| *what)
+}
+
+/// Whether `name` is spelt like an identifier of the CUDA runtime or driver
+/// API (`cudaGraphAddNode`, `cuCtxCreate_v4`, `CUctxCreateParams`,
+/// `CU_GRAPH_COND_TYPE_IF`, `CUDA_KERNEL_NODE_PARAMS`): one the toolkit's
+/// headers declare, or a newer toolkit's do.
+pub fn is_cuda_api_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    let upper_at = |i: usize| b.get(i).is_some_and(|c| c.is_ascii_uppercase());
+    let lower_at = |i: usize| b.get(i).is_some_and(|c| c.is_ascii_lowercase());
+    name.starts_with("cuda") && upper_at(4)
+        || name.starts_with("cu") && upper_at(2)
+        || name.starts_with("CU") && (lower_at(2) || b.get(2) == Some(&b'_'))
+        || name.starts_with("CUDA_")
 }
 
 #[cfg(test)]
@@ -148,5 +218,27 @@ mod tests {
         assert!(library_of_header("cublas_v2.h").unwrap().contains("cuBLAS"));
         assert!(library_of_header("cufft.h").unwrap().contains("cuFFT"));
         assert_eq!(library_of_header("cuda_bf16.h"), None);
+    }
+
+    #[test]
+    fn headers_from_outside_any_toolkit_name_what_provides_them() {
+        assert!(non_toolkit_header("omp.h").unwrap().contains("OpenMP"));
+        assert!(non_toolkit_header("GLFW/glfw3.h").unwrap().contains("GLFW"));
+        assert!(non_toolkit_header("DirectXMath.h").unwrap().contains("Windows SDK"));
+        assert!(non_toolkit_header("d3d12.h").unwrap().contains("Direct3D"));
+        assert!(non_toolkit_header("cudla.h").unwrap().contains("cuDLA"));
+        assert!(non_toolkit_header("drm_fourcc.h").unwrap().contains("libdrm"));
+        assert_eq!(non_toolkit_header("helper_cuda.h"), None);
+        assert_eq!(non_toolkit_header("cuda_runtime.h"), None);
+    }
+
+    #[test]
+    fn runtime_and_driver_api_names_are_recognised() {
+        for name in ["cudaGraphAddNode", "cuCtxCreate_v4", "CUctxCreateParams", "CU_GRAPH_COND_TYPE_IF", "CUDA_KERNEL_NODE_PARAMS"] {
+            assert!(is_cuda_api_name(name), "{name}");
+        }
+        for name in ["cudaa", "cube", "CUSTOM", "cuda", "current"] {
+            assert!(!is_cuda_api_name(name), "{name}");
+        }
     }
 }

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Checks every `__global__` kernel of a CUDA corpus alone, one run each.
+
+A user who wants one kernel checked runs `lockstep check FILE --kernel=NAME`;
+this script does that for every kernel of every `.cu` file under a folder
+(NVIDIA's CUDA samples: `Samples/`), with the corpus's common include folder
+and the file's own folder on the include path, and sorts the outcomes:
+crashes (no JSON document, an exit status outside 0-3, or an internal
+error: there must be none), rejections (each listed with clang's or
+lockstep's reason), and the verdicts of the others.
+
+Kernels are found in the source text: each `__global__` declaration of the
+file, and of the headers it includes with quotes from its own folder, gives
+the name before its parameter list. A template kernel's name selects every
+instantiation the file compiles (`--kernel` takes the name); a name the
+compiled file has no kernel for (a template never instantiated, a kernel
+behind a preprocessor condition that is false) is listed apart, since there
+is nothing to check.
+
+Usage:
+  scripts/kernels-alone.py --lockstep target/release/lockstep \\
+      --root ../shared/corpora/cuda-samples [--timeout 10] [--deadline SECONDS] \\
+      [--out DIR]
+The run is sequential (one check at a time) and niced. `--deadline` stops
+starting new checks after that many seconds and says how many were left;
+the first kernel of every file is checked before any file's second.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def strip_comments_and_strings(text):
+    """The text with comments and string literals blanked (newlines kept)."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append("".join(ch if ch == "\n" else " " for ch in text[i:j]))
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            j = min(j + 1, n)
+            out.append(c + " " * max(0, j - i - 2) + (c if j - i >= 2 else ""))
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def kernel_names(text):
+    """The names of the `__global__` functions declared in `text`."""
+    code = strip_comments_and_strings(text)
+    names = []
+    for m in re.finditer(r"\b__global__\b", code):
+        if code[: m.start()].rstrip().endswith("#define"):
+            continue
+        # The name is the identifier before the first parenthesis that is
+        # not an attribute's or `__launch_bounds__`'s.
+        i = m.end()
+        while i < len(code):
+            p = code.find("(", i)
+            if p < 0:
+                break
+            before = code[i:p]
+            if ";" in before or "{" in before:
+                break
+            ident = re.search(r"([A-Za-z_]\w*)\s*$", before)
+            if ident and ident.group(1) in ("__launch_bounds__", "__attribute__", "__declspec", "alignas", "__align__", "__maxnreg__"):
+                # Skip the attribute's balanced parentheses.
+                depth, j = 0, p
+                while j < len(code):
+                    if code[j] == "(":
+                        depth += 1
+                    elif code[j] == ")":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    j += 1
+                i = j + 1
+                continue
+            if ident and ident.group(1) not in names and ident.group(1) not in ("void", "operator"):
+                names.append(ident.group(1))
+            break
+    return names
+
+
+def local_headers(path, folder, seen):
+    """The headers `path` includes with quotes that lie in `folder` (the
+    sample's own folder) or below it, transitively."""
+    try:
+        text = open(path, encoding="utf-8", errors="replace").read()
+    except OSError:
+        return []
+    out = []
+    for inc in INCLUDE_RE.findall(text):
+        cand = os.path.abspath(os.path.join(os.path.dirname(path), inc))
+        if not os.path.isfile(cand):
+            # A header of the sample's own include folder (FDTD3d's inc/).
+            found = [os.path.join(d, inc) for d, _, _ in os.walk(folder) if os.path.isfile(os.path.join(d, inc))]
+            cand = os.path.abspath(found[0]) if found else cand
+        if cand in seen or not os.path.isfile(cand) or not cand.startswith(folder + os.sep):
+            continue
+        seen.add(cand)
+        out.append(cand)
+        out.extend(local_headers(cand, folder, seen))
+    return out
+
+
+def kernels_of(path):
+    names = []
+    path = os.path.abspath(path)
+    # The sample's folder: Samples/<category>/<sample> (a sample's sources
+    # may sit in src/ and its kernels in inc/), else the file's own.
+    parts = path.split(os.sep)
+    folder = os.path.dirname(path)
+    if "Samples" in parts:
+        at = len(parts) - 1 - parts[::-1].index("Samples")
+        if len(parts) > at + 3:
+            folder = os.sep.join(parts[: at + 3])
+    for f in [path] + local_headers(path, folder, {path}):
+        try:
+            text = open(f, encoding="utf-8", errors="replace").read()
+        except OSError:
+            continue
+        for n in kernel_names(text):
+            if n not in names:
+                names.append(n)
+    return names
+
+
+def classify(rc, stdout):
+    """(outcome, reason) of one run."""
+    try:
+        doc = json.loads(stdout)
+    except ValueError:
+        return "crash", f"no JSON document (exit status {rc})"
+    if rc not in (0, 1, 2, 3):
+        return "crash", f"exit status {rc}"
+    text = json.dumps(doc)
+    if "internal error" in text or "panicked" in text:
+        return "crash", "internal error: " + text[:300]
+    verdict = doc.get("verdict")
+    if verdict == "rejected":
+        reason = doc.get("error") or "; ".join(d.get("message", "") for d in doc.get("diagnostics", []))
+        notes = [d["message"] for d in doc.get("diagnostics", []) if d.get("severity") == "note"]
+        if notes:
+            reason += " [" + " | ".join(notes) + "]"
+        return "rejected", reason
+    reasons = [k.get("reason", {}).get("message", "") for k in doc.get("kernels", []) if k.get("verdict") == "unknown" and k.get("reason")]
+    return verdict or "none", reasons[0] if reasons else ""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lockstep", required=True)
+    ap.add_argument("--root", required=True, help="the corpus (with Samples/ and Common/)")
+    ap.add_argument("--timeout", default="10")
+    ap.add_argument("--deadline", type=float, default=None)
+    ap.add_argument("--out", default=".")
+    ap.add_argument("--only", default=None, help="only files whose path contains this")
+    args = ap.parse_args()
+    samples = os.path.join(args.root, "Samples")
+    common = os.path.join(args.root, "Common")
+    files = []
+    for d, dirs, fs in os.walk(samples):
+        dirs.sort()
+        for f in sorted(fs):
+            if f.endswith(".cu"):
+                files.append(os.path.join(d, f))
+    if args.only:
+        files = [f for f in files if args.only in f]
+    # The first kernel of every file first, then the second of every file,
+    # and so on: a run stopped by --deadline has still compiled every file.
+    work = [(i, n, f, k) for n, f in enumerate(files) for i, k in enumerate(kernels_of(f))]
+    work = [(f, k) for _, _, f, k in sorted(work)]
+    print(f"{len(files)} files, {len(work)} kernels", file=sys.stderr)
+    os.makedirs(args.out, exist_ok=True)
+    rows = []
+    start = time.time()
+    left = 0
+    for i, (f, k) in enumerate(work):
+        if args.deadline is not None and time.time() - start > args.deadline:
+            left = len(work) - i
+            break
+        cmd = ["nice", "-n", "10", args.lockstep, "check", f, f"--kernel={k}", "-I", common, "-I", os.path.dirname(f), f"--timeout={args.timeout}", "--format=json"]
+        t0 = time.time()
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        outcome, reason = classify(p.returncode, p.stdout)
+        if outcome == "rejected" and "no kernel named" in reason:
+            outcome = "not-compiled"
+        rel = os.path.relpath(f, samples)
+        rows.append({"file": rel, "kernel": k, "outcome": outcome, "reason": reason, "rc": p.returncode, "wall_s": round(time.time() - t0, 1)})
+        print(f"[{i + 1}/{len(work)}] {outcome:16} {time.time() - t0:5.1f} s  {rel} --kernel={k}", file=sys.stderr, flush=True)
+    with open(os.path.join(args.out, "kernels-alone.json"), "w") as fh:
+        json.dump({"rows": rows, "left": left, "elapsed_s": round(time.time() - start)}, fh, indent=1)
+    counts = {}
+    for r in rows:
+        counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
+    print(f"checked {len(rows)} of {len(work)} kernels of {len(files)} files in {time.time() - start:.0f} s; not started (deadline): {left}")
+    print("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    for kind in ("crash", "rejected", "not-compiled"):
+        for r in rows:
+            if r["outcome"] == kind:
+                print(f"{kind}\t{r['file']}\t{r['kernel']}\t{r['reason'][:400]}")
+    sys.exit(1 if counts.get("crash") else 0)
+
+
+if __name__ == "__main__":
+    main()
