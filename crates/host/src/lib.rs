@@ -1371,13 +1371,9 @@ impl KernelEnv {
     /// as CUDA's device-side allocator does. `free` and `delete` keep the
     /// memory (a use after them is not detected).
     fn heap_call(&mut self, name: &str, args: &[Val], memory: &mut Memory) -> Option<Option<Val>> {
-        let size = |v: &Val| match v {
-            Val::Bits(b) => Some(*b as u64),
-            _ => None,
-        };
         match name {
             "malloc" | "_Znwm" | "_Znam" => {
-                let bytes = size(args.first()?)?;
+                let bytes = int(args.first()?);
                 if bytes > self.heap_left || bytes > lockstep_replay::memory::MAX_ALLOCATION_BYTES {
                     return Some(Some(Val::Ptr(Pointer::NULL)));
                 }
