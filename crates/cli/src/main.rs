@@ -59,7 +59,8 @@ options of check:
   --memory-limit=MIB       memory for lockstep and its solvers together
                            (default 1024); `unknown` when it is spent
   --kernel-jobs=N          check N of the file's kernels at once (default: the
-                           number of cores; project runs share -j among them)
+                           number of cores; project runs share -j among them);
+                           with 1, the host side compiles after the device side
   --only-divergence --only-intra-group --check-array-bounds --equality-abstraction
   --adversarial-abstraction --warp-sync=N --no-infer --loop-unwind=N
   --kernel-args=... --kernel-arrays=... --no-inline --only-log
@@ -337,6 +338,37 @@ fn stop_run_with(file: String, format: Format, why: String, elapsed: Duration, c
     std::process::exit(code.unwrap_or(status));
 }
 
+/// The host side's compilation of a whole program: running beside the
+/// device side's, or, with one job, waiting for it (`finish` runs it then).
+enum HostCompilation {
+    Running(std::thread::JoinHandle<(Result<lockstep_frontend::driver::Compiled, lockstep_frontend::driver::CompileError>, Duration)>),
+    Deferred(CompileOptions),
+}
+
+impl HostCompilation {
+    /// The host compilation's result and clang's time. A deferred one
+    /// compiles now: against the toolkit's headers directly when the device
+    /// side needed them (`--cuda-headers=auto`), since the prelude that
+    /// lacked what the device side used would be tried and rejected again.
+    fn finish(
+        self,
+        file: &std::path::Path,
+        device_used_toolkit: bool,
+    ) -> std::thread::Result<(Result<lockstep_frontend::driver::Compiled, lockstep_frontend::driver::CompileError>, Duration)> {
+        match self {
+            HostCompilation::Running(thread) => thread.join(),
+            HostCompilation::Deferred(mut host_compile) => {
+                if device_used_toolkit && host_compile.cuda_headers == lockstep_frontend::CudaHeaders::Auto {
+                    host_compile.cuda_headers = lockstep_frontend::CudaHeaders::Toolkit;
+                }
+                let started = std::time::Instant::now();
+                let compiled = lockstep_frontend::driver::compile(file, &host_compile);
+                Ok((compiled, started.elapsed()))
+            }
+        }
+    }
+}
+
 fn check(options: &CheckOptions) -> Report {
     let mut report = Report::new(options.file.display().to_string());
     if let Some(dir) = &options.smt_log {
@@ -400,13 +432,22 @@ fn check(options: &CheckOptions) -> Report {
     let wants_sites = !sized
         && source.as_deref().is_some_and(|s| s.contains("<<<") || s.contains("cudaLaunch") || s.contains("#include \""));
     let host_compile = CompileOptions { side: lockstep_frontend::Side::Host, ..compile.clone() };
+    // With one job (`--kernel-jobs=1`, which a project run gives each file
+    // while every worker is busy), one compiler runs at a time: the host
+    // side waits for the device side, and it uses the headers the device
+    // side needed. A file that needs the toolkit's headers then pays for
+    // one failed compilation against the prelude, not two.
+    let jobs = if options.kernel_jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { options.kernel_jobs };
     let host_clang = (host_main.is_some() || wants_sites).then(|| {
+        if jobs == 1 {
+            return HostCompilation::Deferred(host_compile.clone());
+        }
         let (file, host_compile) = (options.file.clone(), host_compile.clone());
-        std::thread::spawn(move || {
+        HostCompilation::Running(std::thread::spawn(move || {
             let started = std::time::Instant::now();
             let compiled = lockstep_frontend::driver::compile(&file, &host_compile);
             (compiled, started.elapsed())
-        })
+        }))
     });
     let loaded = match lockstep_frontend::load(&options.file, &compile) {
         Ok(l) => l,
@@ -425,6 +466,7 @@ fn check(options: &CheckOptions) -> Report {
         }
     };
     report.timings.push(("clang".into(), loaded.clang_time.as_secs_f64() * 1000.0));
+    let device_used_toolkit = matches!(loaded.headers, lockstep_frontend::HeadersUsed::Toolkit(_));
     if let lockstep_frontend::HeadersUsed::Toolkit(toolkit) = &loaded.headers {
         let why = if options.cuda_headers == lockstep_frontend::CudaHeaders::Auto {
             ": the file uses what lockstep's own CUDA headers do not declare"
@@ -540,7 +582,7 @@ fn check(options: &CheckOptions) -> Report {
     let mut launch_sites = lockstep_frontend::LaunchSites::default();
     if let Some(host_clang) = host_clang.filter(|_| module.language == lockstep_kir::Language::Cuda) {
         let main_span = host_main.map(|line| Span { file: options.file.display().to_string(), line, column: 0 });
-        let host = match host_clang.join() {
+        let host = match host_clang.finish(&options.file, device_used_toolkit) {
             Ok((compiled, clang_time)) => lockstep_frontend::lower_host_compiled(compiled, clang_time, host_main.is_some()),
             Err(_) => Err(FrontError::Environment("the host compilation's thread failed".into())),
         };
@@ -587,7 +629,6 @@ fn check(options: &CheckOptions) -> Report {
     // The kernels are checked at once, each on its own thread
     // (`--kernel-jobs`); what each adds to the report is added in the
     // order of the file, so the report does not depend on the threads.
-    let jobs = if options.kernel_jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { options.kernel_jobs };
     let display = |kernel: &lockstep_kir::Function| display_names.get(&kernel.link_name).cloned().unwrap_or_else(|| kernel.name.clone());
     partial::start(&report, selected.iter().map(|&(_, k)| display(k)).collect());
     let indexed: Vec<_> = selected.into_iter().enumerate().collect();
