@@ -540,7 +540,14 @@ pub(crate) fn convert(
     let mut primary_label = None;
     let (kind, message, primary) = match &v.kind {
         RKind::DataRace { first, second, inter_group, .. } => {
-            let access = |w: bool| if w { "write" } else { "read" };
+            // Two atomics race only when one is block-scoped and the threads
+            // are in different blocks; the message says so.
+            let both_atomic = first.atomic && second.atomic;
+            let access = |w: bool| match (both_atomic, w) {
+                (true, _) => "atomic",
+                (false, true) => "write",
+                (false, false) => "read",
+            };
             let name = object_name(result, first.object);
             witness.threads = vec![thread_of(&first.thread), thread_of(&second.thread)];
             witness.memory.push((format!("{name} byte {}", second.offset), "accessed by both threads".into()));
@@ -552,12 +559,17 @@ pub(crate) fn convert(
                 second.offset,
                 describe(&first.thread),
                 describe(&second.thread),
-                if *inter_group { " (different blocks)" } else { "" }
+                match (*inter_group, both_atomic) {
+                    (true, true) => " (different blocks: a block-scoped atomic is atomic only among its own block's threads)",
+                    (true, false) => " (different blocks)",
+                    (false, _) => "",
+                }
             );
+            let label = |w: bool| if both_atomic { "atomic update" } else { access(w) };
             if let Some(s) = span(module, &first.loc) {
-                related.push(Related { span: s, label: format!("{} by {}", access(first.write), describe(&first.thread)) });
+                related.push(Related { span: s, label: format!("{} by {}", label(first.write), describe(&first.thread)) });
             }
-            primary_label = Some(format!("{} by {}", access(second.write), describe(&second.thread)));
+            primary_label = Some(format!("{} by {}", label(second.write), describe(&second.thread)));
             (Kind::DataRace, message, span(module, &second.loc))
         }
         RKind::BarrierDivergence { arrivals, scope } => {

@@ -97,6 +97,9 @@ pub struct Access {
     /// (add, sub, increment, decrement, exchange), the value it returned and
     /// the condition under which it changes it.
     pub atomic_old: Option<(TermId, TermId)>,
+    /// An atomic that is atomic only among its own block's threads
+    /// (`atomicAdd_block`): it races with another block's atomics.
+    pub block_scoped: bool,
 }
 
 /// A barrier the thread passes.
@@ -614,7 +617,7 @@ impl<'a, 'b> Exec<'a, 'b> {
                 }
                 None
             }
-            InstKind::Atomic { op, ptr, value } => {
+            InstKind::Atomic { op, ptr, value, scope } => {
                 let v = self.get(st, *value);
                 let ty = func.values[*value].ty;
                 let p = self.get(st, *ptr);
@@ -622,6 +625,7 @@ impl<'a, 'b> Exec<'a, 'b> {
                 let len = ty.store_size();
                 let before = self.trace.accesses.len();
                 let (cands, off) = self.access(st, inst, p, space, len, true, true);
+                self.mark_scope(before, *scope);
                 let l = self.t.bv(64, len as u128);
                 self.own_write(st, &cands, off, l, None);
                 // Other threads' atomics on shared and global memory may come
@@ -665,14 +669,16 @@ impl<'a, 'b> Exec<'a, 'b> {
                     None
                 }
             }
-            InstKind::CmpXchg { ptr, expected, new } => {
+            InstKind::CmpXchg { ptr, expected, new, scope } => {
                 let e = self.get(st, *expected);
                 let nv = self.get(st, *new);
                 let ty = func.values[*expected].ty;
                 let p = self.get(st, *ptr);
                 let space = self.ptr_space(*ptr);
                 let len = ty.store_size();
+                let before = self.trace.accesses.len();
                 let (cands, off) = self.access(st, inst, p, space, len, true, true);
+                self.mark_scope(before, *scope);
                 let l = self.t.bv(64, len as u128);
                 self.own_write(st, &cands, off, l, None);
                 if self.s.rel.memory {
@@ -1142,6 +1148,16 @@ impl<'a, 'b> Exec<'a, 'b> {
 
     // ----- memory -----------------------------------------------------------
 
+    /// Marks the accesses recorded since `before` (one atomic's) with the
+    /// atomic's scope.
+    fn mark_scope(&mut self, before: usize, scope: lockstep_kir::AtomicScope) {
+        if scope == lockstep_kir::AtomicScope::Block {
+            for a in &mut self.trace.accesses[before..] {
+                a.block_scoped = true;
+            }
+        }
+    }
+
     /// Records an access of `len` bytes through `p` and its checks; returns
     /// the candidate objects and the offset.
     #[allow(clippy::too_many_arguments)]
@@ -1243,6 +1259,7 @@ impl<'a, 'b> Exec<'a, 'b> {
                 own: None,
                 silent: None,
                 atomic_old: None,
+                block_scoped: false,
             });
         }
         if !write {

@@ -583,7 +583,10 @@ impl<'a> Search<'a> {
                 let (Some(xs), Some(ys)) = (by_inst[0].get(&i), by_inst[1].get(&j)) else { continue };
                 let (x0, y0) = (&self.traces[0].accesses[xs[0]], &self.traces[1].accesses[ys[0]]);
                 let (x_write, y_write) = (x0.write, y0.write);
-                if !(x0.write || y0.write) || (x0.atomic && y0.atomic) {
+                let both_atomic = x0.atomic && y0.atomic;
+                // Two atomics race only when one is block-scoped and the
+                // threads are in different blocks (`race_condition`).
+                if !(x0.write || y0.write) || (x0.atomic && y0.atomic && !(x0.block_scoped || y0.block_scoped)) {
                     continue;
                 }
                 let objs_x: BTreeSet<u16> = xs.iter().flat_map(|&k| self.traces[0].accesses[k].objs.iter().map(|o| o.0)).collect();
@@ -629,7 +632,11 @@ impl<'a> Search<'a> {
                 match self.query(cond, &[0, 1]) {
                     Answer::Sat(w) => {
                         let both_write = x_write && y_write;
-                        let what = if both_write { "write-write" } else { "read-write" };
+                        let what = match (both_atomic, both_write) {
+                            (true, _) => "atomic-atomic (block-scoped)",
+                            (false, true) => "write-write",
+                            (false, false) => "read-write",
+                        };
                         let names: Vec<&str> = common.iter().map(|&o| self.objs.get(o).name.as_str()).collect();
                         let message = format!("{what} data race on `{}`", names.join("` or `"));
                         let f = self.found(ViolationKind::DataRace, message, &[i, j], w);
@@ -690,6 +697,11 @@ impl<'a> Search<'a> {
         }
         let on_obj = t.st.or(&per_obj);
         let mut parts = vec![x.pc, y.pc, on_obj];
+        if x.atomic && y.atomic {
+            // A block-scoped atomic is atomic with respect to its own
+            // block's threads only.
+            parts.push(nsg);
+        }
         // Two accesses of one power-of-two width `w` at offsets whose shape
         // shows them to be multiples of `w` (`4 * (gid + 1)`) overlap
         // exactly when the offsets are equal. Solvers refute that equality

@@ -86,7 +86,7 @@ impl Relevance {
                     InstKind::Atomic { ptr, value, .. } => {
                         roots.extend([*ptr, *value]);
                     }
-                    InstKind::CmpXchg { ptr, expected, new } => {
+                    InstKind::CmpXchg { ptr, expected, new, .. } => {
                         roots.push(*ptr);
                         roots.push(*expected);
                         stored.push(*new);

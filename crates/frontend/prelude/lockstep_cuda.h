@@ -153,9 +153,9 @@ __LS_DEV void __syncwarp(unsigned int mask = 0xffffffffu) { __lockstep_warp_sync
  * ========================================================================= */
 __LS_INTRIN unsigned int __lockstep_atomic_inc(unsigned int *p, unsigned int v);
 __LS_INTRIN unsigned int __lockstep_atomic_dec(unsigned int *p, unsigned int v);
-/* Marks a block-scoped atomic (`atomicAdd_block`...) on `p`: such an atomic
- * is atomic only among the threads of one block, which the engines model
- * for shared memory only (see `block_scoped_atomic` in builtins.rs). */
+/* Marks the atomic that follows it, on `p`, as block-scoped
+ * (`atomicAdd_block`...): it is atomic only among the threads of one block,
+ * so two blocks updating one location with it race (`AtomicScope::Block`). */
 __LS_INTRIN void __lockstep_block_scoped_atomic(const volatile void *p);
 
 #define __LS_ATOMIC_RMW(NAME, BUILTIN, T)                                       \

@@ -285,33 +285,34 @@ pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
     external_call(l, call, &format!("llvm.{name}"), args)
 }
 
-/// Checks a block-scoped atomic on `ptr` (`atomicAdd_block`, NVVM's
-/// `*.cta` atomics, PTX `atom.cta`). Such an atomic is atomic only among
-/// the threads of one block: two blocks updating one global location with
-/// it race. The engines model every atomic as atomic for all threads,
-/// which is exact for shared memory (only one block can reach it) and
-/// would hide that race elsewhere, so a block-scoped atomic on memory not
-/// known to be shared makes the kernels that reach it `unknown`.
-pub(crate) fn block_scoped_atomic<L: CallLowering>(l: &mut L, ptr: ValueId) -> Result<()> {
-    match l.type_of(ptr) {
-        Type::Ptr(MemSpace::Shared) => Ok(()),
-        _ => l.fail(
-            "a block-scoped atomic (`atomic*_block`, scope `cta`) on memory that is not `__shared__`: it is atomic only among one block's threads, which lockstep models for shared memory only"
-                .into(),
-        ),
-    }
-}
-
 /// The scoped atomics of NVVM, as clang's CUDA headers write
 /// `atomicAdd_system` and `atomicAdd_block`:
 /// `llvm.nvvm.atomic.OP.gen.{i,f}.{sys,cta}.TYPE.PTR(ptr, value)` and
 /// `llvm.nvvm.atomic.cas.gen.i.{sys,cta}.TYPE.PTR(ptr, expected, new)`.
 /// A system-scoped atomic is atomic for every thread of the grid (and the
 /// host), as the engines model atomics; a block-scoped one only within a
-/// block (see [`block_scoped_atomic`]). `max` and `min` are left out: clang
+/// block (`AtomicScope::Block`). `max` and `min` are left out: clang
 /// gives the signed and the unsigned forms one intrinsic, so the operation
 /// cannot be told from the call. `Ok(false)` for a form this does not cover.
 unsafe fn scoped_nvvm_atomic<L: CallLowering>(l: &mut L, call: LLVMValueRef, rest: &str, args: &[LLVMValueRef]) -> Result<bool> {
+    // The device-scoped wrapping increment and decrement, as clang's CUDA
+    // headers write `atomicInc` and `atomicDec`:
+    // `llvm.nvvm.atomic.load.{inc,dec}.32.PTR(ptr, limit)`.
+    let wrapping = if rest.starts_with("load.inc.32") {
+        Some(AtomicOp::UIncWrap)
+    } else if rest.starts_with("load.dec.32") {
+        Some(AtomicOp::UDecWrap)
+    } else {
+        None
+    };
+    if let (Some(aop), [ptr, value]) = (wrapping, args) {
+        let ptr = l.arg_scalar(*ptr)?;
+        let value = l.arg_scalar(*value)?;
+        let ty = l.type_of(value);
+        let old = l.emit_inst(InstKind::Atomic { op: aop, ptr, value, scope: AtomicScope::Device }, Some(ty)).expect("result");
+        l.define(call, old);
+        return Ok(true);
+    }
     let parts: Vec<&str> = rest.split('.').collect();
     let (Some(&op), Some(&"gen"), Some(&kind), Some(&scope)) = (parts.first(), parts.get(1), parts.get(2), parts.get(3)) else {
         return Ok(false);
@@ -321,16 +322,14 @@ unsafe fn scoped_nvvm_atomic<L: CallLowering>(l: &mut L, call: LLVMValueRef, res
     }
     let Some(&ptr_arg) = args.first() else { return Ok(false) };
     let ptr = l.arg_scalar(ptr_arg)?;
-    if scope == "cta" {
-        block_scoped_atomic(l, ptr)?;
-    }
+    let scope = if scope == "cta" { AtomicScope::Block } else { AtomicScope::Device };
     if op == "cas" {
         let (Some(&expected), Some(&new)) = (args.get(1), args.get(2)) else { return Ok(false) };
         let expected = l.arg_scalar(expected)?;
         let new = l.arg_scalar(new)?;
         let ty = l.type_of(new);
         let expected = l.coerce_to(expected, ty);
-        let old = l.emit_inst(InstKind::CmpXchg { ptr, expected, new }, Some(ty)).expect("result");
+        let old = l.emit_inst(InstKind::CmpXchg { ptr, expected, new, scope }, Some(ty)).expect("result");
         l.define(call, old);
         return Ok(true);
     }
@@ -348,7 +347,7 @@ unsafe fn scoped_nvvm_atomic<L: CallLowering>(l: &mut L, call: LLVMValueRef, res
     let Some(&value) = args.get(1) else { return Ok(false) };
     let value = l.arg_scalar(value)?;
     let ty = l.type_of(value);
-    let old = l.emit_inst(InstKind::Atomic { op: aop, ptr, value }, Some(ty)).expect("result");
+    let old = l.emit_inst(InstKind::Atomic { op: aop, ptr, value, scope }, Some(ty)).expect("result");
     l.define(call, old);
     Ok(true)
 }
@@ -783,16 +782,14 @@ unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef
         }
         "memcpy_async" => lower_memcpy_async(l, args)?,
         "wait_all_copies" => lower_wait_all_copies(l),
-        "block_scoped_atomic" => {
-            let ptr = l.arg_scalar(args[0])?;
-            block_scoped_atomic(l, ptr)?;
-        }
+        "block_scoped_atomic" => l.expect_block_scoped_atomic(args[0])?,
         "atomic_inc" | "atomic_dec" => {
+            let scope = l.atomic_scope(args[0])?;
             let ptr = l.arg_scalar(args[0])?;
             let value = l.arg_scalar(args[1])?;
             let ty = l.type_of(value);
             let aop = if op == "atomic_inc" { AtomicOp::UIncWrap } else { AtomicOp::UDecWrap };
-            let v = l.emit_inst(InstKind::Atomic { op: aop, ptr, value }, Some(ty)).expect("result");
+            let v = l.emit_inst(InstKind::Atomic { op: aop, ptr, value, scope }, Some(ty)).expect("result");
             l.define(call, v);
         }
         "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" | "ballot" | "all" | "any" | "activemask" | "lane_id" | "match_any" => {
@@ -953,7 +950,7 @@ unsafe fn lower_opencl_builtin<L: CallLowering>(
             let expected = l.arg_scalar(args[1])?;
             let new = l.arg_scalar(args[2])?;
             let ty = l.type_of(new);
-            let v = l.emit_inst(InstKind::CmpXchg { ptr, expected, new }, Some(ty)).expect("result");
+            let v = l.emit_inst(InstKind::CmpXchg { ptr, expected, new, scope: AtomicScope::Device }, Some(ty)).expect("result");
             l.define(call, v);
             return Ok(true);
         }
@@ -962,7 +959,7 @@ unsafe fn lower_opencl_builtin<L: CallLowering>(
     let ptr = l.arg_scalar(args[0])?;
     let Some(ty) = l.result_type(call)? else { return l.fail(format!("`{base}` without a result")) };
     let value = if op == "inc" || op == "dec" { l.int_const(ty, 1) } else { l.arg_scalar(args[1])? };
-    let v = l.emit_inst(InstKind::Atomic { op: aop, ptr, value }, Some(ty)).expect("result");
+    let v = l.emit_inst(InstKind::Atomic { op: aop, ptr, value, scope: AtomicScope::Device }, Some(ty)).expect("result");
     l.define(call, v);
     Ok(true)
 }

@@ -862,6 +862,27 @@ struct FnLower<'a> {
     space_memo: HashMap<LLVMValueRef, Option<MemSpace>>,
     cur: BlockId,
     cur_loc: Option<SrcLoc>,
+    /// The pointer of a block-scoped atomic announced by the prelude's
+    /// marker (`__lockstep_block_scoped_atomic(p)`), which the next atomic
+    /// lowered must be made on (see `CallLowering::atomic_scope`).
+    pending_block_scope: Option<LLVMValueRef>,
+}
+
+/// `v` without the address-space casts around it: the prelude's marker
+/// takes a generic pointer where `infer-address-spaces` may have given the
+/// atomic itself a shared one.
+unsafe fn without_space_casts(mut v: LLVMValueRef) -> LLVMValueRef {
+    loop {
+        let cast = if !LLVMIsAAddrSpaceCastInst(v).is_null() {
+            true
+        } else {
+            !LLVMIsAConstantExpr(v).is_null() && LLVMGetConstOpcode(v) == LLVMOpcode::LLVMAddrSpaceCast
+        };
+        if !cast {
+            return v;
+        }
+        v = LLVMGetOperand(v, 0);
+    }
 }
 
 impl<'a> FnLower<'a> {
@@ -879,10 +900,14 @@ impl<'a> FnLower<'a> {
             space_memo: HashMap::new(),
             cur: BlockId::from_u32(0),
             cur_loc: None,
+            pending_block_scope: None,
         };
         this.cur = this.f.entry;
         this.lower_signature()?;
         this.lower_body()?;
+        if this.pending_block_scope.is_some() {
+            return this.unsupported("a block-scoped atomic whose operation does not follow it");
+        }
         Ok(this.f)
     }
 
@@ -1551,18 +1576,20 @@ impl<'a> FnLower<'a> {
                     LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpUDecWrap => AtomicOp::UDecWrap,
                     other => return self.unsupported(format!("the atomic operation {other:?}")),
                 };
+                let scope = self.atomic_scope(LLVMGetOperand(v, 0))?;
                 let ptr = self.scalar(LLVMGetOperand(v, 0))?;
                 let value = self.scalar(LLVMGetOperand(v, 1))?;
                 let ty = self.f.value_type(value);
-                Lowered::Scalar(self.emit_value(InstKind::Atomic { op: aop, ptr, value }, ty))
+                Lowered::Scalar(self.emit_value(InstKind::Atomic { op: aop, ptr, value, scope }, ty))
             }
             LLVMAtomicCmpXchg => {
+                let scope = self.atomic_scope(LLVMGetOperand(v, 0))?;
                 let ptr = self.scalar(LLVMGetOperand(v, 0))?;
                 let expected = self.scalar(LLVMGetOperand(v, 1))?;
                 let new = self.scalar(LLVMGetOperand(v, 2))?;
                 let ty = self.f.value_type(new);
                 let expected = self.coerce(expected, ty);
-                let old = self.emit_value(InstKind::CmpXchg { ptr, expected, new }, ty);
+                let old = self.emit_value(InstKind::CmpXchg { ptr, expected, new, scope }, ty);
                 let ok = self.emit_value(InstKind::Icmp { cc: IntCC::Eq, lhs: old, rhs: expected }, Type::BOOL);
                 Lowered::Lanes(vec![old, ok])
             }
@@ -2161,9 +2188,31 @@ pub(crate) trait CallLowering {
     fn coerce_to(&mut self, v: ValueId, ty: Type) -> ValueId;
     fn type_of(&self, v: ValueId) -> Type;
     fn fail<T>(&self, what: String) -> Result<T>;
+    /// Announces that the next atomic lowered is block-scoped and made on
+    /// `ptr` (the prelude's `__lockstep_block_scoped_atomic(p)` marker).
+    unsafe fn expect_block_scoped_atomic(&mut self, ptr: LLVMValueRef) -> Result<()>;
+    /// The scope of an atomic made on `ptr`: block when the marker
+    /// announced it, the device otherwise. An announced atomic made on
+    /// another pointer is unsupported: calling it device-wide would hide
+    /// the races between blocks that its scope allows.
+    unsafe fn atomic_scope(&mut self, ptr: LLVMValueRef) -> Result<AtomicScope>;
 }
 
 impl CallLowering for FnLower<'_> {
+    unsafe fn expect_block_scoped_atomic(&mut self, ptr: LLVMValueRef) -> Result<()> {
+        if self.pending_block_scope.is_some() {
+            return self.unsupported("a block-scoped atomic whose operation does not follow it");
+        }
+        self.pending_block_scope = Some(without_space_casts(ptr));
+        Ok(())
+    }
+    unsafe fn atomic_scope(&mut self, ptr: LLVMValueRef) -> Result<AtomicScope> {
+        match self.pending_block_scope.take() {
+            None => Ok(AtomicScope::Device),
+            Some(p) if p == without_space_casts(ptr) => Ok(AtomicScope::Block),
+            Some(_) => self.unsupported("a block-scoped atomic whose operation does not follow it"),
+        }
+    }
     unsafe fn arg_scalar(&mut self, v: LLVMValueRef) -> Result<ValueId> {
         self.scalar(v)
     }

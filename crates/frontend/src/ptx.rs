@@ -259,9 +259,9 @@ unsafe fn shuffle_step<L: CallLowering>(
 /// `st.{relaxed,release}...TYPE [$0],$1;`. Each is the KIR atomic it is (a
 /// load as an atomic `or` with 0, a store as an exchange whose result is
 /// unused): atomics do not race with atomics, and race with plain accesses
-/// as the memory model says. A block-scoped (`.cta`) atomic is modelled on
-/// shared memory only (see `builtins::block_scoped_atomic`). The orderings
-/// and the other scopes are not modelled beyond that (a release/acquire pair does not order plain accesses here,
+/// as the memory model says. A block-scoped (`.cta`) atomic is atomic only
+/// among its block's threads (`AtomicScope::Block`). The orderings and the
+/// other scopes are not modelled beyond that (a release/acquire pair does not order plain accesses here,
 /// so a race through them is reported: sound, possibly a false alarm).
 /// `Ok(false)` for a form this does not cover (vector forms, say).
 unsafe fn memory_order_op<L: CallLowering>(l: &mut L, call: LLVMValueRef, inst: &str, args: &[LLVMValueRef]) -> Result<bool> {
@@ -285,6 +285,9 @@ unsafe fn memory_order_op<L: CallLowering>(l: &mut L, call: LLVMValueRef, inst: 
         }
     };
     let kind = parts[0];
+    // A block-scoped (`.cta`) atomic is atomic only among one block's
+    // threads (`AtomicScope::Block`); the other scopes include the device.
+    let scope = if parts.contains(&"cta") { AtomicScope::Block } else { AtomicScope::Device };
     let define = |l: &mut L, v: ValueId| {
         if outputs == 1 {
             l.define(call, v);
@@ -296,16 +299,11 @@ unsafe fn memory_order_op<L: CallLowering>(l: &mut L, call: LLVMValueRef, inst: 
             let (ptr_at, value_at) = if kind == "atom" { (1, 2) } else { (0, 1) };
             let (Some(ptr_name), Some(value_name)) = (operands.get(ptr_at), operands.get(value_at)) else { return Ok(false) };
             let (Some(ptr), Some(value)) = (arg(l, ptr_name)?, arg(l, value_name)?) else { return Ok(false) };
-            // A block-scoped atomic is atomic only within one block: on
-            // memory other blocks may reach, it is not modelled.
-            if parts.contains(&"cta") && !parts.contains(&"shared") {
-                crate::builtins::block_scoped_atomic(l, ptr)?;
-            }
             let value_ty = l.type_of(value);
             if op_name == "cas" {
                 let Some(new) = operands.get(3).map(String::as_str) else { return Ok(false) };
                 let Some(new) = arg(l, new)? else { return Ok(false) };
-                let v = l.emit_inst(InstKind::CmpXchg { ptr, expected: value, new }, Some(value_ty)).expect("result");
+                let v = l.emit_inst(InstKind::CmpXchg { ptr, expected: value, new, scope }, Some(value_ty)).expect("result");
                 define(l, v);
                 return Ok(true);
             }
@@ -324,7 +322,7 @@ unsafe fn memory_order_op<L: CallLowering>(l: &mut L, call: LLVMValueRef, inst: 
                 "dec" => AtomicOp::UDecWrap,
                 _ => return Ok(false),
             };
-            let v = l.emit_inst(InstKind::Atomic { op, ptr, value }, Some(value_ty)).expect("result");
+            let v = l.emit_inst(InstKind::Atomic { op, ptr, value, scope }, Some(value_ty)).expect("result");
             define(l, v);
             Ok(true)
         }
@@ -334,11 +332,8 @@ unsafe fn memory_order_op<L: CallLowering>(l: &mut L, call: LLVMValueRef, inst: 
             if !ty.is_int() {
                 return Ok(false);
             }
-            if parts.contains(&"cta") && !parts.contains(&"shared") {
-                crate::builtins::block_scoped_atomic(l, ptr)?;
-            }
             let zero = l.int_const(ty, 0);
-            let v = l.emit_inst(InstKind::Atomic { op: AtomicOp::Or, ptr, value: zero }, Some(ty)).expect("result");
+            let v = l.emit_inst(InstKind::Atomic { op: AtomicOp::Or, ptr, value: zero, scope }, Some(ty)).expect("result");
             define(l, v);
             Ok(true)
         }
@@ -349,10 +344,7 @@ unsafe fn memory_order_op<L: CallLowering>(l: &mut L, call: LLVMValueRef, inst: 
             if !value_ty.is_int() {
                 return Ok(false);
             }
-            if parts.contains(&"cta") && !parts.contains(&"shared") {
-                crate::builtins::block_scoped_atomic(l, ptr)?;
-            }
-            l.emit_inst(InstKind::Atomic { op: AtomicOp::Xchg, ptr, value }, Some(value_ty));
+            l.emit_inst(InstKind::Atomic { op: AtomicOp::Xchg, ptr, value, scope }, Some(value_ty));
             Ok(true)
         }
         _ => Ok(false),

@@ -1086,8 +1086,14 @@ impl HavocOracle for HostEnv<'_> {
             | "cudaSetDeviceFlags" | "cudaProfilerStart" | "cudaProfilerStop" | "cudaDeviceSetSharedMemConfig"
             | "cudaThreadSetCacheConfig" | "cudaHostRegister" | "cudaHostUnregister" | "cudaMemPrefetchAsync"
             | "cudaStreamWaitEvent" => ret(0),
-            "cudaGetDeviceCount" | "cudaGetDevice" => {
-                let value = if name == "cudaGetDeviceCount" { 1u32 } else { 0 };
+            "cudaGetDeviceCount" | "cudaGetDevice" | "cudaDriverGetVersion" | "cudaRuntimeGetVersion" => {
+                // One device, device 0; the versions of the CUDA 12.4
+                // toolkit whose headers lockstep compiles against by default.
+                let value: u32 = match name {
+                    "cudaGetDeviceCount" => 1,
+                    "cudaDriverGetVersion" | "cudaRuntimeGetVersion" => 12040,
+                    _ => 0,
+                };
                 if let Some((id, off)) = self.check_range(memory, ptr(&a[0]), 4, &format!("the argument of {name}"), loc) {
                     memory.write(id, off, &value.to_le_bytes());
                 }

@@ -233,6 +233,28 @@ pub enum CastOp {
     AddrSpaceCast,
 }
 
+/// The threads an atomic is atomic with respect to (CUDA's `_block` and
+/// `_system` variants, NVVM's `cta`/`sys` scopes, `cuda::thread_scope`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub enum AtomicScope {
+    /// Every thread of the launch (CUDA's default device scope; a system
+    /// scope includes it, and the host is not modelled concurrently).
+    #[default]
+    Device,
+    /// The threads of the accessing thread's own block only: two blocks
+    /// updating one location with it race.
+    Block,
+}
+
+impl AtomicScope {
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicScope::Device => "device",
+            AtomicScope::Block => "block",
+        }
+    }
+}
+
 /// Read-modify-write atomic operators.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum AtomicOp {
@@ -408,10 +430,11 @@ pub enum InstKind {
     /// Loads a value of the result's type. The space is that of `ptr`'s type.
     Load { ptr: ValueId, align: u32 },
     Store { ptr: ValueId, value: ValueId, align: u32 },
-    /// Atomic read-modify-write; yields the old value.
-    Atomic { op: AtomicOp, ptr: ValueId, value: ValueId },
+    /// Atomic read-modify-write; yields the old value. `scope` says which
+    /// threads it is atomic with respect to.
+    Atomic { op: AtomicOp, ptr: ValueId, value: ValueId, scope: AtomicScope },
     /// Atomic compare-and-swap; yields the old value.
-    CmpXchg { ptr: ValueId, expected: ValueId, new: ValueId },
+    CmpXchg { ptr: ValueId, expected: ValueId, new: ValueId, scope: AtomicScope },
     /// Copies `len` bytes (`memcpy`/`memmove` not split by the front-end).
     MemCopy { dst: ValueId, src: ValueId, len: ValueId },
     /// Sets `len` bytes to the low byte of `byte` (`memset`).
@@ -934,7 +957,7 @@ impl InstKind {
                 f(*ptr);
                 f(*value);
             }
-            InstKind::CmpXchg { ptr, expected, new } => {
+            InstKind::CmpXchg { ptr, expected, new, .. } => {
                 f(*ptr);
                 f(*expected);
                 f(*new);
@@ -999,7 +1022,7 @@ impl InstKind {
                 *ptr = f(*ptr);
                 *value = f(*value);
             }
-            InstKind::CmpXchg { ptr, expected, new } => {
+            InstKind::CmpXchg { ptr, expected, new, .. } => {
                 *ptr = f(*ptr);
                 *expected = f(*expected);
                 *new = f(*new);

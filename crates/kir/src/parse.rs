@@ -964,14 +964,16 @@ impl Parser {
                     let [ptr, value] = self.fixed(&mut pos)?;
                     InstKind::Store { ptr, value, align: self.align()? }
                 }
-                "atomic" => {
+                "atomic" | "atomic.block" => {
+                    let scope = if word == "atomic.block" { AtomicScope::Block } else { AtomicScope::Device };
                     let op = self.named(AtomicOp::from_name, "an atomic operator")?;
                     let [ptr, value] = self.fixed(&mut pos)?;
-                    InstKind::Atomic { op, ptr, value }
+                    InstKind::Atomic { op, ptr, value, scope }
                 }
-                "cmpxchg" => {
+                "cmpxchg" | "cmpxchg.block" => {
+                    let scope = if word == "cmpxchg.block" { AtomicScope::Block } else { AtomicScope::Device };
                     let [ptr, expected, new] = self.fixed(&mut pos)?;
-                    InstKind::CmpXchg { ptr, expected, new }
+                    InstKind::CmpXchg { ptr, expected, new, scope }
                 }
                 "memcpy" => {
                     let [dst, src, len] = self.fixed(&mut pos)?;

@@ -53,8 +53,8 @@
 //! | PtrAdd | `ptradd base, offset` |
 //! | Load | `load ptr align 4` |
 //! | Store | `store ptr, value align 4` (pointer first, as in `InstKind`) |
-//! | Atomic | `atomic add ptr, value` |
-//! | CmpXchg | `cmpxchg ptr, expected, new` |
+//! | Atomic | `atomic add ptr, value`; block-scoped: `atomic.block add ptr, value` |
+//! | CmpXchg | `cmpxchg ptr, expected, new` (`cmpxchg.block` block-scoped) |
 //! | MemCopy / MemSet | `memcpy dst, src, len` / `memset dst, byte, len` |
 //! | Barrier | `barrier group shared global` (fence flags optional) |
 //! | Fence | `fence global` |
@@ -432,8 +432,8 @@ pub(crate) fn write_inst_kind(f: &mut impl Write, kind: &InstKind) -> fmt::Resul
         InstKind::PtrAdd { base, offset } => write!(f, "ptradd {base}, {offset}"),
         InstKind::Load { ptr, align } => write!(f, "load {ptr} align {align}"),
         InstKind::Store { ptr, value, align } => write!(f, "store {ptr}, {value} align {align}"),
-        InstKind::Atomic { op, ptr, value } => write!(f, "atomic {} {ptr}, {value}", op.name()),
-        InstKind::CmpXchg { ptr, expected, new } => write!(f, "cmpxchg {ptr}, {expected}, {new}"),
+        InstKind::Atomic { op, ptr, value, scope } => write!(f, "atomic{} {} {ptr}, {value}", scope_suffix(*scope), op.name()),
+        InstKind::CmpXchg { ptr, expected, new, scope } => write!(f, "cmpxchg{} {ptr}, {expected}, {new}", scope_suffix(*scope)),
         InstKind::MemCopy { dst, src, len } => write!(f, "memcpy {dst}, {src}, {len}"),
         InstKind::MemSet { dst, byte, len } => write!(f, "memset {dst}, {byte}, {len}"),
         InstKind::Barrier { scope, fence } => {
@@ -525,5 +525,14 @@ block2:
         let doc = include_str!("text.rs");
         let documented: String = DOC_EXAMPLE.lines().map(|l| format!("//! {l}\n").replace("//! \n", "//!\n")).collect();
         assert!(doc.contains(&documented), "the module documentation differs from DOC_EXAMPLE");
+    }
+}
+
+/// An atomic's scope as the text form writes it: nothing for the device
+/// scope, `.block` for a block-scoped atomic (`atomic.block add %p, %v`).
+fn scope_suffix(scope: AtomicScope) -> &'static str {
+    match scope {
+        AtomicScope::Device => "",
+        AtomicScope::Block => ".block",
     }
 }

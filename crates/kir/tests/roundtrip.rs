@@ -328,3 +328,31 @@ block0:
     let errors = verify_module(&m).unwrap_err();
     assert!(errors.iter().any(|e| e.to_string().contains("no-wrap flags")), "{errors:?}");
 }
+
+#[test]
+fn atomic_scopes_round_trip() {
+    let text = "language cuda
+
+kernel fn0 \"k\" link \"k\" (v0 \"p\": ptr.global, v1 \"x\": i32) entry block0 {
+block0:
+  v2: i32 = atomic add v0, v1
+  v3: i32 = atomic.block max v0, v1
+  v4: i32 = cmpxchg.block v0, v1, v3
+  v5: i32 = cmpxchg v0, v1, v4
+  return
+}
+";
+    let m = parse_module(text).unwrap();
+    verify_module(&m).unwrap();
+    let f = &m.functions[FuncId::new(0)];
+    let scopes: Vec<AtomicScope> = f
+        .insts
+        .values()
+        .filter_map(|data| match data.kind {
+            InstKind::Atomic { scope, .. } | InstKind::CmpXchg { scope, .. } => Some(scope),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(scopes, vec![AtomicScope::Device, AtomicScope::Block, AtomicScope::Block, AtomicScope::Device]);
+    assert_eq!(assert_round_trip(&m), text);
+}

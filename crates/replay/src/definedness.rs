@@ -389,7 +389,7 @@ impl crate::exec::Ctx<'_> {
                 let ty = func.values[*value].ty;
                 (ptr, if u(value) | result_undefined != 0 { mask(ty.bits()) } else { 0 }, ty.store_size())
             }
-            InstKind::CmpXchg { ptr, new, expected } => {
+            InstKind::CmpXchg { ptr, new, expected, .. } => {
                 let ty = func.values[*expected].ty;
                 (ptr, if u(new) | result_undefined != 0 { mask(ty.bits()) } else { 0 }, ty.store_size())
             }

@@ -264,6 +264,9 @@ pub(crate) struct Ctx<'a> {
     /// one value are benign only when the value is the same in every run,
     /// and an undetermined one may differ in another.
     writing_undetermined: bool,
+    /// Set while a block-scoped atomic's accesses are logged (see
+    /// `races::Access::block_scoped`).
+    block_scoped_atomic: bool,
     pub first_unspecified_use: Option<Loc>,
     /// See `ReplayResult::no_wrap_overflows`.
     pub no_wrap_overflows: u64,
@@ -364,6 +367,7 @@ impl<'a> Ctx<'a> {
             entry_terms: opts.arg_terms.clone(),
             silent_prior: None,
             writing_undetermined: false,
+            block_scoped_atomic: false,
             race_scratch: Vec::new(),
             arg_scratch: Vec::new(),
             touched: uses_access_predicates(module).then(HashMap::new),
@@ -690,18 +694,21 @@ impl<'a> Ctx<'a> {
                 self.writing_undetermined = false;
                 None
             }
-            InstKind::Atomic { op, ptr, value } => {
+            InstKind::Atomic { op, ptr, value, scope } => {
                 let ty = ty_of(*value);
                 let p = val!(ptr).as_ptr();
                 let v = val!(value);
+                self.block_scoped_atomic = *scope == AtomicScope::Block;
                 let old = self.load(th, loc, p, ty, true, false);
                 let new = atomic_op(*op, old, v, ty);
                 self.store(th, loc, p, new, ty, true);
+                self.block_scoped_atomic = false;
                 Some(old)
             }
-            InstKind::CmpXchg { ptr, expected, new } => {
+            InstKind::CmpXchg { ptr, expected, new, scope } => {
                 let ty = ty_of(*expected);
                 let p = val!(ptr).as_ptr();
+                self.block_scoped_atomic = *scope == AtomicScope::Block;
                 let old = self.load(th, loc, p, ty, true, false);
                 let m = mask(ty.bits());
                 // The access is logged as an atomic write even when the
@@ -712,6 +719,7 @@ impl<'a> Ctx<'a> {
                     old
                 };
                 self.store(th, loc, p, stored, ty, true);
+                self.block_scoped_atomic = false;
                 Some(old)
             }
             InstKind::MemCopy { dst, src, len } => {
@@ -1446,6 +1454,7 @@ impl<'a> Ctx<'a> {
             loc,
             write,
             atomic,
+            block_scoped: atomic && self.block_scoped_atomic,
             value: None,
             own: None,
             silent: false,

@@ -100,6 +100,10 @@ pub(crate) struct Access {
     pub loc: Loc,
     pub write: bool,
     pub atomic: bool,
+    /// An atomic that is atomic only among the threads of its own block
+    /// (`atomicAdd_block`, scope `cta`): it races with another block's
+    /// atomics on the same byte, as a plain access would.
+    pub block_scoped: bool,
     /// The byte a plain write left, when benign races are tolerated: two
     /// writes of the same value do not race (GPUVerify's default).
     pub value: Option<u8>,
@@ -124,6 +128,7 @@ impl Access {
         self.thread == other.thread
             && self.loc == other.loc
             && self.atomic == other.atomic
+            && self.block_scoped == other.block_scoped
             && self.grid_epoch == other.grid_epoch
             && self.group_epoch == other.group_epoch
             && self.warp_epoch == other.warp_epoch
@@ -158,7 +163,13 @@ impl Geometry {
     /// only ever touched by one group, so threads of different groups never
     /// race on them.
     fn conflict(&self, a: &Access, b: &Access, per_group: bool, unfenced: &Unfenced) -> bool {
-        if a.thread == b.thread || !(a.write || b.write) || (a.atomic && b.atomic) {
+        if a.thread == b.thread || !(a.write || b.write) {
+            return false;
+        }
+        // Two atomics do not race, unless one is block-scoped and the two
+        // threads are in different blocks: then it is not atomic with
+        // respect to the other.
+        if a.atomic && b.atomic && !((a.block_scoped || b.block_scoped) && self.group_of(a.thread) != self.group_of(b.thread)) {
             return false;
         }
         if a.write && b.write && a.value.is_some() && a.value == b.value {
@@ -219,6 +230,7 @@ const ATOMIC: u8 = 4;
 const HAS_VALUE: u8 = 8;
 const HAS_OWN: u8 = 16;
 const SILENT: u8 = 32;
+const BLOCK_SCOPED: u8 = 64;
 
 impl Entry {
     fn present(&self) -> bool {
@@ -265,7 +277,8 @@ impl LocTable {
                 | flag(a.atomic, ATOMIC)
                 | flag(a.value.is_some(), HAS_VALUE)
                 | flag(a.own.is_some(), HAS_OWN)
-                | flag(a.silent, SILENT),
+                | flag(a.silent, SILENT)
+                | flag(a.block_scoped, BLOCK_SCOPED),
             value: a.value.unwrap_or(0),
             own: a.own.unwrap_or(0),
         }
@@ -280,6 +293,7 @@ impl LocTable {
             value: (e.flags & HAS_VALUE != 0).then_some(e.value),
             own: (e.flags & HAS_OWN != 0).then_some(e.own),
             silent: e.flags & SILENT != 0,
+            block_scoped: e.flags & BLOCK_SCOPED != 0,
             grid_epoch: e.grid_epoch,
             group_epoch: e.group_epoch,
             warp_epoch: e.warp_epoch,

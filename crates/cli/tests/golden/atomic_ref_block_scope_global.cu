@@ -1,4 +1,4 @@
-// expect: unknown
+// expect: errors
 // flags: --blockDim=64 --gridDim=4
 #include <cuda/atomic>
 // A grid-wide sum through a block-scoped `atomic_ref` on global memory:

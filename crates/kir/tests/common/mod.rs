@@ -222,9 +222,11 @@ pub fn everything() -> Module {
             AtomicOp::FAdd | AtomicOp::FSub => (x, Type::Float(32)),
             _ => (tid, Type::I32),
         };
-        val(&mut f, b0, InstKind::Atomic { op: *op, ptr: slot, value }, ty);
+        val(&mut f, b0, InstKind::Atomic { op: *op, ptr: slot, value, scope: AtomicScope::Device }, ty);
     }
-    val(&mut f, b0, InstKind::CmpXchg { ptr: slot, expected: tid, new: c7 }, Type::I32);
+    val(&mut f, b0, InstKind::Atomic { op: AtomicOp::Add, ptr: slot, value: tid, scope: AtomicScope::Block }, Type::I32);
+    val(&mut f, b0, InstKind::CmpXchg { ptr: slot, expected: tid, new: c7, scope: AtomicScope::Device }, Type::I32);
+    val(&mut f, b0, InstKind::CmpXchg { ptr: slot, expected: tid, new: c7, scope: AtomicScope::Block }, Type::I32);
     stmt(&mut f, b0, InstKind::MemCopy { dst: arr_addr, src: a, len: wide });
     stmt(&mut f, b0, InstKind::MemSet { dst: arr_addr, byte, len: wide });
     for (i, scope) in BarrierScope::ALL.iter().enumerate() {

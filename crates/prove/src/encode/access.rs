@@ -329,7 +329,58 @@ impl<'a> Enc<'a> {
                 None,
             );
         }
+        if kind == AccessKind::Atomic && obj.space != MemSpace::Shared {
+            self.check_block_scoped_atomics(oi, m, i, p, is2, o2, w2);
+        }
         Ok(())
+    }
+
+    /// Thread 2's atomic at `i` against thread 1's logged atomic: atomics
+    /// do not race with atomics, unless one of the two is block-scoped
+    /// (`atomicAdd_block`, scope `cta`) and the threads are in different
+    /// blocks, which it is not atomic with respect to. Shared memory is
+    /// reached by one block only, so only other spaces are checked.
+    #[allow(clippy::too_many_arguments)]
+    fn check_block_scoped_atomics(&mut self, oi: usize, m: usize, i: InstId, p: [TermId; 2], is2: TermId, o2: TermId, w2: TermId) {
+        let block_sites: Vec<InstId> = self
+            .func
+            .insts
+            .iter()
+            .filter(|(_, data)| {
+                matches!(data.kind, InstKind::Atomic { scope: lockstep_kir::AtomicScope::Block, .. } | InstKind::CmpXchg { scope: lockstep_kir::AtomicScope::Block, .. })
+            })
+            .map(|(id, _)| id)
+            .collect();
+        if block_sites.is_empty() {
+            return;
+        }
+        let log = self.logs.objs[m][AccessKind::Atomic.index()].clone();
+        let scoped = if block_sites.contains(&i) {
+            self.st.true_()
+        } else {
+            let from: Vec<TermId> = block_sites
+                .iter()
+                .map(|s| {
+                    let id = self.st.bv_const(32, s.as_u32() as u128);
+                    self.st.eq(log.site, id)
+                })
+                .collect();
+            self.st.or(&from)
+        };
+        let exact_empty = !self.async_copies.memcopy_of.is_empty();
+        let ov = overlap(&mut self.st, log.off, log.width, o2, w2, exact_empty);
+        let other_group = self.st.not(self.same_group);
+        let race = self.st.and(&[p[1], is2, log.has, ov, other_group, scoped]);
+        let ok = self.st.not(race);
+        let name = self.objects[oi].name.clone();
+        let space = self.objects[oi].space.name();
+        self.oblige(
+            ok,
+            ObKind::Race { obj: oi, k1: AccessKind::Atomic, k2: AccessKind::Atomic, off1: log.off, off2: o2, site1: log.site },
+            Some(i),
+            format!("possible atomic-atomic race on `{name}` ({space}): a block-scoped atomic is atomic only among its own block's threads"),
+            None,
+        );
     }
 
     /// Whether a logged write's `site` is a store that may take part in a

@@ -19,7 +19,9 @@ impl<'a> Enc<'a> {
     /// executions and the old values differ.
     pub(crate) fn distinct_increments(&self, i: InstId, b: BlockId) -> bool {
         let positive_add = |enc: &Self, k: &InstKind| -> Option<(ValueId, u128)> {
-            let InstKind::Atomic { op: lockstep_kir::AtomicOp::Add, ptr, value } = k else { return None };
+            // Any scope: a block-scoped increment that two blocks reach is
+            // a race of its own, checked by `check_access`.
+            let InstKind::Atomic { op: lockstep_kir::AtomicOp::Add, ptr, value, .. } = k else { return None };
             let Type::Int(w) = enc.func.value_type(*value) else { return None };
             let ValueDef::Const(c) = enc.func.values[*value].def else { return None };
             let signed = signed_const(c, w as u32);
