@@ -206,10 +206,16 @@ impl Enc<'_> {
                 if self.rule_on("stride") && matches!(op, BinOp::Add | BinOp::Sub) && stepped {
                     out.extend(self.zero_residue(&name, x, init, [c0, c1], op == BinOp::Add));
                 }
+                // A step that is not a literal (a launch size, an argument)
+                // gets the congruence over the uninterpreted remainder too:
+                // a bit-vector remainder by a symbolic divisor is what z3
+                // does not finish.
+                let congruence = cst.map_or(true, |c| c != 0 && !c.is_power_of_two());
                 match op {
-                    BinOp::Add | BinOp::Sub
-                        if self.rule_on("stride") && stepped && cst.is_some_and(|c| c != 0 && !c.is_power_of_two()) =>
-                    {
+                    BinOp::Add | BinOp::Sub if self.rule_on("stride") && stepped && congruence => {
+                        if cst.is_none() {
+                            self.launch_facts();
+                        }
                         out.push(self.stride_congruence(&name, x, init, [c0, c1], op == BinOp::Add));
                         self.loop_data[l].congruence_params.push(k);
                     }
