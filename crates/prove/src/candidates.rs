@@ -214,7 +214,7 @@ impl Enc<'_> {
                 match op {
                     BinOp::Add | BinOp::Sub if self.rule_on("stride") && stepped && congruence => {
                         if cst.is_none() {
-                            self.launch_facts();
+                            self.launch_facts(false);
                         }
                         out.push(self.stride_congruence(&name, x, init, [c0, c1], op == BinOp::Add));
                         self.loop_data[l].congruence_params.push(k);

@@ -353,6 +353,9 @@ pub(crate) struct Enc<'a> {
     /// Whether the facts relating symbolic launch sizes to the global ids
     /// (`stride::launch_facts`) have been stated.
     pub(crate) launch_facts_done: bool,
+    /// Whether the number of threads per dimension has been assumed below
+    /// 2^31 (`stride::launch_facts` with `signed`).
+    pub(crate) signed_ids_done: bool,
 }
 
 /// Builds the proof problem of a kernel.
@@ -466,6 +469,7 @@ impl<'a> Enc<'a> {
             daikon: Vec::new(),
             launch_steps: lockstep_analysis::launch_steps::LaunchSteps::compute(func).updates,
             launch_facts_done: false,
+            signed_ids_done: false,
         };
         // Only stores of values `written_value` can compare qualify.
         let comparable = |i: InstId| match func.insts[i].kind {

@@ -108,6 +108,9 @@ impl<'a> Enc<'a> {
                 (_, Some(k)) => Some(self.factor_range(x, k, w, signed)),
                 (None, None) if signed => {
                     let (a, b) = if x <= y { (x, y) } else { (y, x) };
+                    // `row * n + col` with a global id for `col` needs the
+                    // id to be a non-negative `int` (see `stride`).
+                    self.launch_facts(true);
                     Some(self.uf("nsw_mul_ok", &[a, b], Sort::Bool))
                 }
                 (None, None) => None,
