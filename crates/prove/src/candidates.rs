@@ -13,7 +13,7 @@
 //! | --- | --- |
 //! | `init-bound` | `x >= init`, `x <= init` (signed and unsigned) |
 //! | `guard-bound` | `a <= b`, `a >= b` for loop conditions `a < b` etc.; `pe && stay => q`: a thread that reached the loop and passes its exit test is in it (in kernels that use `__enabled()`) |
-//! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is a constant that is not a power of two (with facts for starts `base + k`, `k >= c`); `x % c == 0` for a constant `c > 1` when `x` does not start at 0; a negative literal step (`k--` is `k + -1`) counts as a step down by its magnitude |
+//! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is not a literal (a launch size, an argument) or a constant that is not a power of two (with facts for starts `base + k`, `k >= c`); `x % c == 0` for a constant `c > 1` when `x` does not start at 0; a negative literal step (`k--` is `k + -1`) counts as a step down by its magnitude |
 //! | `linked-counters` | `(x - x0) * sy == (y - y0) * sx` for two counters stepping by constants `sx`, `sy` on the loop's one back edge (`k++` and `index += WIDTH`) |
 //! | `pow2` | `x == 0 \|\| (x & (x - 1)) == 0` for `x *= 2`, `x /= 2`, shifts by one |
 //! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2` |
