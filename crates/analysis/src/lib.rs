@@ -11,6 +11,8 @@
 //! - `cfg`: successors, predecessors, reverse postorder, reachability;
 //! - `dom`: dominator and post-dominator trees over a `Cfg`;
 //! - `loops`: natural loops, their nesting, and irreducible regions;
+//! - `launch_steps`: loop counters stepped by the launch's sizes (block- and
+//!   grid-stride loops);
 //! - `uniformity`: which values and branches are the same in every thread;
 //! - `pointers`: the parameter, global or local a pointer is derived from;
 //! - `memory`, `relevance`: the prover's pre-analyses (read-only by-value
@@ -30,6 +32,7 @@ pub mod dom;
 pub mod ghost;
 pub mod inline;
 pub mod input_loops;
+pub mod launch_steps;
 pub mod loops;
 pub mod memory;
 pub mod observe;

@@ -13,7 +13,7 @@
 //! | --- | --- |
 //! | `init-bound` | `x >= init`, `x <= init` (signed and unsigned) |
 //! | `guard-bound` | `a <= b`, `a >= b` for loop conditions `a < b` etc.; `pe && stay => q`: a thread that reached the loop and passes its exit test is in it (in kernels that use `__enabled()`) |
-//! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is a constant that is not a power of two (with facts for starts `base + k`, `k >= c`); `x % c == 0` for a constant `c > 1` when `x` does not start at 0; a negative literal step (`k--` is `k + -1`) counts as a step down by its magnitude |
+//! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is not a literal (a launch size, an argument) or a constant that is not a power of two (with facts for starts `base + k`, `k >= c`); `x % c == 0` for a constant `c > 1` when `x` does not start at 0; a negative literal step (`k--` is `k + -1`) counts as a step down by its magnitude |
 //! | `linked-counters` | `(x - x0) * sy == (y - y0) * sx` for two counters stepping by constants `sx`, `sy` on the loop's one back edge (`k++` and `index += WIDTH`) |
 //! | `pow2` | `x == 0 \|\| (x & (x - 1)) == 0` for `x *= 2`, `x /= 2`, shifts by one |
 //! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2` |
@@ -206,10 +206,16 @@ impl Enc<'_> {
                 if self.rule_on("stride") && matches!(op, BinOp::Add | BinOp::Sub) && stepped {
                     out.extend(self.zero_residue(&name, x, init, [c0, c1], op == BinOp::Add));
                 }
+                // A step that is not a literal (a launch size, an argument)
+                // gets the congruence over the uninterpreted remainder too:
+                // a bit-vector remainder by a symbolic divisor is what z3
+                // does not finish.
+                let congruence = cst.map_or(true, |c| c != 0 && !c.is_power_of_two());
                 match op {
-                    BinOp::Add | BinOp::Sub
-                        if self.rule_on("stride") && stepped && cst.is_some_and(|c| c != 0 && !c.is_power_of_two()) =>
-                    {
+                    BinOp::Add | BinOp::Sub if self.rule_on("stride") && stepped && congruence => {
+                        if cst.is_none() {
+                            self.launch_facts(false);
+                        }
                         out.push(self.stride_congruence(&name, x, init, [c0, c1], op == BinOp::Add));
                         self.loop_data[l].congruence_params.push(k);
                     }

@@ -54,6 +54,7 @@ mod loads;
 mod no_wrap;
 mod setup;
 mod slots;
+mod stride;
 mod warp;
 
 /// Why a kernel cannot be encoded (it becomes `Unknown`).
@@ -346,6 +347,15 @@ pub(crate) struct Enc<'a> {
     pub(crate) products: Vec<(TermId, TermId, TermId)>,
     /// See `Problem::daikon`.
     pub(crate) daikon: Vec<crate::daikon::DaikonLoop>,
+    /// The loop-counter updates that step by the launch's sizes (the
+    /// analysis crate's `launch_steps`); see `no_wrap::assume_no_wrap`.
+    pub(crate) launch_steps: HashSet<InstId>,
+    /// Whether the facts relating symbolic launch sizes to the global ids
+    /// (`stride::launch_facts`) have been stated.
+    pub(crate) launch_facts_done: bool,
+    /// Whether the number of threads per dimension has been assumed below
+    /// 2^31 (`stride::launch_facts` with `signed`).
+    pub(crate) signed_ids_done: bool,
 }
 
 /// Builds the proof problem of a kernel.
@@ -457,6 +467,9 @@ impl<'a> Enc<'a> {
             uses_enabled: func.insts.iter().any(|(_, inst)| matches!(inst.kind, InstKind::AnnotValue { func: lockstep_kir::AnnotFn::Enabled, .. })),
             products: Vec::new(),
             daikon: Vec::new(),
+            launch_steps: lockstep_analysis::launch_steps::LaunchSteps::compute(func).updates,
+            launch_facts_done: false,
+            signed_ids_done: false,
         };
         // Only stores of values `written_value` can compare qualify.
         let comparable = |i: InstId| match func.insts[i].kind {

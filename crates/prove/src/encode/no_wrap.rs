@@ -30,19 +30,33 @@ const MAX_PRODUCTS: usize = 48;
 const SIGNED: &str = "signed integer arithmetic does not overflow (undefined behaviour in C/C++)";
 /// The same for operations the compiler marks `nuw`.
 const UNSIGNED: &str = "integer arithmetic the compiler marks as not wrapping (`nuw`) does not wrap";
+/// The same for a loop counter stepped by symbolic launch sizes.
+const LAUNCH_STEP: &str =
+    "a loop counter stepped by symbolic launch sizes (a block- or grid-stride loop) does not wrap around past 2^32 (it would have run past every array first)";
 
 impl<'a> Enc<'a> {
     /// Assumes, for each thread executing instruction `i` (predicates `p`),
     /// that `op` on its operands `args[t]` keeps its no-wrap promise.
     pub(crate) fn assume_no_wrap(&mut self, i: InstId, op: BinOp, p: [TermId; 2], args: [(Sym, Sym); 2]) {
         let flags = self.func.no_wrap_of(i);
-
-        if flags.is_none() {
+        // A block- or grid-stride step by symbolic sizes: the counter's
+        // remainder modulo the step, which keeps two threads' counters
+        // apart, only survives a step that does not wrap (see
+        // `stride::launch_facts`). Clang marks no such `add` (the sizes are
+        // unsigned), so the promise is the prover's own, and stated.
+        let launch_step = op == BinOp::Add && self.launch_steps.contains(&i);
+        if flags.is_none() && !launch_step {
             return;
         }
         for (t, &(a, b)) in args.iter().enumerate() {
             let (Sym::Bv(x), Sym::Bv(y)) = (a, b) else { return };
             let mut conds = Vec::new();
+            if launch_step && (self.st.as_bv(x).is_none() && self.st.as_bv(y).is_none()) {
+                if let Some(c) = self.fits(op, x, y, false) {
+                    conds.push(c);
+                    self.state_assumption(LAUNCH_STEP);
+                }
+            }
             if flags.signed {
                 if let Some(c) = self.fits(op, x, y, true) {
                     conds.push(c);
@@ -94,6 +108,9 @@ impl<'a> Enc<'a> {
                 (_, Some(k)) => Some(self.factor_range(x, k, w, signed)),
                 (None, None) if signed => {
                     let (a, b) = if x <= y { (x, y) } else { (y, x) };
+                    // `row * n + col` with a global id for `col` needs the
+                    // id to be a non-negative `int` (see `stride`).
+                    self.launch_facts(true);
                     Some(self.uf("nsw_mul_ok", &[a, b], Sort::Bool))
                 }
                 (None, None) => None,

@@ -1,0 +1,9 @@
+// expect: verified
+// Issue #16: no launch sizes given (symbolic blockDim/gridDim).
+// A transpose with symbolic pitches: the write index is col * rows + row.
+__global__ void transpose(const float *in, float *out, int rows, int cols) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < rows && col < cols)
+    out[col * rows + row] = in[row * cols + col];
+}
