@@ -43,13 +43,36 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
     let mut confirmed: Vec<Violation> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
 
+    // The prover's answer when it ran before the finder (see below).
+    let mut proved_first: Option<prove::Proof> = None;
     if config.mode != Mode::Prove {
         let outcome = search::search(module, kernel, config);
         confirmed.extend(outcome.violations);
         notes.extend(outcome.notes);
+        // When the concrete search found nothing, the prover decides the
+        // verdict, and it runs before the bounded finder, with the budget
+        // it would have had anyway (its full one, nothing being confirmed
+        // yet). When it proves the kernel, the kinds of violation it
+        // proved absent (`PROVED_KINDS`) are not the finder's to look for:
+        // the finder looks only for the others (division by zero,
+        // overflow, out-of-bounds accesses of objects of known size),
+        // which the prover does not check, and starts no solver when the
+        // kernel has none of them. When it does not prove the kernel, the
+        // finder looks for everything, as before, and its confirmed
+        // findings come with the prover's alarms beside them. Under a
+        // deadline (`--timeout`) the old order stays: the finder's half of
+        // the time comes first, so that a prover that never answers cannot
+        // hold back what the finder would find.
+        if confirmed.is_empty() && config.mode == Mode::Both && config.deadline.is_none() {
+            proved_first = Some(run_prover(module, kernel, config, config.prove_budget));
+        }
+        let skip: &[lockstep_diag::ViolationKind] = match proved_first {
+            Some(prove::Proof::Verified { .. }) => PROVED_KINDS,
+            _ => &[],
+        };
         match memory::spent(config.memory_limit) {
             Some(why) => notes.push(format!("bounded symbolic search skipped: {why}")),
-            None => notes.extend(find_and_confirm(module, kernel, config, &mut confirmed)),
+            None => notes.extend(find_and_confirm(module, kernel, config, skip, &mut confirmed)),
         }
     }
     // The prover's budget: its full share when it decides the verdict, a
@@ -57,17 +80,13 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
     // only add possible violations to the report).
     // Under a deadline (`--timeout`) it gets the time left, so that a solver
     // that never answers cannot hold back what the search found.
-    let budget = if confirmed.is_empty() { config.prove_budget } else { Some(std::time::Duration::from_secs(5)) };
-    let proof = (config.mode != Mode::Find).then(|| match config.solver_limits(budget, config.query_timeout, 1.0) {
-        _ if memory::spent(config.memory_limit).is_some() => {
-            prove::Proof::Unknown { reason: memory::spent(config.memory_limit).unwrap_or_default(), span: None }
-        }
-        Some((prove_budget, query_timeout)) => {
-            let proof = prove::prove(module, kernel, &CheckConfig { prove_budget, query_timeout, ..config.clone() });
-            cross_checked(proof, config, |c| prove::prove(module, kernel, c))
-        }
-        None => prove::Proof::Unknown { reason: "no time was left for the prover (--timeout)".into(), span: None },
-    });
+    let proof = match proved_first {
+        Some(proof) => Some(proof),
+        None => (config.mode != Mode::Find).then(|| {
+            let budget = if confirmed.is_empty() { config.prove_budget } else { Some(std::time::Duration::from_secs(5)) };
+            run_prover(module, kernel, config, budget)
+        }),
+    };
 
     let mut report = KernelReport::new(name);
     match proof {
@@ -118,6 +137,33 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
         }
     }
     report
+}
+
+/// The kinds of violation a `verified` proof rules out, for every launch
+/// the configuration allows: the prover checks races, barrier divergence,
+/// assertions (`assert`, warp masks, global assertions), loop invariants,
+/// null and invalid pointers and writes to constant memory. It does not
+/// check division by zero or overflow, and bounds only under
+/// `--check-array-bounds` or given sizes, so those stay the finder's.
+const PROVED_KINDS: &[lockstep_diag::ViolationKind] = {
+    use lockstep_diag::ViolationKind as K;
+    &[K::DataRace, K::BarrierDivergence, K::Assertion, K::Invariant, K::NullPointer, K::ConstantWrite]
+};
+
+/// Runs the prover on `kernel` with `budget` (within the time left under
+/// `--timeout`, and not once the memory budget is spent), cross-checked
+/// with the other solver under `--cross-check`.
+fn run_prover(module: &Module, kernel: FuncId, config: &CheckConfig, budget: Option<std::time::Duration>) -> prove::Proof {
+    match config.solver_limits(budget, config.query_timeout, 1.0) {
+        _ if memory::spent(config.memory_limit).is_some() => {
+            prove::Proof::Unknown { reason: memory::spent(config.memory_limit).unwrap_or_default(), span: None }
+        }
+        Some((prove_budget, query_timeout)) => {
+            let proof = prove::prove(module, kernel, &CheckConfig { prove_budget, query_timeout, ..config.clone() });
+            cross_checked(proof, config, |c| prove::prove(module, kernel, c))
+        }
+        None => prove::Proof::Unknown { reason: "no time was left for the prover (--timeout)".into(), span: None },
+    }
 }
 
 /// The functions with a body that no function calls and that are not
@@ -224,7 +270,7 @@ fn same_finding(confirmed: &Violation, alarm: &Violation) -> bool {
 
 /// Runs the bounded symbolic finder and adds each finding that a replay of
 /// its witness confirms; returns notes on what was not confirmed.
-fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, confirmed: &mut Vec<Violation>) -> Vec<String> {
+fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, skip: &[lockstep_diag::ViolationKind], confirmed: &mut Vec<Violation>) -> Vec<String> {
     // Half of the time left at most, the prover needing the rest.
     let Some((find_budget, query_timeout)) = config.solver_limits(Some(config.find_budget), config.query_timeout.min(std::time::Duration::from_secs(10)), 0.5) else {
         return vec!["bounded symbolic search skipped: too little time was left (--timeout)".into()];
@@ -251,6 +297,7 @@ fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, confi
             let own = lockstep_find::FindConfig::default().max_symbolic_size;
             config.largest_searched_size.map_or(own, |size| size.max(own))
         },
+        skip_kinds: skip.to_vec(),
         ..lockstep_find::FindConfig::default()
     };
     let outcome = lockstep_find::find_bugs(module, kernel, &find_config);

@@ -112,6 +112,11 @@ pub struct FindConfig {
     /// [`lockstep_smt::TIMER_FACTOR`], so that load does not change
     /// answers, or 1 under a deadline the user set (`--timeout`).
     pub solver_timer_factor: u32,
+    /// Kinds of violation not to look for, because another engine has
+    /// already established that the kernel has none (the engine's prover,
+    /// when it proved the kernel): the finder's time then goes only to
+    /// what is still open. Empty by default: every kind is looked for.
+    pub skip_kinds: Vec<ViolationKind>,
 }
 
 impl Default for FindConfig {
@@ -133,6 +138,7 @@ impl Default for FindConfig {
             race_arrays: None,
             replay_log: None,
             max_violations: 64,
+            skip_kinds: Vec::new(),
             max_symbolic_size: 64,
             global_offset: [0; 3],
             global_size: [None; 3],

@@ -307,16 +307,27 @@ impl<'a> Search<'a> {
     }
 
     fn run(&mut self, out: &mut FindOutcome) {
+        let skip = &self.config.skip_kinds;
+        let races = !self.config.only_divergence && !skip.contains(&ViolationKind::DataRace);
+        let divergence = !skip.contains(&ViolationKind::BarrierDivergence);
+        // With nothing left to ask (every kind of check skipped, or none of
+        // the kernel's checks of a kind still looked for), no solver is
+        // started: the search is complete without a query.
+        if !races && !divergence && !self.traces[0].checks.iter().any(|c| !skip.contains(&c.kind)) {
+            return;
+        }
         if let Err(e) = self.start_solver() {
             out.complete = false;
             out.notes.push(format!("solver failed: {e}"));
             return;
         }
         self.property_checks(out);
-        if !self.config.only_divergence {
+        if races {
             self.race_checks(out);
         }
-        self.divergence_checks(out);
+        if divergence {
+            self.divergence_checks(out);
+        }
         self.bound_check(out);
     }
 
@@ -538,7 +549,7 @@ impl<'a> Search<'a> {
 
     fn property_checks(&mut self, out: &mut FindOutcome) {
         let mut grouped: BTreeMap<(u8, InstId, String), (ViolationKind, Vec<TermId>)> = BTreeMap::new();
-        for c in &self.traces[0].checks {
+        for c in self.traces[0].checks.iter().filter(|c| !self.config.skip_kinds.contains(&c.kind)) {
             let order = match c.kind {
                 ViolationKind::Assertion | ViolationKind::Invariant => 0,
                 ViolationKind::OutOfBounds => 1,

@@ -184,3 +184,33 @@ fn atomic_slots_and_benign_writes_are_not_races() {
         assert!(out.violations.is_empty(), "{name}: {out:#?}");
     }
 }
+
+/// The kinds a proof of the kernel rules out, as the engine passes them.
+const PROVED: [ViolationKind; 6] = [
+    ViolationKind::DataRace,
+    ViolationKind::BarrierDivergence,
+    ViolationKind::Assertion,
+    ViolationKind::Invariant,
+    ViolationKind::NullPointer,
+    ViolationKind::ConstantWrite,
+];
+
+#[test]
+fn skipped_kinds_are_not_looked_for_and_the_others_still_are() {
+    // A race and nothing else: skipping races leaves nothing to ask.
+    let module = compile(&kernel_path("write_write.cu"));
+    let out = search_module(&module, &FindConfig { skip_kinds: PROVED.to_vec(), ..config([32, 1, 1], [1, 1, 1]) });
+    assert!(out.violations.is_empty() && out.complete, "{out:#?}");
+    // A failing assertion is skipped once assertions are proved.
+    let module = compile(&kernel_path("assert_input.cu"));
+    let out = search_module(&module, &FindConfig { skip_kinds: PROVED.to_vec(), ..config([32, 1, 1], [1, 1, 1]) });
+    assert!(!kinds(&out).contains(&ViolationKind::Assertion), "{out:#?}");
+    // Bounds and division by zero are not among the proved kinds: the
+    // finder still finds them.
+    let module = compile(&kernel_path("shared_oob.cu"));
+    let out = search_module(&module, &FindConfig { skip_kinds: PROVED.to_vec(), ..config([64, 1, 1], [1, 1, 1]) });
+    assert!(kinds(&out).contains(&ViolationKind::OutOfBounds), "{out:#?}");
+    let module = compile(&kernel_path("div_zero.cu"));
+    let out = search_module(&module, &FindConfig { skip_kinds: PROVED.to_vec(), ..config([8, 1, 1], [1, 1, 1]) });
+    assert!(kinds(&out).contains(&ViolationKind::DivisionByZero), "{out:#?}");
+}

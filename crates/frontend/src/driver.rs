@@ -413,13 +413,14 @@ fn compile_against_headers(file: &Path, options: &CompileOptions) -> Result<Comp
 /// a file that compiles only there uses what its headers declare for newer
 /// GPUs (int8 tensor-core fragments, say). When both fail, the errors are
 /// the default architecture's, so that a file with a real mistake reads as
-/// before. A missing header, or a runtime API name the toolkit lacks, does
-/// not appear with another architecture: a file whose every error is one
-/// of these is not compiled twice.
+/// before. Only an error that another architecture can make go away
+/// (`may_depend_on_arch`) asks for the second compilation: a file rejected
+/// for a redefinition, a syntax error or a missing header is rejected for
+/// every architecture, and compiling it again would only double the time
+/// it takes to say so.
 fn compile_with_toolkit(file: &Path, options: &CompileOptions, clang: &Path, prelude: &Path, toolkit: &Toolkit) -> Result<Compiled, CompileError> {
-    let arch_independent = |e: &Diagnostic| e.severity != Severity::Error || e.message.ends_with("' file not found") || named_cuda_api(&e.message).is_some();
     match compile_with(file, options, Language::Cuda, clang, prelude, Some(toolkit), DEFAULT_GPU_ARCH) {
-        Err(CompileError::Rejected(errors)) if !errors.iter().all(arch_independent) => {
+        Err(CompileError::Rejected(errors)) if errors.iter().any(may_depend_on_arch) => {
             match compile_with(file, options, Language::Cuda, clang, prelude, Some(toolkit), NEWER_GPU_ARCH) {
                 Ok(compiled) => Ok(compiled),
                 Err(_) => Err(CompileError::Rejected(errors)),
@@ -727,6 +728,49 @@ fn kill_group(pid: u32) {
     }
 }
 
+/// Whether clang's diagnostic `e` is an error that compiling for another
+/// GPU architecture may not give. The toolkit's headers declare some types,
+/// specialisations and functions only for newer GPUs (`#if __CUDA_ARCH__ >=
+/// 800`), and code tests `__CUDA_ARCH__` with `#error` or `static_assert`:
+/// what such a file gets for an older architecture is a name or a template
+/// that is not there, a call that matches nothing, a failed assertion or an
+/// `#error`, or a message that names the architecture itself. Any other
+/// error (a redefinition, a syntax error, a type mismatch, a kernel that
+/// returns a value) is the same for every architecture, and so is a
+/// missing header or a runtime API name the toolkit lacks.
+fn may_depend_on_arch(e: &Diagnostic) -> bool {
+    if e.severity != Severity::Error || e.message.ends_with("' file not found") || named_cuda_api(&e.message).is_some() {
+        return false;
+    }
+    const LOOKUP_FAILURES: [&str; 12] = [
+        "implicit instantiation of undefined template",
+        "incomplete type",
+        "use of undeclared identifier",
+        "no matching function for call to",
+        "no matching member function for call to",
+        "no member named",
+        "unknown type name",
+        "no template named",
+        "no type named",
+        "static assertion failed",
+        "static_assert failed",
+        "is not a template",
+    ];
+    const NAMES_THE_ARCH: [&str; 4] = ["sm_", "__CUDA_ARCH__", "target feature", "compute capability"];
+    LOOKUP_FAILURES.iter().any(|p| e.message.contains(p))
+        || NAMES_THE_ARCH.iter().any(|p| e.message.contains(p))
+        || is_error_directive(e)
+}
+
+/// Whether `e` was raised by an `#error` directive (clang's message is then
+/// the directive's own text, so only the line it points at tells).
+fn is_error_directive(e: &Diagnostic) -> bool {
+    let Some(span) = &e.span else { return false };
+    let Ok(text) = std::fs::read_to_string(&span.file) else { return false };
+    let line = text.lines().nth((span.line as usize).saturating_sub(1)).unwrap_or("");
+    line.trim_start().strip_prefix('#').is_some_and(|rest| rest.trim_start().starts_with("error"))
+}
+
 /// The runtime or driver API name (`cudaGraphAddNode`, `CUctxCreateParams`)
 /// that clang's error `message` says is undeclared or declared otherwise.
 fn named_cuda_api(message: &str) -> Option<&str> {
@@ -945,5 +989,29 @@ mod tests {
         assert_eq!(language_of(Path::new("a/k.cu")), Some(Language::Cuda));
         assert_eq!(language_of(Path::new("k.cl")), Some(Language::OpenCl));
         assert_eq!(language_of(Path::new("k.c")), None);
+    }
+
+    #[test]
+    fn only_errors_another_architecture_may_not_give_ask_for_it() {
+        let error = |m: &str| Diagnostic::error(m, None);
+        assert!(may_depend_on_arch(&error(
+            "implicit instantiation of undefined template 'nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, signed char, nvcuda::wmma::row_major>'"
+        )));
+        assert!(may_depend_on_arch(&error("use of undeclared identifier '__hmax2'")));
+        assert!(may_depend_on_arch(&error("static assertion failed due to requirement '__CUDA_ARCH__ >= 800'")));
+        assert!(!may_depend_on_arch(&error("redefinition of 'char1'")));
+        assert!(!may_depend_on_arch(&error("expected ';' after expression")));
+        assert!(!may_depend_on_arch(&error("kernel function type 'int ()' must have void return type")));
+        assert!(!may_depend_on_arch(&error("'cublas_v2.h' file not found")));
+        assert!(!may_depend_on_arch(&Diagnostic { severity: Severity::Note, message: "no member named 'x'".into(), span: None }));
+        // An `#error` directive is recognised by the line it points at.
+        let dir = std::env::temp_dir().join(format!("lockstep-arch-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("k.cu");
+        std::fs::write(&file, "#if __CUDA_ARCH__ < 800\n  #  error this kernel needs bf16\n#endif\n").unwrap();
+        let at = |line| Diagnostic::error("this kernel needs bf16", Some(Span { file: file.display().to_string(), line, column: 6 }));
+        assert!(may_depend_on_arch(&at(2)));
+        assert!(!may_depend_on_arch(&at(1)));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
