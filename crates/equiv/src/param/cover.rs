@@ -68,9 +68,9 @@ impl Prover<'_> {
         }
         self.label = "writer and value (cover)";
         let n_a = cas_a.len();
-        for (i, q) in queries.iter().enumerate() {
+        for (i, r) in self.sat_many_abstracted(&queries)?.into_iter().enumerate() {
             let (from, to) = if i < n_a { (a, b) } else { (b, a) };
-            match self.sat_abstracted(q)? {
+            match r {
                 SatResult::Unsat => {}
                 SatResult::Sat => {
                     return na(format!(
@@ -102,12 +102,14 @@ impl Prover<'_> {
         let vx = self.at(x.value, t);
         let mut writes = Vec::new();
         for y in to {
+            // The thread itself, and the inverse of the address as a
+            // function of the global id or, when it is not one, of the
+            // local id.
             let mut cands = vec![t];
-            if let Some(c) = self.affine_inverse(t, addr, y) {
-                cands.push(c);
-            }
             if let Some((c, split)) = self.global_inverse(t, addr, y) {
                 facts.extend(split);
+                cands.push(c);
+            } else if let Some(c) = self.affine_inverse(t, addr, y) {
                 cands.push(c);
             }
             let nw = self.guard_no_wrap(y);
