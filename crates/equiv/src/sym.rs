@@ -1113,19 +1113,7 @@ impl<'a> Executor<'a> {
                 // a `__half` buffer): its elements, lowest address in the
                 // lowest bits.
                 let x = match self.split_access(obj, ty) {
-                    Some((k, eb)) => {
-                        let mut x = None;
-                        for i in 0..k {
-                            let step = self.inp.st.bv_const(64, (i * eb / 8) as u128);
-                            let o = self.inp.st.bvadd(off, step);
-                            let e = self.load_at(p, inst, obj, o, Type::Int(eb as u16), loc)?;
-                            x = Some(match x {
-                                None => e,
-                                Some(lo) => self.inp.st.concat(e, lo),
-                            });
-                        }
-                        x.expect("at least two elements")
-                    }
+                    Some((k, eb)) => self.load_split(p, inst, obj, off, k, eb, loc)?,
                     None => self.load_at(p, inst, obj, off, ty, loc)?,
                 };
                 SV::Bv(x)
@@ -1152,15 +1140,7 @@ impl<'a> Executor<'a> {
                     _ => return unsupported("a store of a pointer or a boolean", loc),
                 };
                 if let Some((k, eb)) = self.split_access(obj, ty) {
-                    // A store wider than the buffer's elements: one write
-                    // per element, the lowest address from the lowest bits.
-                    for i in 0..k {
-                        let step = self.inp.st.bv_const(64, (i * eb / 8) as u128);
-                        let o = self.inp.st.bvadd(off, step);
-                        self.access(p, obj, o, Type::Int(eb as u16), loc)?;
-                        let e = self.inp.st.extract(i * eb + eb - 1, i * eb, v);
-                        self.write(obj, o, e, p.pc);
-                    }
+                    self.store_split(p, obj, off, v, k, eb, loc)?;
                     return Ok(Flow::Next);
                 }
                 let bits = self.access(p, obj, off, ty, loc)?;

@@ -77,6 +77,40 @@ impl Executor<'_> {
         Ok(x)
     }
 
+    /// A load of `k` elements of `eb` bits at once (a `half2` read of a
+    /// `__half` buffer): the elements, lowest address in the lowest bits.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn load_split(&mut self, p: &Path, inst: InstId, obj: usize, off: TermId, k: u32, eb: u32, loc: Option<SrcLoc>) -> Res<TermId> {
+        // The whole access must be aligned, as on the device.
+        self.check_alignment(p, off, k * eb);
+        let mut x = None;
+        for i in 0..k {
+            let step = self.inp.st.bv_const(64, (i * eb / 8) as u128);
+            let o = self.inp.st.bvadd(off, step);
+            let e = self.load_at(p, inst, obj, o, Type::Int(eb as u16), loc)?;
+            x = Some(match x {
+                None => e,
+                Some(lo) => self.inp.st.concat(e, lo),
+            });
+        }
+        Ok(x.expect("at least two elements"))
+    }
+
+    /// A store of `k` elements of `eb` bits at once: one write per
+    /// element, the lowest address from the lowest bits of `v`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store_split(&mut self, p: &Path, obj: usize, off: TermId, v: TermId, k: u32, eb: u32, loc: Option<SrcLoc>) -> Res<()> {
+        self.check_alignment(p, off, k * eb);
+        for i in 0..k {
+            let step = self.inp.st.bv_const(64, (i * eb / 8) as u128);
+            let o = self.inp.st.bvadd(off, step);
+            self.access(p, obj, o, Type::Int(eb as u16), loc)?;
+            let e = self.inp.st.extract(i * eb + eb - 1, i * eb, v);
+            self.write(obj, o, e, p.pc);
+        }
+        Ok(())
+    }
+
     /// `(k, bits)` when an access of type `ty` to `obj` covers `k > 1`
     /// elements of the `bits` wide elements that the object (or, for a
     /// buffer argument, the other kernel) already uses: the access is then
@@ -124,6 +158,13 @@ impl Executor<'_> {
                 self.objs[obj].base = Some(base);
             }
         }
+        self.check_alignment(p, off, bits);
+        Ok(bits)
+    }
+
+    /// Records the condition under which an access of `bits` at `off` is
+    /// misaligned (which the proof must rule out).
+    pub(super) fn check_alignment(&mut self, p: &Path, off: TermId, bits: u32) {
         let size = (bits / 8).max(1) as u128;
         if size > 1 {
             let m = self.inp.st.bv_const(64, size - 1);
@@ -136,7 +177,6 @@ impl Executor<'_> {
                 self.misaligned.push(cond);
             }
         }
-        Ok(bits)
     }
 
     pub(super) fn read(&mut self, obj: usize, off: TermId) -> TermId {
