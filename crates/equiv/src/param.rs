@@ -87,6 +87,7 @@
 mod inplace;
 mod loops;
 mod post;
+mod cover;
 mod several;
 mod shifts;
 mod sizes;
@@ -154,6 +155,9 @@ struct Prover<'a> {
     /// stand for them in every query ([`shifts`]).
     shifts: HashMap<TermId, TermId>,
     shift_memo: HashMap<TermId, TermId>,
+    /// An output was compared element by element ([`cover`]), which
+    /// assumes that the conditions of its writes do not wrap around.
+    cover_used: bool,
 }
 
 type Res<T> = Result<T, (String, Option<(String, u32, u32)>)>;
@@ -191,7 +195,7 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         .map_err(|e| (format!("cannot start the solver: {e}"), None))?;
     let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id };
     let tru = inp.st.true_();
-    let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru, shifts: HashMap::new(), shift_memo: HashMap::new() };
+    let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru, shifts: HashMap::new(), shift_memo: HashMap::new(), cover_used: false };
     pr.launch_facts();
 
     // Loop branches are pruned with the launch facts and, so that a
@@ -397,6 +401,9 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     ];
     if runs.iter().any(|r| r.pruned > 0) {
         assumptions.push("the grid has at most 2^31 threads in each dimension (a loop's index stepping by the grid's size does not wrap around)".to_string());
+    }
+    if pr.cover_used {
+        assumptions.push("the 32-bit additions and multiplications in the conditions under which a thread writes an output element do not wrap around".to_string());
     }
     if aligned {
         assumptions.push(

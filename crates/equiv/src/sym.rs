@@ -1106,72 +1106,16 @@ impl<'a> Executor<'a> {
                 if self.post && !self.spec_loads.contains(&inst) && self.objs[obj].written {
                     return unsupported("a postcondition depends on a read of a written buffer outside the annotation", loc);
                 }
-                let bits = self.access(p, obj, off, ty, loc)?;
-                let x = match self.objs[obj].key {
-                    ObjKey::Param(i) if self.post && self.param && self.objs[obj].written => {
-                        let ph = self.inp.st.fresh_const(&format!("{}.post.{}", self.tag, self.objs[obj].name), Sort::bv(bits));
-                        self.post_reads.push(PostRead { placeholder: ph, param: i, pc: p.pc, off, loc });
-                        ph
-                    }
-                    ObjKey::Shared(_) if self.post && self.param => {
-                        return unsupported("a postcondition that reads shared memory", loc);
-                    }
-                    ObjKey::Param(i) if self.post => self.final_element(i, obj, off),
-                    ObjKey::Shared(_) if self.summary_plan.is_some() => {
-                        return unsupported("a read of __shared__ memory in a loop whose trip count is symbolic", loc);
-                    }
-                    ObjKey::Param(i) if self.summary_plan.is_some() => {
-                        // The input, unless the kernel writes the buffer,
-                        // which the proof rules out.
-                        if let Some(plan) = self.summary_plan.as_mut() {
-                            plan.reads.insert(i);
-                            plan.read_offs.push(off);
-                        }
-                        self.read(obj, off)
-                    }
-                    ObjKey::Shared(g) if self.param && matches!(self.phase(), Some(Phase::Body | Phase::Suffix)) => {
-                        self.loop_shared_read(p, g, obj, off, bits, loc)?
-                    }
-                    ObjKey::Shared(g) if self.param => {
-                        // Another thread wrote what this one reads: a
-                        // placeholder that `param` resolves to the value of
-                        // the element's writer in an earlier round.
-                        if self.cas.iter().any(|c| c.target == Target::Shared(g) && c.interval == self.interval) {
-                            return unsupported(
-                                format!("`{}` is read in the barrier interval that writes it", self.objs[obj].name),
-                                loc,
-                            );
-                        }
-                        let ph = self.inp.st.fresh_const(&format!("{}.read.{}", self.tag, self.objs[obj].name), Sort::bv(bits));
-                        self.shared_reads.push(SharedRead {
-                            placeholder: ph,
-                            global: g,
-                            interval: self.interval,
-                            pc: p.pc,
-                            off,
-                            loc,
-                        });
-                        ph
-                    }
-                    ObjKey::Param(i) if self.param && !self.spec_loads.contains(&inst) => {
-                        // The thread's own view of the buffer: the input
-                        // with its own earlier writes. `param` proves that
-                        // no other thread writes the element read, which
-                        // makes this view the real one.
-                        let in_loop = matches!(self.phase(), Some(Phase::Body | Phase::Suffix));
-                        self.global_reads.push(GlobalRead { param: i, pc: p.pc, off, loc, in_loop });
-                        self.read(obj, off)
-                    }
-                    _ => self.read(obj, off),
-                };
-                // Reads that only state a postcondition are not reads of the
-                // program.
-                if let (ObjKey::Param(i), false, false) = (&self.objs[obj].key, self.post, self.spec_loads.contains(&inst)) {
-                    self.reads.insert(*i);
-                }
                 if ty == Type::Int(1) {
                     return unsupported("a load of a boolean", loc);
                 }
+                // A load wider than the buffer's elements (a `half2` read of
+                // a `__half` buffer): its elements, lowest address in the
+                // lowest bits.
+                let x = match self.split_access(obj, ty) {
+                    Some((k, eb)) => self.load_split(p, inst, obj, off, k, eb, loc)?,
+                    None => self.load_at(p, inst, obj, off, ty, loc)?,
+                };
                 SV::Bv(x)
             }
             InstKind::Store { ptr, value, .. } => {
@@ -1191,11 +1135,15 @@ impl<'a> Executor<'a> {
                         return unsupported(format!("the loop with a barrier writes `{}` (only __shared__ memory is aligned)", self.objs[obj].name), loc);
                     }
                 }
-                let bits = self.access(p, obj, off, ty, loc)?;
                 let v = match self.val(p, value, loc)? {
                     SV::Bv(v) => v,
                     _ => return unsupported("a store of a pointer or a boolean", loc),
                 };
+                if let Some((k, eb)) = self.split_access(obj, ty) {
+                    self.store_split(p, obj, off, v, k, eb, loc)?;
+                    return Ok(Flow::Next);
+                }
+                let bits = self.access(p, obj, off, ty, loc)?;
                 debug_assert_eq!(self.inp.st.sort_of(v).bv_width(), Some(bits));
                 self.write(obj, off, v, p.pc);
                 return Ok(Flow::Next);

@@ -3,7 +3,9 @@
 //! interleaved reference against strided rewrites, correct and mutated: the
 //! combining operator, the partner's index, the guard and the loop's
 //! counter), elementwise kernels (an expression against algebraic
-//! rewrites and slips), in-place updates and vectorized loads, and tiled
+//! rewrites and slips), in-place updates and vectorized loads, kernels
+//! writing several elements per thread, vectors with a scalar tail and
+//! grid-stride loops against one element per thread, and tiled
 //! stencils (a tile and its halo, with slips in the halo's guard, source
 //! and the neighbours read), checks each pair for any block and grid size, and
 //! for every `equivalent` verdict runs both kernels in the interpreter on
@@ -376,5 +378,63 @@ fn generated_loop_pairs_are_never_wrongly_equivalent() {
     // The float sum reassociated must never be proved equivalent (checked
     // above by the interpreter when it is; here as a verdict too).
     assert_ne!(verdicts[10], Verdict::Equivalent, "a reassociated float sum was proved equivalent");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A kernel of a launch that covers the input (`n` at most the thread
+/// count): `body` uses `t` (the thread's global id), `stride` (the thread
+/// count) and `n`.
+fn covering(body: &str) -> String {
+    format!(
+        "__global__ void map(int *out, const int *in, unsigned n) {{\n\
+           __requires(n <= blockDim.x * gridDim.x);\n\
+           unsigned t = blockIdx.x * blockDim.x + threadIdx.x;\n\
+           unsigned stride = blockDim.x * gridDim.x;\n\
+           {body}\n\
+         }}\n"
+    )
+}
+
+#[test]
+fn generated_cover_pairs_are_never_wrongly_equivalent() {
+    let dir = temp_dir("cover");
+    let mut rng = Rng(0x510e_527f_ade6_82d1);
+    // One element per thread against several per thread, vector accesses
+    // with a scalar tail and grid-stride loops: address terms that do not
+    // pair one to one, right and with slips (a skipped or extra element,
+    // a wrong start, swapped lanes, a wrong source).
+    let reference = covering("if (t < n) out[t] = 5 * in[t] + 1;");
+    let rewrites: &[&str] = &[
+        "unsigned i = 2 * t; if (i < n) out[i] = 5 * in[i] + 1; if (i + 1 < n) out[i + 1] = 5 * in[i + 1] + 1;",
+        "unsigned i = 2 * t; if (i < n) out[i] = 5 * in[i] + 1; if (i + 2 < n) out[i + 1] = 5 * in[i + 1] + 1;",
+        "unsigned i = 2 * t; if (i < n) out[i] = 5 * in[i] + 1; if (i + 1 < n) out[i + 1] = 5 * in[i] + 1;",
+        "unsigned i = 2 * t + 1; if (i < n) out[i] = 5 * in[i] + 1; if (i + 1 < n) out[i + 1] = 5 * in[i + 1] + 1;",
+        "if (2 * t + 1 < n) { int2 v = reinterpret_cast<const int2 *>(in)[t]; v.x = 5 * v.x + 1; v.y = 5 * v.y + 1; reinterpret_cast<int2 *>(out)[t] = v; } else if (2 * t < n) out[2 * t] = 5 * in[2 * t] + 1;",
+        "if (2 * t + 1 < n) { int2 v = reinterpret_cast<const int2 *>(in)[t]; v.x = 5 * v.x + 1; v.y = 5 * v.y + 1; reinterpret_cast<int2 *>(out)[t] = v; }",
+        "if (2 * t + 1 < n) { int2 v = reinterpret_cast<const int2 *>(in)[t]; int2 w; w.x = 5 * v.y + 1; w.y = 5 * v.x + 1; reinterpret_cast<int2 *>(out)[t] = w; } else if (2 * t < n) out[2 * t] = 5 * in[2 * t] + 1;",
+        "if (2 * t + 1 < n) { int2 v = reinterpret_cast<const int2 *>(in)[t]; v.x = 5 * v.x + 1; v.y = 5 * v.y + 1; reinterpret_cast<int2 *>(out)[t] = v; } else if (2 * t < n) out[2 * t + 1] = 5 * in[2 * t] + 1;",
+        "if (4 * t + 3 < n) { int4 v = reinterpret_cast<const int4 *>(in)[t]; v.x = 5 * v.x + 1; v.y = 5 * v.y + 1; v.z = 5 * v.z + 1; v.w = 5 * v.w + 1; reinterpret_cast<int4 *>(out)[t] = v; } else { for (unsigned i = 4 * t; i < n; i++) out[i] = 5 * in[i] + 1; }",
+        "if (4 * t + 3 < n) { int4 v = reinterpret_cast<const int4 *>(in)[t]; v.x = 5 * v.x + 1; v.y = 5 * v.y + 1; v.z = 5 * v.z + 1; v.w = 5 * v.w + 1; reinterpret_cast<int4 *>(out)[t] = v; } else { for (unsigned i = 4 * t; i + 1 < n; i++) out[i] = 5 * in[i] + 1; }",
+        "for (unsigned i = t; i < n; i += stride) out[i] = 5 * in[i] + 1;",
+        "for (unsigned i = t + 1; i < n; i += stride) out[i] = 5 * in[i] + 1;",
+        "for (unsigned i = t; i < n; i += stride) out[i] = 5 * in[i] + (i == 7);",
+    ];
+    let mut order: Vec<usize> = (0..rewrites.len()).collect();
+    for k in (1..order.len()).rev() {
+        order.swap(k, rng.below(k + 1));
+    }
+    let mut verdicts = Vec::new();
+    for n in order {
+        verdicts.push(check_pair(&dir, &format!("cover{n}"), &reference, &covering(rewrites[n])));
+    }
+    let count = |v: Verdict| verdicts.iter().filter(|&&x| x == v).count();
+    eprintln!(
+        "cover pairs: {} equivalent, {} different, {} unknown",
+        count(Verdict::Equivalent),
+        count(Verdict::Different),
+        count(Verdict::Unknown)
+    );
+    assert!(verdicts.contains(&Verdict::Equivalent), "no pair was proved equivalent: {verdicts:?}");
+    assert!(verdicts.contains(&Verdict::Different), "no pair was found different: {verdicts:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -22,6 +22,7 @@ pub mod lower;
 mod pch;
 mod prefix_pch;
 mod ptx;
+mod ptx_pairs;
 pub mod runtime_launch;
 pub mod toolkit;
 mod uninit_markers;

@@ -107,6 +107,9 @@ pub(crate) unsafe fn lower_inline_asm<L: CallLowering>(l: &mut L, call: LLVMValu
     if ARBITRARY_REGISTERS.iter().any(|r| template.contains(r)) && insts.iter().all(|i| opcode(i).is_some_and(|o| o == "mov" || o == "cvt")) {
         return havoc_outputs(l, call);
     }
+    if crate::ptx_pairs::lower_pairs(l, call, &template, args)? {
+        return Ok(());
+    }
     let pure = insts.iter().all(|i| {
         let Some(op) = opcode(i) else { return false };
         PURE_OPCODES.contains(&op) && !i.contains('%') && (!i.contains('[') || op == "tex" || op == "tld4")

@@ -44,26 +44,22 @@ impl Prover<'_> {
         let name = a.func().params[p].name.clone();
         let cas_a = self.output_terms(a, &runs[0], &resolved[0], p)?;
         let cas_b = self.output_terms(b, &runs[1], &resolved[1], p)?;
-        if cas_a.len() != cas_b.len() {
-            return na(format!(
-                "`{}` writes `{name}` through {} address terms and `{}` through {}",
-                a.func().name,
-                cas_a.len(),
-                b.func().name,
-                cas_b.len()
-            ));
-        }
         for (k, cas) in [(a, &cas_a), (b, &cas_b)] {
             self.distinct_terms(k, &name, cas, false)?;
         }
-        let mut left: Vec<Ca> = cas_b;
+        // Terms that do not pair one to one (a `float4` store and a scalar
+        // tail against one element per thread) are compared element by
+        // element, each element's writer found among candidate threads
+        // and terms ([`cover`](super::cover)).
+        if cas_a.len() != cas_b.len() {
+            self.compare_cover(a, b, &name, &cas_a, &cas_b)?;
+            return Ok(None);
+        }
+        let mut left: Vec<Ca> = cas_b.clone();
         for ca in &cas_a {
             let Some(j) = self.pair_term(ca, &left)? else {
-                return na(format!(
-                    "cannot pair an address term with which `{}` writes `{name}` with one of `{}`",
-                    a.func().name,
-                    b.func().name
-                ));
+                self.compare_cover(a, b, &name, &cas_a, &cas_b)?;
+                return Ok(None);
             };
             let cb = left.remove(j);
             if self.same_thread_agrees(ca, &cb)? {

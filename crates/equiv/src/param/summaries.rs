@@ -332,7 +332,7 @@ impl Prover<'_> {
     /// over-approximation whose `unsat` stands: the products of the
     /// launch and of a row's index rarely matter to a loop's induction),
     /// then the queries not proved that way in full.
-    fn sat_many_abstracted(&mut self, queries: &[Vec<TermId>]) -> Res<Vec<SatResult>> {
+    pub(super) fn sat_many_abstracted(&mut self, queries: &[Vec<TermId>]) -> Res<Vec<SatResult>> {
         let mut memo = HashMap::new();
         let abstracted: Vec<Vec<TermId>> =
             queries.iter().map(|q| q.iter().map(|&f| abstract_nonlinear(&mut self.inp.st, f, &mut memo)).collect()).collect();

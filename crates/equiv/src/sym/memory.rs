@@ -1,11 +1,132 @@
 //! The engine's memory: objects as SMT arrays of elements of one width,
 //! an overlay of writes at literal offsets, guarded writes, alignment
 //! conditions, and the per-element writes of each output buffer that the
-//! per-element equivalence check compares.
+//! per-element equivalence check compares. An access wider than its
+//! buffer's elements (a `half2` access to a `__half` buffer) is made
+//! element by element.
 
 use super::*;
 
 impl Executor<'_> {
+    /// The value that a load (`inst`) of an element of type `ty` at `off`
+    /// of object `obj` reads, on path `p`.
+    pub(super) fn load_at(&mut self, p: &Path, inst: InstId, obj: usize, off: TermId, ty: Type, loc: Option<SrcLoc>) -> Res<TermId> {
+        let bits = self.access(p, obj, off, ty, loc)?;
+        let x = match self.objs[obj].key {
+            ObjKey::Param(i) if self.post && self.param && self.objs[obj].written => {
+                let ph = self.inp.st.fresh_const(&format!("{}.post.{}", self.tag, self.objs[obj].name), Sort::bv(bits));
+                self.post_reads.push(PostRead { placeholder: ph, param: i, pc: p.pc, off, loc });
+                ph
+            }
+            ObjKey::Shared(_) if self.post && self.param => {
+                return unsupported("a postcondition that reads shared memory", loc);
+            }
+            ObjKey::Param(i) if self.post => self.final_element(i, obj, off),
+            ObjKey::Shared(_) if self.summary_plan.is_some() => {
+                return unsupported("a read of __shared__ memory in a loop whose trip count is symbolic", loc);
+            }
+            ObjKey::Param(i) if self.summary_plan.is_some() => {
+                // The input, unless the kernel writes the buffer,
+                // which the proof rules out.
+                if let Some(plan) = self.summary_plan.as_mut() {
+                    plan.reads.insert(i);
+                    plan.read_offs.push(off);
+                }
+                self.read(obj, off)
+            }
+            ObjKey::Shared(g) if self.param && matches!(self.phase(), Some(Phase::Body | Phase::Suffix)) => {
+                self.loop_shared_read(p, g, obj, off, bits, loc)?
+            }
+            ObjKey::Shared(g) if self.param => {
+                // Another thread wrote what this one reads: a
+                // placeholder that `param` resolves to the value of
+                // the element's writer in an earlier round.
+                if self.cas.iter().any(|c| c.target == Target::Shared(g) && c.interval == self.interval) {
+                    return unsupported(
+                        format!("`{}` is read in the barrier interval that writes it", self.objs[obj].name),
+                        loc,
+                    );
+                }
+                let ph = self.inp.st.fresh_const(&format!("{}.read.{}", self.tag, self.objs[obj].name), Sort::bv(bits));
+                self.shared_reads.push(SharedRead {
+                    placeholder: ph,
+                    global: g,
+                    interval: self.interval,
+                    pc: p.pc,
+                    off,
+                    loc,
+                });
+                ph
+            }
+            ObjKey::Param(i) if self.param && !self.spec_loads.contains(&inst) => {
+                // The thread's own view of the buffer: the input
+                // with its own earlier writes. `param` proves that
+                // no other thread writes the element read, which
+                // makes this view the real one.
+                let in_loop = matches!(self.phase(), Some(Phase::Body | Phase::Suffix));
+                self.global_reads.push(GlobalRead { param: i, pc: p.pc, off, loc, in_loop });
+                self.read(obj, off)
+            }
+            _ => self.read(obj, off),
+        };
+        // Reads that only state a postcondition are not reads of the
+        // program.
+        if let (ObjKey::Param(i), false, false) = (&self.objs[obj].key, self.post, self.spec_loads.contains(&inst)) {
+            self.reads.insert(*i);
+        }
+        Ok(x)
+    }
+
+    /// A load of `k` elements of `eb` bits at once (a `half2` read of a
+    /// `__half` buffer): the elements, lowest address in the lowest bits.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn load_split(&mut self, p: &Path, inst: InstId, obj: usize, off: TermId, k: u32, eb: u32, loc: Option<SrcLoc>) -> Res<TermId> {
+        // The whole access must be aligned, as on the device.
+        self.check_alignment(p, off, k * eb);
+        let mut x = None;
+        for i in 0..k {
+            let step = self.inp.st.bv_const(64, (i * eb / 8) as u128);
+            let o = self.inp.st.bvadd(off, step);
+            let e = self.load_at(p, inst, obj, o, Type::Int(eb as u16), loc)?;
+            x = Some(match x {
+                None => e,
+                Some(lo) => self.inp.st.concat(e, lo),
+            });
+        }
+        Ok(x.expect("at least two elements"))
+    }
+
+    /// A store of `k` elements of `eb` bits at once: one write per
+    /// element, the lowest address from the lowest bits of `v`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store_split(&mut self, p: &Path, obj: usize, off: TermId, v: TermId, k: u32, eb: u32, loc: Option<SrcLoc>) -> Res<()> {
+        self.check_alignment(p, off, k * eb);
+        for i in 0..k {
+            let step = self.inp.st.bv_const(64, (i * eb / 8) as u128);
+            let o = self.inp.st.bvadd(off, step);
+            self.access(p, obj, o, Type::Int(eb as u16), loc)?;
+            let e = self.inp.st.extract(i * eb + eb - 1, i * eb, v);
+            self.write(obj, o, e, p.pc);
+        }
+        Ok(())
+    }
+
+    /// `(k, bits)` when an access of type `ty` to `obj` covers `k > 1`
+    /// elements of the `bits` wide elements that the object (or, for a
+    /// buffer argument, the other kernel) already uses: the access is then
+    /// made element by element. Vectorized `half2` code reads and writes a
+    /// `__half` buffer 32 bits at a time.
+    pub(super) fn split_access(&self, obj: usize, ty: Type) -> Option<(u32, u32)> {
+        let Type::Int(bits) = ty else { return None };
+        let bits = u32::from(bits);
+        let known = match (self.objs[obj].bits, &self.objs[obj].key) {
+            (Some(b), _) => b,
+            (None, ObjKey::Param(i)) => self.inp.buffers.get(i)?.0,
+            _ => return None,
+        };
+        (known >= 8 && bits > known && bits % known == 0 && bits / known <= 8).then_some((bits / known, known))
+    }
+
     pub(super) fn pointer(&mut self, p: &Path, ptr: ValueId, loc: Option<SrcLoc>) -> Res<(usize, TermId)> {
         if let Some(SV::Ptr { obj, off }) = p.env.get(&ptr) {
             return Ok((*obj, *off));
@@ -37,6 +158,13 @@ impl Executor<'_> {
                 self.objs[obj].base = Some(base);
             }
         }
+        self.check_alignment(p, off, bits);
+        Ok(bits)
+    }
+
+    /// Records the condition under which an access of `bits` at `off` is
+    /// misaligned (which the proof must rule out).
+    pub(super) fn check_alignment(&mut self, p: &Path, off: TermId, bits: u32) {
         let size = (bits / 8).max(1) as u128;
         if size > 1 {
             let m = self.inp.st.bv_const(64, size - 1);
@@ -49,7 +177,6 @@ impl Executor<'_> {
                 self.misaligned.push(cond);
             }
         }
-        Ok(bits)
     }
 
     pub(super) fn read(&mut self, obj: usize, off: TermId) -> TermId {

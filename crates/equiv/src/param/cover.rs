@@ -1,0 +1,253 @@
+//! Outputs whose address terms do not pair one to one: one kernel writes
+//! an element per thread, the other several (a `float4` store and a scalar
+//! tail, four elements in one branch and up to three in another, several
+//! rows per thread), so the two kernels write through different numbers of
+//! address terms, and an element's writers are different threads in the
+//! two kernels.
+//!
+//! The rule: in each kernel every element has at most one writer (each
+//! address term is injective over the threads of the grid, and writes
+//! through two different terms never meet: [`Prover::distinct_terms`]),
+//! and for each kernel `X`, each of its terms `x` and an arbitrary thread
+//! `t` that writes element `e` through `x`, the other kernel `Y` writes
+//! `e` through one of its terms `y`, from a candidate thread `c(t, y)`,
+//! with the same value. The candidates are explicit terms (the thread
+//! itself, the inverse of an affine address in one local id, and the
+//! inverse of an affine address in the global id, whose group is then in
+//! general another than `t`'s), so each direction is one quantifier-free
+//! query per term: the disjunction over `y` and the candidates. Both
+//! directions together: the kernels write the same elements, each once,
+//! with the same values.
+//!
+//! The global inverse `q = (e - β) / α` of an address `α * g + β` with
+//! `g = blockIdx * blockDim + threadIdx` is split into a group `b` and a
+//! local id `l` by facts `b * blockDim + l = q` and `l < blockDim`
+//! (exact, in 64 bits) over fresh constants: such `b` and `l` exist for
+//! every `q`, so the facts exclude no thread `t`, and the products they
+//! mention are the ones the address mentions, which the abstraction of
+//! nonlinear terms then treats alike.
+
+use super::*;
+
+impl Prover<'_> {
+    /// Compares buffer `name`, written through the terms `cas_a` by `a`
+    /// and `cas_b` by `b`, whose terms the caller could not pair one to one.
+    /// The terms of each kernel are already known to hit distinct elements
+    /// from one another.
+    pub(super) fn compare_cover(&mut self, a: KernelRef, b: KernelRef, name: &str, cas_a: &[Ca], cas_b: &[Ca]) -> Res<()> {
+        for cas in [cas_a, cas_b] {
+            for ca in cas {
+                if self.inp.st.sort_of(ca.value) != self.inp.st.sort_of(cas_a[0].value) {
+                    return na(format!("the kernels write `{name}` with elements of different widths"));
+                }
+            }
+        }
+        let mut queries = Vec::new();
+        for cas in [cas_a, cas_b] {
+            for ca in cas {
+                queries.push(self.injectivity_query(ca, false)?);
+            }
+        }
+        self.label = "injective (cover)";
+        for r in self.sat_many(&queries)? {
+            match r {
+                SatResult::Unsat => {}
+                SatResult::Sat => {
+                    return na(format!(
+                        "the solver cannot prove that distinct threads write distinct elements of `{name}` through one address term (a write-write race, or index arithmetic that wraps around)"
+                    ))
+                }
+                SatResult::Unknown(why) => return na(format!("proving that writes go to distinct elements: the solver gave up ({why})")),
+            }
+        }
+        let mut queries = Vec::new();
+        for (from, to) in [(cas_a, cas_b), (cas_b, cas_a)] {
+            for x in from {
+                queries.push(self.cover_query(x, to));
+            }
+        }
+        self.label = "writer and value (cover)";
+        let n_a = cas_a.len();
+        for (i, r) in self.sat_many_abstracted(&queries)?.into_iter().enumerate() {
+            let (from, to) = if i < n_a { (a, b) } else { (b, a) };
+            match r {
+                SatResult::Unsat => {}
+                SatResult::Sat => {
+                    return na(format!(
+                        "cannot show that every element of `{name}` that `{}` writes is written by `{}` with the same value (the value may differ, or no candidate thread writes it)",
+                        from.func().name,
+                        to.func().name
+                    ))
+                }
+                SatResult::Unknown(why) => return na(format!("comparing the elements of `{name}`: the solver gave up ({why})")),
+            }
+        }
+        self.cover_used = true;
+        Ok(())
+    }
+
+    /// The query whose unsatisfiability shows that, whenever an arbitrary
+    /// thread writes an element with `x`, one of the candidate writers
+    /// writes the same element with one of the terms `to`, with the same
+    /// value.
+    fn cover_query(&mut self, x: &Ca, to: &[Ca]) -> Vec<TermId> {
+        let t = self.fresh_inst("C", false);
+        let mut facts = self.ctx(t);
+        facts.extend(self.global_id_bounds(t));
+        let gx = self.at(x.guard, t);
+        facts.push(gx);
+        let nw = self.guard_no_wrap(x);
+        facts.push(self.at(nw, t));
+        let addr = self.at(x.off, t);
+        let vx = self.at(x.value, t);
+        let mut writes = Vec::new();
+        for y in to {
+            // The thread itself, and the inverse of the address as a
+            // function of the global id or, when it is not one, of the
+            // local id.
+            let mut cands = vec![t];
+            if let Some((c, split)) = self.global_inverse(t, addr, y) {
+                facts.extend(split);
+                cands.push(c);
+            } else if let Some(c) = self.affine_inverse(t, addr, y) {
+                cands.push(c);
+            }
+            let nw = self.guard_no_wrap(y);
+            for c in cands {
+                if c.tid != t.tid || c.bid != t.bid {
+                    facts.push(self.if_valid(c));
+                }
+                let v = self.valid(c);
+                let nw = self.at(nw, c);
+                facts.push(self.inp.st.implies(v, nw));
+                let mut ok = vec![self.valid(c)];
+                ok.push(self.at(y.guard, c));
+                let w = self.at(y.off, c);
+                ok.push(self.inp.st.eq(w, addr));
+                let vy = self.at(y.value, c);
+                ok.push(self.inp.st.eq(vy, vx));
+                writes.push(self.inp.st.and(&ok));
+            }
+        }
+        let some = self.inp.st.or(&writes);
+        facts.push(self.inp.st.not(some));
+        facts
+    }
+
+    /// The thread that writes `addr` with `to` when `to.off` is affine in
+    /// the global id of one dimension (`α * (blockIdx.x * blockDim.x +
+    /// threadIdx.x) + β`), with the facts that define its ids (see the
+    /// module's documentation). The other dimensions' ids are `t`'s. The
+    /// caller's query checks the candidate, so a term that is not affine
+    /// costs only a refuted disjunct.
+    fn global_inverse(&mut self, t: Inst, addr: TermId, to: &Ca) -> Option<(Inst, Vec<TermId>)> {
+        let syms = self.inp.st.free_symbols(&[to.off]);
+        let depends = |st: &TermStore, x: TermId| match st.kind(x) {
+            TermKind::Const(f) => syms.funs.contains(f),
+            _ => false,
+        };
+        let dims: Vec<usize> = (0..3)
+            .filter(|&d| depends(&self.inp.st, self.base_inst.tid[d]) || depends(&self.inp.st, self.base_inst.bid[d]))
+            .collect();
+        let [d] = dims[..] else { return None };
+        // The group id must be a variable too: a launch of one group
+        // leaves nothing to invert.
+        if self.inp.st.as_bv(self.base_inst.bid[d]).is_some() || self.inp.st.as_bv(self.base_inst.tid[d]).is_some() {
+            return None;
+        }
+        let at_global = |this: &mut Self, v: u128| {
+            let mut i = t;
+            i.tid[d] = this.inp.st.bv_const(32, v);
+            i.bid[d] = this.inp.st.bv_const(32, 0);
+            this.at(to.off, i)
+        };
+        let beta = at_global(self, 0);
+        let next = at_global(self, 1);
+        let st = &mut self.inp.st;
+        let w = st.sort_of(addr).bv_width()?;
+        let alpha = st.bvsub(next, beta);
+        let rel = st.bvsub(addr, beta);
+        let q = match st.as_bv(alpha).and_then(|v| v.to_u128()) {
+            Some(a) if a.is_power_of_two() => {
+                let k = st.bv_const(w, a.trailing_zeros() as u128);
+                st.bvlshr(rel, k)
+            }
+            Some(0) => return None,
+            _ => st.bvudiv(rel, alpha),
+        };
+        let q = match w {
+            32 => q,
+            w if w > 32 => st.extract(31, 0, q),
+            _ => return None,
+        };
+        let bd = self.inp.local_size[d];
+        let b = st.fresh_const(&format!("C.blockIdx.{}", DIMS[d]), Sort::bv(32));
+        let l = st.fresh_const(&format!("C.tid.{}", DIMS[d]), Sort::bv(32));
+        let mut facts = vec![st.bvult(l, bd)];
+        // The 32-bit forms (both operand orders), as the address spells
+        // them, and the exact 64-bit one.
+        for m in [st.bvmul(b, bd), st.bvmul(bd, b)] {
+            let g = st.bvadd(m, l);
+            facts.push(st.eq(g, q));
+            let g = st.bvadd(l, m);
+            facts.push(st.eq(g, q));
+        }
+        let (b64, bd64, l64, q64) = (st.zero_extend(32, b), st.zero_extend(32, bd), st.zero_extend(32, l), st.zero_extend(32, q));
+        let m64 = st.bvmul(b64, bd64);
+        let g64 = st.bvadd(m64, l64);
+        facts.push(st.eq(g64, q64));
+        // The group is one of the grid's exactly when the global id is
+        // below the grid's thread count (which fits in 32 bits): stated
+        // for the abstraction of nonlinear terms, which would lose it.
+        let gd = self.inp.num_groups[d];
+        let in_grid = st.bvult(b, gd);
+        for total in [st.bvmul(gd, bd), st.bvmul(bd, gd)] {
+            let below = st.bvult(q, total);
+            facts.push(st.eq(in_grid, below));
+        }
+        let mut c = t;
+        c.tid[d] = l;
+        c.bid[d] = b;
+        Some((c, facts))
+    }
+
+    /// The assumption that the 32-bit `+` and `*` in the condition of a
+    /// write do not wrap around when it holds (for the base thread): a
+    /// thread `t` whose `2 * t + 1 < n` holds only because `2 * t + 1`
+    /// wraps would write elements far beyond `n`. Reported with the
+    /// proof.
+    fn guard_no_wrap(&mut self, c: &Ca) -> TermId {
+        let nw = no_wrap(&mut self.inp.st, &[c.guard]);
+        let all = self.inp.st.and(&nw);
+        self.inp.st.implies(c.guard, all)
+    }
+
+    /// Facts about thread `i`'s global ids that hold for every thread of
+    /// the launch and that the abstraction of nonlinear terms would lose:
+    /// `blockIdx * blockDim + threadIdx` (in either operand order) is below
+    /// the grid's thread count `gridDim * blockDim` (which fits in 32 bits,
+    /// so nothing wraps), and the two orders of that product are equal.
+    fn global_id_bounds(&mut self, i: Inst) -> Vec<TermId> {
+        let mut out = Vec::new();
+        let valid = self.valid(i);
+        for d in 0..3 {
+            let st = &mut self.inp.st;
+            let (bd, gd) = (self.inp.local_size[d], self.inp.num_groups[d]);
+            if st.as_bv(bd).is_some() && st.as_bv(gd).is_some() {
+                continue;
+            }
+            let (total, total2) = (st.bvmul(gd, bd), st.bvmul(bd, gd));
+            out.push(st.eq(total, total2));
+            for m in [st.bvmul(i.bid[d], bd), st.bvmul(bd, i.bid[d])] {
+                for g in [st.bvadd(m, i.tid[d]), st.bvadd(i.tid[d], m)] {
+                    let below = st.bvult(g, total);
+                    out.push(st.implies(valid, below));
+                    // The sum does not wrap around either.
+                    let no_wrap = st.bvule(m, g);
+                    out.push(st.implies(valid, no_wrap));
+                }
+            }
+        }
+        out
+    }
+}
