@@ -99,7 +99,7 @@ mod witness;
 pub use sizes::power_of_two_block_sizes;
 pub(crate) use terms::abstract_nonlinear;
 pub use terms::substitute;
-use terms::{bound64, fold_under, has_nonlinear, magnitude64, no_wrap, sample_points};
+use terms::{affine_index, bound64, fold_under, has_nonlinear, magnitude64, no_wrap, sample_points};
 
 use std::collections::{HashMap, HashSet};
 

@@ -163,23 +163,8 @@ impl Prover<'_> {
         };
         let beta = at_global(self, 0);
         let next = at_global(self, 1);
+        let q = affine_index(&mut self.inp.st, addr, beta, next)?;
         let st = &mut self.inp.st;
-        let w = st.sort_of(addr).bv_width()?;
-        let alpha = st.bvsub(next, beta);
-        let rel = st.bvsub(addr, beta);
-        let q = match st.as_bv(alpha).and_then(|v| v.to_u128()) {
-            Some(a) if a.is_power_of_two() => {
-                let k = st.bv_const(w, a.trailing_zeros() as u128);
-                st.bvlshr(rel, k)
-            }
-            Some(0) => return None,
-            _ => st.bvudiv(rel, alpha),
-        };
-        let q = match w {
-            32 => q,
-            w if w > 32 => st.extract(31, 0, q),
-            _ => return None,
-        };
         let bd = self.inp.local_size[d];
         let b = st.fresh_const(&format!("C.blockIdx.{}", DIMS[d]), Sort::bv(32));
         let l = st.fresh_const(&format!("C.tid.{}", DIMS[d]), Sort::bv(32));

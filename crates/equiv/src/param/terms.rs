@@ -121,6 +121,31 @@ pub(super) fn has_nonlinear(st: &TermStore, t: TermId) -> bool {
     false
 }
 
+/// The 32-bit index `q` with `addr == beta + q * (next - beta)`, for an
+/// address affine in one index whose value at index 0 is `beta` and at
+/// index 1 is `next`: the writer of `addr` found by inverting the address.
+/// A power-of-two stride (an element size) divides as a shift, which the
+/// solver bit-blasts cheaply. `None` for a zero stride or an address
+/// narrower than 32 bits.
+pub(super) fn affine_index(st: &mut TermStore, addr: TermId, beta: TermId, next: TermId) -> Option<TermId> {
+    let w = st.sort_of(addr).bv_width()?;
+    let alpha = st.bvsub(next, beta);
+    let rel = st.bvsub(addr, beta);
+    let q = match st.as_bv(alpha).and_then(|v| v.to_u128()) {
+        Some(0) => return None,
+        Some(a) if a.is_power_of_two() => {
+            let k = st.bv_const(w, a.trailing_zeros() as u128);
+            st.bvlshr(rel, k)
+        }
+        _ => st.bvudiv(rel, alpha),
+    };
+    match w {
+        32 => Some(q),
+        w if w > 32 => Some(st.extract(31, 0, q)),
+        _ => None,
+    }
+}
+
 /// `t` with every multiplication, division and remainder of two
 /// non-literal operands replaced by a fresh constant (the same one for the
 /// same term). The result is implied by `t` being satisfiable, so an

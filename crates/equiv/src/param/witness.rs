@@ -67,24 +67,7 @@ impl Prover<'_> {
         };
         let beta = at_value(self, 0);
         let next = at_value(self, 1);
-        let st = &mut self.inp.st;
-        let w = st.sort_of(addr).bv_width()?;
-        let alpha = st.bvsub(next, beta);
-        let rel = st.bvsub(addr, beta);
-        // A power-of-two stride (an element size) divides as a shift,
-        // which the solver bit-blasts cheaply.
-        let q = match st.as_bv(alpha).and_then(|v| v.to_u128()) {
-            Some(a) if a.is_power_of_two() => {
-                let k = st.bv_const(w, a.trailing_zeros() as u128);
-                st.bvlshr(rel, k)
-            }
-            _ => st.bvudiv(rel, alpha),
-        };
-        let tid = match w {
-            32 => q,
-            w if w > 32 => st.extract(31, 0, q),
-            _ => return None,
-        };
+        let tid = affine_index(&mut self.inp.st, addr, beta, next)?;
         let mut c = t;
         c.tid[d] = tid;
         Some(c)
