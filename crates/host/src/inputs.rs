@@ -161,3 +161,61 @@ pub fn round(draws: &mut Draws, memory: &mut Memory, targets: &[(lockstep_replay
     }
     true
 }
+
+/// The bytes each conversion of a `scanf` format stores, in order
+/// (`%*d`, which stores nothing, and `%%` are skipped).
+pub(crate) fn scanf_widths(format: &[u8]) -> Vec<u64> {
+    let mut widths = Vec::new();
+    let mut i = 0;
+    while i < format.len() {
+        if format[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        let mut suppressed = false;
+        let mut long = 0;
+        let mut short = 0;
+        while i < format.len() {
+            match format[i] {
+                b'*' => suppressed = true,
+                b'l' => long += 1,
+                b'h' => short += 1,
+                b'0'..=b'9' | b'j' | b'z' | b't' | b'L' => {}
+                _ => break,
+            }
+            i += 1;
+        }
+        let Some(&conv) = format.get(i) else { break };
+        i += 1;
+        let width = match conv {
+            b'%' => continue,
+            b'd' | b'i' | b'u' | b'x' | b'X' | b'o' | b'n' => match (long, short) {
+                (0, 0) => 4,
+                (0, 1) => 2,
+                (0, _) => 1,
+                _ => 8,
+            },
+            b'f' | b'e' | b'g' | b'E' | b'G' | b'a' => if long > 0 { 8 } else { 4 },
+            b'c' | b's' | b'[' => 1,
+            b'p' => 8,
+            _ => 4,
+        };
+        if !suppressed {
+            widths.push(width);
+        }
+    }
+    widths
+}
+
+#[cfg(test)]
+mod scanf_tests {
+    use super::scanf_widths;
+
+    #[test]
+    fn scanf_formats_give_the_widths_they_store() {
+        assert_eq!(scanf_widths(b"%d %u"), vec![4, 4]);
+        assert_eq!(scanf_widths(b"%ld%lf%f%c%*d%%%hhd"), vec![8, 8, 4, 1, 1]);
+        assert_eq!(scanf_widths(b"no conversions"), Vec::<u64>::new());
+    }
+}

@@ -38,6 +38,8 @@
 pub mod inputs;
 pub mod libc;
 pub mod rand;
+mod kernel_env;
+use kernel_env::KernelEnv;
 mod runtime_launch;
 
 use std::collections::HashMap;
@@ -1169,7 +1171,7 @@ impl HavocOracle for HostEnv<'_> {
                 self.input_reads += 1;
                 let first_target = if name.contains("scanf") && !name.ends_with("_scanf") && name != "scanf" { 2 } else { 1 };
                 let format = libc::read_c_string(memory, ptr(&a[first_target - 1])).unwrap_or_default();
-                let widths = scanf_widths(&format);
+                let widths = inputs::scanf_widths(&format);
                 if self.draws.is_some() {
                     let targets: Vec<_> = a
                         .iter()
@@ -1358,68 +1360,6 @@ fn line_of(module: &Module, loc: Loc) -> String {
     src.map(|l| format!(" (line {})", l.line)).unwrap_or_default()
 }
 
-/// The environment of a launch: the interpreter's defaults, plus the C
-/// library's string functions that device code may call.
-struct KernelEnv {
-    havoc: SeededHavoc,
-    /// Bytes left in the device heap (`HostEnv::device_heap_left`), read
-    /// back after the launch.
-    heap_left: u64,
-    /// What never-written heap bytes read as in this run (as for
-    /// `cudaMalloc`).
-    fill: u8,
-}
-
-impl KernelEnv {
-    /// A kernel's `malloc`, `new` and `new[]`: memory from the device heap,
-    /// global like `cudaMalloc`'s and uninitialised, or null once the heap
-    /// (8 MiB unless `cudaDeviceSetLimit` said otherwise) cannot hold it,
-    /// as CUDA's device-side allocator does. `free` and `delete` keep the
-    /// memory (a use after them is not detected).
-    fn heap_call(&mut self, name: &str, args: &[Val], memory: &mut Memory) -> Option<Option<Val>> {
-        match name {
-            "malloc" | "_Znwm" | "_Znam" => {
-                let bytes = int(args.first()?);
-                if bytes > self.heap_left || bytes > lockstep_replay::memory::MAX_ALLOCATION_BYTES {
-                    return Some(Some(Val::Ptr(Pointer::NULL)));
-                }
-                self.heap_left -= bytes;
-                let name = format!("device heap block {}", memory.len());
-                Some(Some(memory.alloc_undefined(&name, MemSpace::Global, bytes.max(1), self.fill)))
-            }
-            "free" | "_ZdlPv" | "_ZdaPv" | "_ZdlPvm" | "_ZdaPvm" => Some(None),
-            _ => None,
-        }
-    }
-}
-
-impl HavocOracle for KernelEnv {
-    /// The interpreter's seeded values, except that floating-point ones lie
-    /// in (0, 1]. A kernel's unconstrained values come from modelled
-    /// library functions, and cuRAND's uniform generators assume exactly
-    /// that range: a value outside it would stop the thread at the
-    /// assumption, and the launch would then be no behaviour of the program.
-    fn havoc(&mut self, site: &HavocSite) -> u128 {
-        let h = self.havoc.havoc(site);
-        let fraction = ((h as u64) & 0xff_ffff) + 1;
-        match site.ty {
-            Type::Float(32) => (fraction as f32 / (1u64 << 24) as f32).to_bits() as u128,
-            Type::Float(64) => (fraction as f64 / (1u64 << 24) as f64).to_bits() as u128,
-            _ => h,
-        }
-    }
-
-    fn call_external(&mut self, call: &ExternalCall<'_>, memory: &mut Memory) -> Option<ExternalOutcome> {
-        if let Some(result) = self.heap_call(call.name, call.args, memory) {
-            return Some(ExternalOutcome::Return(call.ret.and(result)));
-        }
-        match libc::call(call.name, call.args, memory)? {
-            libc::LibcResult::Value(v) => Some(ExternalOutcome::Return(call.ret.and(v))),
-            libc::LibcResult::BadArgument(message) => Some(ExternalOutcome::Unsupported(message)),
-        }
-    }
-}
-
 /// Whether the call `name` does nothing a verdict depends on with its
 /// arguments' values: output (what it prints is not checked), exit codes,
 /// and the calls that only copy bytes, whose undetermined bytes stay
@@ -1430,52 +1370,6 @@ fn ignores_undetermined_arguments(name: &str) -> bool {
 }
 
 const DEVICE_MODEL_NOTE: &str = "device properties and attributes (cudaGetDeviceProperties, cudaDeviceGetAttribute) are those of a modelled GPU: compute capability 7.0, 80 multiprocessors, 1024 threads and 48 KiB of shared memory per block, 16 GiB of memory; the program was checked for that device";
-
-/// The bytes each conversion of a `scanf` format stores, in order
-/// (`%*d`, which stores nothing, and `%%` are skipped).
-fn scanf_widths(format: &[u8]) -> Vec<u64> {
-    let mut widths = Vec::new();
-    let mut i = 0;
-    while i < format.len() {
-        if format[i] != b'%' {
-            i += 1;
-            continue;
-        }
-        i += 1;
-        let mut suppressed = false;
-        let mut long = 0;
-        let mut short = 0;
-        while i < format.len() {
-            match format[i] {
-                b'*' => suppressed = true,
-                b'l' => long += 1,
-                b'h' => short += 1,
-                b'0'..=b'9' | b'j' | b'z' | b't' | b'L' => {}
-                _ => break,
-            }
-            i += 1;
-        }
-        let Some(&conv) = format.get(i) else { break };
-        i += 1;
-        let width = match conv {
-            b'%' => continue,
-            b'd' | b'i' | b'u' | b'x' | b'X' | b'o' | b'n' => match (long, short) {
-                (0, 0) => 4,
-                (0, 1) => 2,
-                (0, _) => 1,
-                _ => 8,
-            },
-            b'f' | b'e' | b'g' | b'E' | b'G' | b'a' => if long > 0 { 8 } else { 4 },
-            b'c' | b's' | b'[' => 1,
-            b'p' => 8,
-            _ => 4,
-        };
-        if !suppressed {
-            widths.push(width);
-        }
-    }
-    widths
-}
 
 #[cfg(test)]
 mod tests {
@@ -1613,10 +1507,4 @@ block4:
         run(text).is_deterministic()
     }
 
-    #[test]
-    fn scanf_formats_give_the_widths_they_store() {
-        assert_eq!(scanf_widths(b"%d %u"), vec![4, 4]);
-        assert_eq!(scanf_widths(b"%ld%lf%f%c%*d%%%hhd"), vec![8, 8, 4, 1, 1]);
-        assert_eq!(scanf_widths(b"no conversions"), Vec::<u64>::new());
-    }
 }
