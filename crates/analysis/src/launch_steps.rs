@@ -15,7 +15,7 @@
 
 use std::collections::HashSet;
 
-use lockstep_kir::{BinOp, BuiltinVar, Function, InstId, InstKind, Terminator, ValueDef, ValueId};
+use lockstep_kir::{BinOp, BuiltinVar, Function, InstId, InstKind, ValueDef, ValueId};
 
 /// The `add` instructions that step a loop-carried value by a launch size.
 #[derive(Clone, Debug, Default)]
@@ -70,12 +70,5 @@ fn launch_size_expr(func: &Function, v: ValueId, depth: u32) -> Option<bool> {
 
 /// Whether some edge into `block` passes `v` as its parameter `index`.
 fn passed_back(func: &Function, block: lockstep_kir::BlockId, index: usize, v: ValueId) -> bool {
-    func.blocks.iter().any(|(_, b)| {
-        let calls = match &b.term {
-            Terminator::Jump(c) => vec![c],
-            Terminator::Branch { then_dest, else_dest, .. } => vec![then_dest, else_dest],
-            _ => vec![],
-        };
-        calls.iter().any(|c| c.block == block && c.args.get(index) == Some(&v))
-    })
+    func.blocks.iter().any(|(_, b)| b.term.block_calls().iter().any(|c| c.block == block && c.args.get(index) == Some(&v)))
 }

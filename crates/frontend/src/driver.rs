@@ -765,10 +765,7 @@ fn may_depend_on_arch(e: &Diagnostic) -> bool {
 /// Whether `e` was raised by an `#error` directive (clang's message is then
 /// the directive's own text, so only the line it points at tells).
 fn is_error_directive(e: &Diagnostic) -> bool {
-    let Some(span) = &e.span else { return false };
-    let Ok(text) = std::fs::read_to_string(&span.file) else { return false };
-    let line = text.lines().nth((span.line as usize).saturating_sub(1)).unwrap_or("");
-    line.trim_start().strip_prefix('#').is_some_and(|rest| rest.trim_start().starts_with("error"))
+    error_line(e).is_some_and(|line| line.trim_start().strip_prefix('#').is_some_and(|rest| rest.trim_start().starts_with("error")))
 }
 
 /// The runtime or driver API name (`cudaGraphAddNode`, `CUctxCreateParams`)

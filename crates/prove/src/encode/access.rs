@@ -329,7 +329,7 @@ impl<'a> Enc<'a> {
                 None,
             );
         }
-        if kind == AccessKind::Atomic && obj.space != MemSpace::Shared {
+        if kind == AccessKind::Atomic && obj.space != MemSpace::Shared && !self.block_scoped_atomics.is_empty() {
             self.check_block_scoped_atomics(oi, m, i, p, is2, o2, w2);
         }
         Ok(())
@@ -342,30 +342,12 @@ impl<'a> Enc<'a> {
     /// reached by one block only, so only other spaces are checked.
     #[allow(clippy::too_many_arguments)]
     fn check_block_scoped_atomics(&mut self, oi: usize, m: usize, i: InstId, p: [TermId; 2], is2: TermId, o2: TermId, w2: TermId) {
-        let block_sites: Vec<InstId> = self
-            .func
-            .insts
-            .iter()
-            .filter(|(_, data)| {
-                matches!(data.kind, InstKind::Atomic { scope: lockstep_kir::AtomicScope::Block, .. } | InstKind::CmpXchg { scope: lockstep_kir::AtomicScope::Block, .. })
-            })
-            .map(|(id, _)| id)
-            .collect();
-        if block_sites.is_empty() {
-            return;
-        }
         let log = self.logs.objs[m][AccessKind::Atomic.index()].clone();
-        let scoped = if block_sites.contains(&i) {
+        let scoped = if self.block_scoped_atomics.contains(&i) {
             self.st.true_()
         } else {
-            let from: Vec<TermId> = block_sites
-                .iter()
-                .map(|s| {
-                    let id = self.st.bv_const(32, s.as_u32() as u128);
-                    self.st.eq(log.site, id)
-                })
-                .collect();
-            self.st.or(&from)
+            let sites = self.block_scoped_atomics.clone();
+            self.site_among(log.site, &sites)
         };
         let exact_empty = !self.async_copies.memcopy_of.is_empty();
         let ov = overlap(&mut self.st, log.off, log.width, o2, w2, exact_empty);
@@ -388,12 +370,17 @@ impl<'a> Enc<'a> {
     pub(crate) fn from_benign_site(&mut self, site: TermId) -> TermId {
         let mut benign_sites: Vec<InstId> = self.benign_sites.iter().copied().collect();
         benign_sites.sort();
-        let mut from_benign = Vec::new();
-        for s in benign_sites {
+        self.site_among(site, &benign_sites)
+    }
+
+    /// Whether a logged access's `site` (bv32) is one of `sites`.
+    fn site_among(&mut self, site: TermId, sites: &[InstId]) -> TermId {
+        let mut is = Vec::new();
+        for s in sites {
             let id = self.st.bv_const(32, s.as_u32() as u128);
-            from_benign.push(self.st.eq(site, id));
+            is.push(self.st.eq(site, id));
         }
-        self.st.or(&from_benign)
+        self.st.or(&is)
     }
 
     /// An enabled thread's access to an object with bounds lies within

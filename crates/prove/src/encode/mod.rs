@@ -350,6 +350,10 @@ pub(crate) struct Enc<'a> {
     /// The loop-counter updates that step by the launch's sizes (the
     /// analysis crate's `launch_steps`); see `no_wrap::assume_no_wrap`.
     pub(crate) launch_steps: HashSet<InstId>,
+    /// The block-scoped atomics of the function (`AtomicScope::Block`),
+    /// whose accesses race with other blocks' atomics (see
+    /// `access::check_block_scoped_atomics`).
+    pub(crate) block_scoped_atomics: Vec<InstId>,
     /// Whether the facts relating symbolic launch sizes to the global ids
     /// (`stride::launch_facts`) have been stated.
     pub(crate) launch_facts_done: bool,
@@ -468,6 +472,17 @@ impl<'a> Enc<'a> {
             products: Vec::new(),
             daikon: Vec::new(),
             launch_steps: lockstep_analysis::launch_steps::LaunchSteps::compute(func).updates,
+            block_scoped_atomics: func
+                .insts
+                .iter()
+                .filter(|(_, data)| {
+                    matches!(
+                        data.kind,
+                        InstKind::Atomic { scope: lockstep_kir::AtomicScope::Block, .. } | InstKind::CmpXchg { scope: lockstep_kir::AtomicScope::Block, .. }
+                    )
+                })
+                .map(|(id, _)| id)
+                .collect(),
             launch_facts_done: false,
             signed_ids_done: false,
         };

@@ -78,7 +78,7 @@ impl<'a> Enc<'a> {
         }
     }
 
-    fn state_assumption(&mut self, text: &str) {
+    pub(crate) fn state_assumption(&mut self, text: &str) {
         if !self.assumptions.iter().any(|a| a == text) {
             self.assumptions.push(text.into());
         }

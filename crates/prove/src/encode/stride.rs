@@ -18,10 +18,10 @@
 //!
 //! Two-dimensional indexing `row * n + col` with `0 <= col < n` is kept
 //! apart by the product lemmas of `no_wrap`, which need the column to be
-//! non-negative; when the column is a global id (`blockIdx.x * blockDim.x
-//! + threadIdx.x` stored in an `int`), that holds only for launches with
-//! fewer than 2^31 threads in the dimension, which is assumed (and stated)
-//! where a kernel executes a signed product of two symbolic values.
+//! non-negative; when the column is a global id stored in an `int`
+//! (`blockIdx.x * blockDim.x + threadIdx.x`), that holds only for launches
+//! with fewer than 2^31 threads in the dimension, which is assumed (and
+//! stated) where a kernel executes a signed product of two symbolic values.
 
 use super::*;
 
@@ -52,9 +52,7 @@ impl Enc<'_> {
                 let limit = self.st.bv_const(32, 1 << 31);
                 let below = self.st.bvult(threads, limit);
                 self.defs.push(below);
-                if !self.assumptions.iter().any(|a| a == SIGNED_IDS) {
-                    self.assumptions.push(SIGNED_IDS.into());
-                }
+                self.state_assumption(SIGNED_IDS);
             }
             if !first {
                 continue;
