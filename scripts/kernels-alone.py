@@ -20,8 +20,10 @@ is nothing to check.
 Usage:
   scripts/kernels-alone.py --lockstep target/release/lockstep \\
       --root ../shared/corpora/cuda-samples [--timeout 10] [--deadline SECONDS] \\
-      [--out DIR]
-The run is sequential (one check at a time) and niced. `--deadline` stops
+      [--out DIR] [--jobs N]
+The run is niced and makes `--jobs` checks at a time (default 1). Each
+check's JSON document is kept as DIR/runs/NNNN.json (the row's `run`), so
+verdicts can be reviewed without running again. `--deadline` stops
 starting new checks after that many seconds and says how many were left;
 the first kernel of every file is checked before any file's second.
 """
@@ -32,7 +34,9 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
@@ -177,6 +181,7 @@ def main():
     ap.add_argument("--deadline", type=float, default=None)
     ap.add_argument("--out", default=".")
     ap.add_argument("--only", default=None, help="only files whose path contains this")
+    ap.add_argument("--jobs", type=int, default=1, help="checks run at a time")
     args = ap.parse_args()
     samples = os.path.join(args.root, "Samples")
     common = os.path.join(args.root, "Common")
@@ -193,23 +198,37 @@ def main():
     work = [(i, n, f, k) for n, f in enumerate(files) for i, k in enumerate(kernels_of(f))]
     work = [(f, k) for _, _, f, k in sorted(work)]
     print(f"{len(files)} files, {len(work)} kernels", file=sys.stderr)
-    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(os.path.join(args.out, "runs"), exist_ok=True)
     rows = []
     start = time.time()
-    left = 0
-    for i, (f, k) in enumerate(work):
+    lock = threading.Lock()
+    skipped = []
+
+    def check(i, f, k):
         if args.deadline is not None and time.time() - start > args.deadline:
-            left = len(work) - i
-            break
+            with lock:
+                skipped.append(i)
+            return
         cmd = ["nice", "-n", "10", args.lockstep, "check", f, f"--kernel={k}", "-I", common, "-I", os.path.dirname(f), f"--timeout={args.timeout}", "--format=json"]
         t0 = time.time()
         p = subprocess.run(cmd, capture_output=True, text=True)
+        wall = time.time() - t0
         outcome, reason = classify(p.returncode, p.stdout)
         if outcome == "rejected" and "no kernel named" in reason:
             outcome = "not-compiled"
         rel = os.path.relpath(f, samples)
-        rows.append({"file": rel, "kernel": k, "outcome": outcome, "reason": reason, "rc": p.returncode, "wall_s": round(time.time() - t0, 1)})
-        print(f"[{i + 1}/{len(work)}] {outcome:16} {time.time() - t0:5.1f} s  {rel} --kernel={k}", file=sys.stderr, flush=True)
+        run = f"runs/{i:04}.json"
+        with open(os.path.join(args.out, run), "w") as fh:
+            fh.write(p.stdout)
+        with lock:
+            rows.append({"index": i, "file": rel, "kernel": k, "outcome": outcome, "reason": reason, "rc": p.returncode, "wall_s": round(wall, 1), "run": run})
+            print(f"[{len(rows)}/{len(work)}] {outcome:16} {wall:5.1f} s  {rel} --kernel={k}", file=sys.stderr, flush=True)
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for i, (f, k) in enumerate(work):
+            pool.submit(check, i, f, k)
+    rows.sort(key=lambda r: r["index"])
+    left = len(skipped)
     with open(os.path.join(args.out, "kernels-alone.json"), "w") as fh:
         json.dump({"rows": rows, "left": left, "elapsed_s": round(time.time() - start)}, fh, indent=1)
     counts = {}

@@ -310,7 +310,13 @@ fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, skip:
                     confirmed.push(v);
                 }
             }
-            None => unconfirmed += 1,
+            None => {
+                // Set LOCKSTEP_FIND_DEBUG to see what replay did not confirm.
+                if std::env::var_os("LOCKSTEP_FIND_DEBUG").is_some() {
+                    eprintln!("unconfirmed {:?}: {}\n  sites {:?}\n  witness {:?}", found.kind, found.message, found.locs, found.witness);
+                }
+                unconfirmed += 1
+            }
         }
     }
     let mut notes = Vec::new();

@@ -1397,11 +1397,15 @@ impl<'a, 'b> Exec<'a, 'b> {
 
     /// At a barrier: every shared and global object becomes what the other
     /// threads may have left there, except for the bytes this thread wrote
-    /// in the interval that just ended.
+    /// in the interval that just ended. An object no thread writes keeps
+    /// its contents: were it havocked, a read after the barrier would be
+    /// free of the witness's inputs, and the witness would ask the replay
+    /// for a run in which the branch it took is not taken.
     fn barrier_havoc(&mut self, st: &mut State) {
         let arr_sort = Sort::array(Sort::bv(64), Sort::bv(8));
         for o in self.s.objs.ids() {
-            if !is_havocked(self.s.objs.get(o).space) {
+            let obj = self.s.objs.get(o);
+            if !is_havocked(obj.space) || !obj.written {
                 continue;
             }
             let mut arr = self.t.st.fresh_const(&format!("{}_after_barrier{}", self.tag, o), arr_sort.clone());

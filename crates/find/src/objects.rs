@@ -6,6 +6,8 @@
 //! `__shared__`, `__device__` and `__constant__` variables, and the private
 //! memory objects of the kernel.
 
+use lockstep_analysis::memory::written_memory;
+use lockstep_analysis::pointers::Root;
 use lockstep_kir::{Function, GlobalId, LocalId, MemSpace, Module, Type};
 
 /// A memory object as the witness names it.
@@ -31,6 +33,11 @@ pub struct ObjInfo {
     pub size: Option<u64>,
     /// Known initial contents (initialised globals and constants).
     pub init: Option<Vec<u8>>,
+    /// Whether some instruction of the kernel may write the object. An
+    /// object no thread writes keeps its contents across barriers: a read
+    /// after a barrier sees the bytes the witness gives it, not what other
+    /// threads may have left there.
+    pub written: bool,
 }
 
 /// The objects of one kernel; index 0 is null and has no `ObjInfo`.
@@ -44,6 +51,7 @@ impl Objects {
     /// `array_sizes` gives the sizes of pointer parameters by name.
     pub fn collect(module: &Module, func: &Function, array_sizes: &[(String, u64)]) -> Objects {
         let mut objs = Vec::new();
+        let written = written_memory(func);
         for (i, p) in func.params.iter().enumerate() {
             if let Type::Ptr(space) = p.ty {
                 let space = match space {
@@ -51,7 +59,8 @@ impl Objects {
                     s => s,
                 };
                 let size = array_sizes.iter().find(|(n, _)| *n == p.name).map(|(_, s)| *s);
-                objs.push(ObjInfo { mem: MemRef::Param(i), name: p.name.clone(), space, size, init: None });
+                let written = written.may_write(Some(Root::Param(i as u32)), space);
+                objs.push(ObjInfo { mem: MemRef::Param(i), name: p.name.clone(), space, size, init: None, written });
             }
         }
         for (g, obj) in module.globals.iter() {
@@ -67,6 +76,7 @@ impl Objects {
                 space: obj.space,
                 size: obj.size,
                 init: if host_writable { None } else { obj.init.clone() },
+                written: written.may_write(Some(Root::Global(g)), obj.space),
             });
         }
         for (l, obj) in func.locals.iter() {
@@ -76,6 +86,7 @@ impl Objects {
                 space: MemSpace::Private,
                 size: obj.size,
                 init: None,
+                written: true,
             });
         }
         Objects { objs }
