@@ -14,16 +14,20 @@ use lockstep_kir::{BuiltinVar, FuncId, InstKind, Module};
 /// How many dimensions of the thread and block ids and sizes `kernel`, and
 /// every function it calls, reads: 1 when it reads only `x`, 2 when it reads
 /// `y` but not `z`, 3 otherwise. (A lane id, computed from the linear local
-/// id, does not count: it reads no dimension by itself.)
+/// id, does not count: it reads no dimension by itself; nor do the reads a
+/// library makes to fold the dimensions into a linear rank,
+/// `Function::rank_reads`: in a 1-D launch they add nothing to it.)
 pub fn dimensions_read(module: &Module, kernel: FuncId) -> u8 {
     let mut seen = vec![kernel];
     let mut stack = vec![kernel];
     let mut highest = 0u8;
     while let Some(f) = stack.pop() {
-        for inst in module.functions[f].insts.values() {
+        let func = &module.functions[f];
+        for (id, inst) in func.insts.iter() {
             match &inst.kind {
                 InstKind::Builtin { var, dim }
-                    if matches!(var, BuiltinVar::LocalId | BuiltinVar::GroupId | BuiltinVar::LocalSize | BuiltinVar::NumGroups | BuiltinVar::GlobalOffset) =>
+                    if matches!(var, BuiltinVar::LocalId | BuiltinVar::GroupId | BuiltinVar::LocalSize | BuiltinVar::NumGroups | BuiltinVar::GlobalOffset)
+                        && !*func.rank_reads.get(id) =>
                 {
                     highest = highest.max(*dim);
                 }

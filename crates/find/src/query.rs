@@ -151,10 +151,17 @@ impl<'a> Search<'a> {
                 constraints.push(exact);
             }
         }
-        // CUDA runs at most 1024 threads per block (each size is at most
-        // `max`, so the product below cannot wrap for any `max` up to 1024).
-        let symbolic_block = config.group_size.iter().filter(|d| d.is_none()).count();
-        if module.language == lockstep_kir::Language::Cuda && symbolic_block >= 2 && max <= 1024 {
+        // CUDA runs at most 1024 threads per block, at most 1024 along x
+        // and y and 64 along z: a witness outside these is a launch CUDA
+        // refuses, which the replay cannot confirm. With each size bounded
+        // first, the product below cannot wrap.
+        let symbolic_block = config.group_size.iter().any(|d| d.is_none());
+        if module.language == lockstep_kir::Language::Cuda && symbolic_block {
+            for (d, most) in [(0, 1024u128), (1, 1024), (2, 64)] {
+                let limit = terms.bv(32, most);
+                let within = terms.st.bvule(group_size[d], limit);
+                constraints.push(within);
+            }
             let xy = terms.st.bvmul(group_size[0], group_size[1]);
             let xyz = terms.st.bvmul(xy, group_size[2]);
             let limit = terms.bv(32, 1024);

@@ -11,13 +11,23 @@
 
 #define __LS_CG static inline __attribute__((always_inline, nodebug, device))
 #define __LS_CG_MEMBER __attribute__((always_inline, nodebug, device))
+/* The helpers that fold the three dimensions into a linear rank or size keep
+   their debug information: the lowering sees, in a read's inlined frames,
+   that its `y` or `z` read is part of a rank (see the front-end's
+   `inline_origin`), so a kernel whose own code reads only `x` is still one
+   written for 1-D launches. */
+#define __LS_CG_RANK static inline __attribute__((always_inline, device))
 
 namespace cooperative_groups {
 
-__LS_CG unsigned int __ls_block_rank(void) {
+__LS_CG_RANK unsigned int __ls_block_rank(void) {
   return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
 }
-__LS_CG unsigned int __ls_block_size(void) { return blockDim.x * blockDim.y * blockDim.z; }
+__LS_CG_RANK unsigned int __ls_block_size(void) { return blockDim.x * blockDim.y * blockDim.z; }
+__LS_CG_RANK unsigned long long __ls_grid_block_rank(void) {
+  return (blockIdx.z * (unsigned long long)gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+}
+__LS_CG_RANK unsigned long long __ls_grid_blocks(void) { return (unsigned long long)gridDim.x * gridDim.y * gridDim.z; }
 
 /* A group of threads of a block (the result of the dynamic tiled_partition). */
 class thread_group {
@@ -59,20 +69,13 @@ public:
 class grid_group {
 public:
   __LS_CG_MEMBER void sync() const { __lockstep_grid_sync(); }
-  __LS_CG_MEMBER unsigned long long size() const {
-    return (unsigned long long)__ls_block_size() * gridDim.x * gridDim.y * gridDim.z;
-  }
+  __LS_CG_MEMBER unsigned long long size() const { return __ls_block_size() * __ls_grid_blocks(); }
   __LS_CG_MEMBER unsigned long long num_threads() const { return size(); }
   __LS_CG_MEMBER unsigned long long thread_rank() const {
-    unsigned long long block = (blockIdx.z * (unsigned long long)gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
-    return block * __ls_block_size() + __ls_block_rank();
+    return __ls_grid_block_rank() * __ls_block_size() + __ls_block_rank();
   }
-  __LS_CG_MEMBER unsigned long long block_rank() const {
-    return (blockIdx.z * (unsigned long long)gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
-  }
-  __LS_CG_MEMBER unsigned long long num_blocks() const {
-    return (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
-  }
+  __LS_CG_MEMBER unsigned long long block_rank() const { return __ls_grid_block_rank(); }
+  __LS_CG_MEMBER unsigned long long num_blocks() const { return __ls_grid_blocks(); }
   __LS_CG_MEMBER dim3 group_dim() const { return dim3(gridDim.x, gridDim.y, gridDim.z); }
   __LS_CG_MEMBER dim3 dim_blocks() const { return dim3(gridDim.x, gridDim.y, gridDim.z); }
   __LS_CG_MEMBER dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }

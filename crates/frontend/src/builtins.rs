@@ -475,7 +475,7 @@ unsafe fn lower_sreg<L: CallLowering>(l: &mut L, call: LLVMValueRef, sreg: &str)
         "nctaid" => BuiltinVar::NumGroups,
         other => return l.fail(format!("the special register `{other}`")),
     };
-    let v = l.emit_inst(InstKind::Builtin { var, dim }, Some(Type::I32)).expect("result");
+    let v = l.emit_special_register(call, var, dim);
     l.define(call, v);
     Ok(())
 }

@@ -2196,9 +2196,20 @@ pub(crate) trait CallLowering {
     /// another pointer is unsupported: calling it device-wide would hide
     /// the races between blocks that its scope allows.
     unsafe fn atomic_scope(&mut self, ptr: LLVMValueRef) -> Result<AtomicScope>;
+    /// Emits the read of a special register's component `dim` for `call`,
+    /// marking it a rank read (`Function::rank_reads`) when it was inlined
+    /// from a cooperative-groups rank or size computation.
+    unsafe fn emit_special_register(&mut self, call: LLVMValueRef, var: BuiltinVar, dim: u8) -> ValueId;
 }
 
 impl CallLowering for FnLower<'_> {
+    unsafe fn emit_special_register(&mut self, call: LLVMValueRef, var: BuiltinVar, dim: u8) -> ValueId {
+        let (inst, value) = self.f.append_inst(self.cur, InstKind::Builtin { var, dim }, Some(Type::I32), self.cur_loc);
+        if dim > 0 && crate::inline_origin::in_cooperative_groups_rank(call) {
+            self.f.rank_reads.set(inst, true);
+        }
+        value.expect("a builtin read defines a value")
+    }
     unsafe fn expect_block_scoped_atomic(&mut self, ptr: LLVMValueRef) -> Result<()> {
         if self.pending_block_scope.is_some() {
             return self.unsupported("a block-scoped atomic whose operation does not follow it");

@@ -580,6 +580,13 @@ pub struct Function {
     /// uninitialised variable's: the variable's declaration (side table
     /// filled by the front-end for host code; see its `uninit_markers`).
     pub undef_locs: SecondaryMap<ValueId, Option<SrcLoc>>,
+    /// `Builtin` reads of a `y` or `z` id or size that the front-end found
+    /// inside a library's linear rank or size computation (cooperative
+    /// groups' `thread_rank()`, tile construction), not in the user's own
+    /// code: in a 1-D launch their dimension contributes nothing, so they
+    /// do not make a kernel one written for 2-D or 3-D launches (side
+    /// table from the front-end; printed `builtin local_id y rank`).
+    pub rank_reads: SecondaryMap<InstId, bool>,
 }
 
 /// What the source language promises about one integer operation's result:
@@ -628,6 +635,7 @@ impl Function {
             inst_locs: SecondaryMap::new(),
             term_locs: SecondaryMap::new(),
             no_wrap: SecondaryMap::new(),
+            rank_reads: SecondaryMap::new(),
             undef_locs: SecondaryMap::new(),
         }
     }

@@ -310,6 +310,8 @@ struct RawInst {
     result: Option<Ref>,
     loc: Option<RawLoc>,
     no_wrap: NoWrap,
+    /// `rank` after a builtin (`Function::rank_reads`).
+    rank_read: bool,
 }
 
 struct RawBlock {
@@ -922,6 +924,7 @@ impl Parser {
         let mut pos = Vec::new();
         let mut callee_pos = Pos::default();
         let mut no_wrap = NoWrap::NONE;
+        let mut rank_read = false;
         let kind = if let Some(op) = BinOp::from_name(&word) {
             // The flags are written in this order when present.
             no_wrap.unsigned = self.eat_keyword("nuw");
@@ -1005,6 +1008,7 @@ impl Parser {
                         }
                         _ => return self.unexpected("a dimension (`x`, `y`, `z`)"),
                     };
+                    rank_read = self.eat_keyword("rank");
                     InstKind::Builtin { var, dim }
                 }
                 "warp" => {
@@ -1039,7 +1043,7 @@ impl Parser {
             }
         };
         let loc = self.opt_loc()?;
-        Ok(RawInst { kind, operand_pos: pos, callee_pos, result, loc, no_wrap })
+        Ok(RawInst { kind, operand_pos: pos, callee_pos, result, loc, no_wrap, rank_read })
     }
 
     /// A word naming a variant of some operator enum.
@@ -1267,6 +1271,9 @@ fn resolve_function(
         }
         if !inst.no_wrap.is_none() {
             func.no_wrap.set(id, inst.no_wrap);
+        }
+        if inst.rank_read {
+            func.rank_reads.set(id, true);
         }
         func.insts.push(InstData { kind, result });
     }

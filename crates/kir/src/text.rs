@@ -58,7 +58,7 @@
 //! | MemCopy / MemSet | `memcpy dst, src, len` / `memset dst, byte, len` |
 //! | Barrier | `barrier group shared global` (fence flags optional) |
 //! | Fence | `fence global` |
-//! | Builtin | `builtin local_id x` (`x y z`, or a number for other dims) |
+//! | Builtin | `builtin local_id x` (`x y z`, or a number for other dims; `rank` after it marks a library rank read, `Function::rank_reads`) |
 //! | Warp | `warp shfl v1, v2, v3, v4`, `warp lane_id` |
 //! | Call | `call fn1(v1, v2)` |
 //! | CallExternal | `call_external "sinf"(v1)` |
@@ -359,6 +359,9 @@ fn write_function(f: &mut impl Write, func: &Function, id: FuncId) -> fmt::Resul
                         f.write_str(" = ")?;
                     }
                     write_inst_kind_flagged(f, &data.kind, func.no_wrap_of(inst))?;
+                    if *func.rank_reads.get(inst) {
+                        f.write_str(" rank")?;
+                    }
                     write_loc(f, *func.inst_locs.get(inst))?;
                 }
                 // An out-of-range instruction id cannot be printed as an

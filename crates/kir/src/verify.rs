@@ -301,6 +301,14 @@ impl<'a> FunctionVerifier<'a> {
         // anywhere else they are a promise about an operation that does not
         // exist (`Function::no_wrap_of` ignores them, but a pass that left
         // them there has lost track of its instructions).
+        // A rank read is a fact about a builtin read of `y` or `z`.
+        for (inst, &rank) in func.rank_reads.iter() {
+            let fits = matches!(func.insts.get(inst).map(|d| &d.kind), Some(InstKind::Builtin { dim: 1 | 2, .. }));
+            if rank && !fits {
+                let block = if func.insts.is_valid(inst) { self.block_of(inst) } else { None };
+                self.error(block, None, format!("{inst} is marked a rank read, but it reads no `y` or `z` id or size"));
+            }
+        }
         for (inst, flags) in func.no_wrap.iter() {
             if flags.is_none() {
                 continue;

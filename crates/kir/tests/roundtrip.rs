@@ -356,3 +356,33 @@ block0:
     assert_eq!(scopes, vec![AtomicScope::Device, AtomicScope::Block, AtomicScope::Block, AtomicScope::Device]);
     assert_eq!(assert_round_trip(&m), text);
 }
+
+#[test]
+fn rank_reads_round_trip_and_are_checked() {
+    let text = "language cuda
+
+kernel fn0 \"k\" link \"k\" () entry block0 {
+block0:
+  v0: i32 = builtin local_id x
+  v1: i32 = builtin local_id y rank
+  v2: i32 = builtin local_size z rank
+  v3: i32 = builtin group_id y
+  return
+}
+";
+    let m = parse_module(text).unwrap();
+    verify_module(&m).unwrap();
+    let f = &m.functions[FuncId::new(0)];
+    let marked: Vec<bool> = f.insts.keys().map(|i| *f.rank_reads.get(i)).collect();
+    assert_eq!(marked, vec![false, true, true, false]);
+    assert_eq!(assert_round_trip(&m), text);
+
+    // The mark belongs on a read of `y` or `z`: on the `x` read it says
+    // something that cannot hold, and the verifier says so.
+    let mut m = m;
+    let f = &mut m.functions[FuncId::new(0)];
+    let first = f.insts.keys().next().unwrap();
+    f.rank_reads.set(first, true);
+    let errors = verify_module(&m).unwrap_err();
+    assert!(errors.iter().any(|e| e.to_string().contains("marked a rank read")), "{errors:?}");
+}
