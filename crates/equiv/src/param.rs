@@ -97,9 +97,9 @@ mod terms;
 mod witness;
 
 pub use sizes::power_of_two_block_sizes;
-pub(crate) use terms::abstract_nonlinear;
+pub(crate) use terms::{abstract_nonlinear, abstract_nonlinear_uf};
 pub use terms::substitute;
-use terms::{affine_index, bound64, fold_under, has_nonlinear, magnitude64, no_wrap, sample_points};
+use terms::{affine_index, bound64, fold_under, has_nonlinear, has_value_product, magnitude64, no_wrap, sample_points};
 
 use std::collections::{HashMap, HashSet};
 
@@ -361,6 +361,9 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         if let Some(line) = pr.own_reads_only(*k, r, res)? {
             proved.push(line);
         }
+    }
+    for (r, res) in runs.iter_mut().zip(&resolved) {
+        pr.settle_own_reads(r, res)?;
     }
     let aligned = runs.iter().any(|r| r.aligned.is_some());
     if let (Some(b), true) = (b, aligned) {

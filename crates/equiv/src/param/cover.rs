@@ -101,12 +101,17 @@ impl Prover<'_> {
         let addr = self.at(x.off, t);
         let vx = self.at(x.value, t);
         let mut writes = Vec::new();
+        // Inverses already made, by the global index they invert: terms
+        // that differ only in a literal below their stride (the lanes of
+        // a vector store) share one candidate, and its facts are stated
+        // once.
+        let mut inverses: HashMap<(usize, TermId), Inst> = HashMap::new();
         for y in to {
             // The thread itself, and the inverse of the address as a
             // function of the global id or, when it is not one, of the
             // local id.
             let mut cands = vec![t];
-            if let Some((c, split)) = self.global_inverse(t, addr, y) {
+            if let Some((c, split)) = self.global_inverse(t, addr, y, &mut inverses) {
                 facts.extend(split);
                 cands.push(c);
             } else if let Some(c) = self.affine_inverse(t, addr, y) {
@@ -140,7 +145,7 @@ impl Prover<'_> {
     /// module's documentation). The other dimensions' ids are `t`'s. The
     /// caller's query checks the candidate, so a term that is not affine
     /// costs only a refuted disjunct.
-    fn global_inverse(&mut self, t: Inst, addr: TermId, to: &Ca) -> Option<(Inst, Vec<TermId>)> {
+    fn global_inverse(&mut self, t: Inst, addr: TermId, to: &Ca, made: &mut HashMap<(usize, TermId), Inst>) -> Option<(Inst, Vec<TermId>)> {
         let syms = self.inp.st.free_symbols(&[to.off]);
         let depends = |st: &TermStore, x: TermId| match st.kind(x) {
             TermKind::Const(f) => syms.funs.contains(f),
@@ -164,6 +169,9 @@ impl Prover<'_> {
         let beta = at_global(self, 0);
         let next = at_global(self, 1);
         let q = affine_index(&mut self.inp.st, addr, beta, next)?;
+        if let Some(&c) = made.get(&(d, q)) {
+            return Some((c, Vec::new()));
+        }
         let st = &mut self.inp.st;
         let bd = self.inp.local_size[d];
         let b = st.fresh_const(&format!("C.blockIdx.{}", DIMS[d]), Sort::bv(32));
@@ -193,6 +201,7 @@ impl Prover<'_> {
         let mut c = t;
         c.tid[d] = l;
         c.bid[d] = b;
+        made.insert((d, q), c);
         Some((c, facts))
     }
 

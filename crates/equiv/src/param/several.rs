@@ -120,9 +120,16 @@ impl Prover<'_> {
             }
         }
         self.label = "distinct address terms";
-        let mut answers = Vec::new();
-        for q in &queries {
-            answers.push(self.sat_abstracted(q)?);
+        // The abstracted queries at once (independent; most are refuted
+        // there), then the rest in full, one by one.
+        let mut memo = HashMap::new();
+        let abstracted: Vec<Vec<TermId>> =
+            queries.iter().map(|q| q.iter().map(|&f| super::abstract_nonlinear(&mut self.inp.st, f, &mut memo)).collect()).collect();
+        let mut answers = self.sat_many(&abstracted)?;
+        for (i, q) in queries.iter().enumerate() {
+            if answers[i] != SatResult::Unsat {
+                answers[i] = self.sat(q)?;
+            }
         }
         for r in answers {
             match r {

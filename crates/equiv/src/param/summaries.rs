@@ -337,6 +337,18 @@ impl Prover<'_> {
         let abstracted: Vec<Vec<TermId>> =
             queries.iter().map(|q| q.iter().map(|&f| abstract_nonlinear(&mut self.inp.st, f, &mut memo)).collect()).collect();
         let mut answers = self.sat_many(&abstracted)?;
+        // Then with the products as uninterpreted functions, which keep
+        // equal products of equal operands (values computed alike by two
+        // kernels) without bit-blasting them.
+        let open: Vec<usize> = (0..answers.len()).filter(|&i| answers[i] != SatResult::Unsat).collect();
+        if !open.is_empty() && open.iter().any(|&i| queries[i].iter().any(|&f| has_value_product(&self.inp.st, f))) {
+            let mut memo = HashMap::new();
+            let uf: Vec<Vec<TermId>> =
+                open.iter().map(|&i| queries[i].iter().map(|&f| abstract_nonlinear_uf(&mut self.inp.st, f, &mut memo)).collect()).collect();
+            for (i, a) in open.iter().zip(self.sat_many(&uf)?) {
+                answers[*i] = a;
+            }
+        }
         let open: Vec<usize> = (0..answers.len()).filter(|&i| answers[i] != SatResult::Unsat).collect();
         if !open.is_empty() {
             let rest: Vec<Vec<TermId>> = open.iter().map(|&i| queries[i].clone()).collect();

@@ -121,6 +121,47 @@ pub(super) fn has_nonlinear(st: &TermStore, t: TermId) -> bool {
     false
 }
 
+/// Does `t` multiply, divide or take the remainder of two non-literals one
+/// of which reads memory or applies a function (a product of values, such
+/// as `a * x[i]`, rather than of launch sizes and ids)?
+pub(super) fn has_value_product(st: &TermStore, t: TermId) -> bool {
+    let reads = |x: TermId| {
+        let mut seen = HashSet::new();
+        let mut stack = vec![x];
+        while let Some(y) = stack.pop() {
+            if !seen.insert(y) {
+                continue;
+            }
+            if let TermKind::App(op, args) = st.kind(y) {
+                if matches!(op, Op::Select | Op::Apply(_)) {
+                    return true;
+                }
+                stack.extend(args.iter().copied());
+            }
+        }
+        false
+    };
+    let mut seen = HashSet::new();
+    let mut stack = vec![t];
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        if let TermKind::App(op, args) = st.kind(x) {
+            let lit = |y: TermId| st.as_bv(y).is_some();
+            if matches!(op, Op::BvMul | Op::BvUdiv | Op::BvUrem | Op::BvSdiv | Op::BvSrem)
+                && args.len() == 2
+                && args.iter().all(|&a| !lit(a))
+                && args.iter().any(|&a| reads(a))
+            {
+                return true;
+            }
+            stack.extend(args.iter().copied());
+        }
+    }
+    false
+}
+
 /// The 32-bit index `q` with `addr == beta + q * (next - beta)`, for an
 /// address affine in one index whose value at index 0 is `beta` and at
 /// index 1 is `next`: the writer of `addr` found by inverting the address.
@@ -134,8 +175,28 @@ pub(super) fn affine_index(st: &mut TermStore, addr: TermId, beta: TermId, next:
     let q = match st.as_bv(alpha).and_then(|v| v.to_u128()) {
         Some(0) => return None,
         Some(a) if a.is_power_of_two() => {
-            let k = st.bv_const(w, a.trailing_zeros() as u128);
-            st.bvlshr(rel, k)
+            // With `beta = s + c` (`c` a literal, `c = k * a + r`, `r <
+            // a`), a written address `a * q + beta` is `a * (q + k) + r +
+            // s`, so `q = (addr - s) / a - k` exactly where the thread
+            // writes `addr`: the remainder `r` drops out, and the lanes of
+            // a vector store (`16 * t + 4 * j`) and the iterations of an
+            // unrolled loop share one candidate writer instead of one
+            // each, which keeps the query that tries them all small.
+            let (s, c) = split_literal(st, beta);
+            let rel = match s {
+                Some(s) => st.bvsub(addr, s),
+                None => addr,
+            };
+            let sh = st.bv_const(w, a.trailing_zeros() as u128);
+            let q = st.bvlshr(rel, sh);
+            let mask = u128::MAX >> (128 - w);
+            let k = (c & mask) / a;
+            if k == 0 {
+                q
+            } else {
+                let k = st.bv_const(w, k);
+                st.bvsub(q, k)
+            }
         }
         _ => st.bvudiv(rel, alpha),
     };
@@ -144,6 +205,24 @@ pub(super) fn affine_index(st: &mut TermStore, addr: TermId, beta: TermId, next:
         w if w > 32 => Some(st.extract(31, 0, q)),
         _ => None,
     }
+}
+
+/// `t` as a non-literal part and a literal addend (`s + c`, either
+/// order): `(Some(s), c)`, or `(None, t)` for a literal, or `(Some(t), 0)`.
+fn split_literal(st: &TermStore, t: TermId) -> (Option<TermId>, u128) {
+    if let Some(v) = st.as_bv(t).and_then(|v| v.to_u128()) {
+        return (None, v);
+    }
+    if let TermKind::App(Op::BvAdd, args) = st.kind(t) {
+        if let [x, y] = args[..] {
+            for (s, c) in [(x, y), (y, x)] {
+                if let Some(v) = st.as_bv(c).and_then(|v| v.to_u128()) {
+                    return (Some(s), v);
+                }
+            }
+        }
+    }
+    (Some(t), 0)
 }
 
 /// `t` with every multiplication, division and remainder of two
@@ -172,6 +251,47 @@ pub(crate) fn abstract_nonlinear(st: &mut TermStore, t: TermId, memo: &mut HashM
                 } else {
                     st.app(op, &new)
                 }
+            }
+        }
+        _ => t,
+    };
+    memo.insert(t, r);
+    r
+}
+
+/// `t` with every multiplication, division and remainder of two
+/// non-literal operands replaced by an uninterpreted function of its
+/// (abstracted) operands, one per operator and width. Weaker than the
+/// original (the real operator is one interpretation of the function), so
+/// an `unsat` answer stands; stronger than [`abstract_nonlinear`], since
+/// equal operands still give equal results: `a * x[i]` in one kernel and
+/// `a * x[j]` in the other are equal wherever `i = j`, without the solver
+/// bit-blasting a 32-bit product.
+pub(crate) fn abstract_nonlinear_uf(st: &mut TermStore, t: TermId, memo: &mut HashMap<TermId, TermId>) -> TermId {
+    if let Some(&r) = memo.get(&t) {
+        return r;
+    }
+    let r = match st.kind(t).clone() {
+        TermKind::App(op, args) => {
+            let new: Vec<TermId> = args.iter().map(|&a| abstract_nonlinear_uf(st, a, memo)).collect();
+            let name = match op {
+                Op::BvMul => Some("mul"),
+                Op::BvUdiv => Some("udiv"),
+                Op::BvUrem => Some("urem"),
+                Op::BvSdiv => Some("sdiv"),
+                Op::BvSrem => Some("srem"),
+                _ => None,
+            };
+            let nonlinear = args.len() == 2 && st.as_bv(args[0]).is_none() && st.as_bv(args[1]).is_none();
+            match (name, nonlinear) {
+                (Some(name), true) => {
+                    let sort = st.sort_of(t).clone();
+                    let w = sort.bv_width().unwrap_or(0);
+                    let f = st.declare_fun(&format!("nonlinear.{name}{w}"), &[sort.clone(), sort.clone()], sort);
+                    st.apply(f, &new)
+                }
+                _ if new[..] == args[..] => t,
+                _ => st.app(op, &new),
             }
         }
         _ => t,
