@@ -331,7 +331,11 @@ impl Prover<'_> {
     /// [`Self::sat_many`], first with nonlinear terms abstracted (an
     /// over-approximation whose `unsat` stands: the products of the
     /// launch and of a row's index rarely matter to a loop's induction),
-    /// then the queries not proved that way in full.
+    /// then the queries not proved that way in full. The abstraction is by
+    /// fresh constants when the only products are the launch's, and by
+    /// uninterpreted functions ([`abstract_nonlinear_uf`]) when others
+    /// occur (two kernels' `row * n` for one element); fresh constants
+    /// that fail are retried with the functions before the full query.
     pub(super) fn sat_many_abstracted(&mut self, queries: &[Vec<TermId>]) -> Res<Vec<SatResult>> {
         let mut memo = HashMap::new();
         // Products other than the launch's (`row * n`, `a * x[i]`) are
