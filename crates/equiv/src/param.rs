@@ -97,9 +97,9 @@ mod terms;
 mod witness;
 
 pub use sizes::power_of_two_block_sizes;
-pub(crate) use terms::abstract_nonlinear;
+pub(crate) use terms::{abstract_nonlinear, abstract_nonlinear_uf};
 pub use terms::substitute;
-use terms::{affine_index, bound64, fold_under, has_nonlinear, magnitude64, no_wrap, sample_points};
+use terms::{affine_index, bound64, fold_under, has_nonlinear, has_product, row_major, magnitude64, no_wrap, sample_points};
 
 use std::collections::{HashMap, HashSet};
 
@@ -158,6 +158,9 @@ struct Prover<'a> {
     /// An output was compared element by element ([`cover`]), which
     /// assumes that the conditions of its writes do not wrap around.
     cover_used: bool,
+    /// Row-major forms of write addresses proved to have their column
+    /// below the width, by address and guard ([`Prover::digits`]).
+    digit_memo: HashMap<(TermId, TermId), Option<terms::RowMajor>>,
 }
 
 type Res<T> = Result<T, (String, Option<(String, u32, u32)>)>;
@@ -195,7 +198,7 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         .map_err(|e| (format!("cannot start the solver: {e}"), None))?;
     let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id };
     let tru = inp.st.true_();
-    let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru, shifts: HashMap::new(), shift_memo: HashMap::new(), cover_used: false };
+    let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru, shifts: HashMap::new(), shift_memo: HashMap::new(), cover_used: false, digit_memo: HashMap::new() };
     pr.launch_facts();
 
     // Loop branches are pruned with the launch facts and, so that a
@@ -361,6 +364,9 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         if let Some(line) = pr.own_reads_only(*k, r, res)? {
             proved.push(line);
         }
+    }
+    for (r, res) in runs.iter_mut().zip(&resolved) {
+        pr.settle_own_reads(r, res)?;
     }
     let aligned = runs.iter().any(|r| r.aligned.is_some());
     if let (Some(b), true) = (b, aligned) {
@@ -816,6 +822,50 @@ impl Prover<'_> {
         }
         out.push(f);
         Ok(())
+    }
+
+    /// The row-major form of the address `off` of a write made when
+    /// `guard` holds ([`terms::row_major`]), with its column proved below
+    /// its width for every writing thread: then two such addresses with
+    /// the same chain and width are equal exactly when their rows and
+    /// columns are (digits of one number, under the stated assumption that
+    /// the index arithmetic of writes does not wrap around).
+    fn digits(&mut self, off: TermId, guard: TermId) -> Res<Option<terms::RowMajor>> {
+        if let Some(d) = self.digit_memo.get(&(off, guard)) {
+            return Ok(d.clone());
+        }
+        let ids: HashSet<lockstep_smt::FunId> = self
+            .base_inst
+            .tid
+            .iter()
+            .chain(&self.base_inst.bid)
+            .filter_map(|&i| match self.inp.st.kind(i) {
+                TermKind::Const(f) => Some(*f),
+                _ => None,
+            })
+            .collect();
+        let uniform = |st: &TermStore, t: TermId| !st.free_symbols(&[t]).funs.iter().any(|f| ids.contains(f));
+        let mut out = None;
+        // A width that is a launch size (`blockIdx.x * blockDim.x`, a
+        // global id) is rarely the matrix's: tried last, since refuting
+        // its digit bound takes the solver long.
+        let launch: Vec<TermId> = self.inp.local_size.iter().chain(&self.inp.num_groups).copied().collect();
+        let mut forms = row_major(&mut self.inp.st, off, &uniform);
+        forms.sort_by_key(|rm| launch.contains(&rm.width));
+        for rm in forms {
+            let t = self.base_inst;
+            let mut facts = self.ctx(t);
+            facts.push(guard);
+            let below = self.inp.st.bvult(rm.col, rm.width);
+            facts.push(self.inp.st.not(below));
+            self.label = "digit bound";
+            if self.sat(&facts)? == SatResult::Unsat {
+                out = Some(rm);
+                break;
+            }
+        }
+        self.digit_memo.insert((off, guard), out.clone());
+        Ok(out)
     }
 
     /// Resolves the shared reads of one kernel round by round (see the

@@ -91,12 +91,24 @@ fn elementwise(expr: &str) -> String {
 fn concrete_difference(a: KernelRef, b: KernelRef) -> Option<String> {
     // Up to 1024 threads: some mutations only show on large blocks.
     let sizes: &[u64] = &[1, 2, 3, 5, 8, 13, 16, 31, 32, 64, 100, 128, 256, 513, 1024];
-    for (i, &block) in sizes.iter().enumerate() {
-        for grid in [1u64, 3] {
+    let launches: Vec<([u64; 2], [u64; 2])> = sizes.iter().flat_map(|&b| [1u64, 3].map(|g| ([b, 1], [g, 1]))).collect();
+    concrete_difference_on(a, b, &launches)
+}
+
+/// [`concrete_difference`] on 2-D launches, square and not.
+fn concrete_difference_2d(a: KernelRef, b: KernelRef) -> Option<String> {
+    let blocks: &[[u64; 2]] = &[[1, 1], [2, 3], [3, 2], [4, 4], [8, 2], [5, 7], [16, 16], [32, 8]];
+    let launches: Vec<([u64; 2], [u64; 2])> = blocks.iter().flat_map(|&b| [[1u64, 1], [2, 3], [3, 1]].map(|g| (b, g))).collect();
+    concrete_difference_on(a, b, &launches)
+}
+
+fn concrete_difference_on(a: KernelRef, b: KernelRef, launches: &[([u64; 2], [u64; 2])]) -> Option<String> {
+    for (i, &(block, grid)) in launches.iter().enumerate() {
+        {
             let config = EquivConfig {
-                group_size: [Some(block), Some(1), Some(1)],
-                num_groups: [Some(grid), Some(1), Some(1)],
-                seed: 0x1234_5678 + i as u64 * 7919 + grid,
+                group_size: [Some(block[0]), Some(block[1]), Some(1)],
+                num_groups: [Some(grid[0]), Some(grid[1]), Some(1)],
+                seed: 0x1234_5678 + i as u64 * 7919 + grid[0] + 31 * grid[1],
                 test_steps: u64::MAX,
                 test_budget: std::time::Duration::from_secs(5),
                 ..EquivConfig::default()
@@ -111,14 +123,21 @@ fn concrete_difference(a: KernelRef, b: KernelRef) -> Option<String> {
 }
 
 fn check_pair(dir: &std::path::Path, tag: &str, source_a: &str, source_b: &str) -> Verdict {
+    check_pair_dims(dir, tag, source_a, source_b, 1)
+}
+
+/// [`check_pair`] on launches of `dims` (1 or 2) symbolic dimensions.
+fn check_pair_dims(dir: &std::path::Path, tag: &str, source_a: &str, source_b: &str, dims: usize) -> Verdict {
     let ma = compile(dir, &format!("{tag}_a.cu"), source_a);
     let mb = compile(dir, &format!("{tag}_b.cu"), source_b);
-    let config = EquivConfig { group_size: [None, Some(1), Some(1)], num_groups: [None, Some(1), Some(1)], ..EquivConfig::default() };
+    let y = if dims == 2 { None } else { Some(1) };
+    let config = EquivConfig { group_size: [None, y, Some(1)], num_groups: [None, y, Some(1)], ..EquivConfig::default() };
     let o = check(kernel(&ma), Some(kernel(&mb)), &config);
     eprintln!("{tag}: {}", o.verdict.name());
     match o.verdict {
         Verdict::Equivalent => {
-            if let Some(d) = concrete_difference(kernel(&ma), kernel(&mb)) {
+            let d = if dims == 2 { concrete_difference_2d(kernel(&ma), kernel(&mb)) } else { concrete_difference(kernel(&ma), kernel(&mb)) };
+            if let Some(d) = d {
                 panic!("{tag}: `equivalent`, but the interpreter finds a difference: {d}\n--- A\n{source_a}\n--- B\n{source_b}");
             }
         }
@@ -430,6 +449,64 @@ fn generated_cover_pairs_are_never_wrongly_equivalent() {
     let count = |v: Verdict| verdicts.iter().filter(|&&x| x == v).count();
     eprintln!(
         "cover pairs: {} equivalent, {} different, {} unknown",
+        count(Verdict::Equivalent),
+        count(Verdict::Different),
+        count(Verdict::Unknown)
+    );
+    assert!(verdicts.contains(&Verdict::Equivalent), "no pair was proved equivalent: {verdicts:?}");
+    assert!(verdicts.contains(&Verdict::Different), "no pair was found different: {verdicts:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A kernel over an `m` x `n` row-major matrix on a 2-D launch that covers
+/// it, with `row` and `col` the thread's global ids.
+fn matrix(body: &str) -> String {
+    format!(
+        "__global__ void mat(int *out, const int *in, unsigned m, unsigned n) {{\n\
+           __requires(m <= blockDim.y * gridDim.y);\n\
+           __requires(n <= blockDim.x * gridDim.x);\n\
+           unsigned row = blockIdx.y * blockDim.y + threadIdx.y;\n\
+           unsigned col = blockIdx.x * blockDim.x + threadIdx.x;\n\
+           {body}\n\
+         }}\n"
+    )
+}
+
+#[test]
+fn generated_inplace_and_matrix_pairs_are_never_wrongly_equivalent() {
+    let dir = temp_dir("inplace2d");
+    let mut verdicts = Vec::new();
+    // In place, several elements per thread: a thread reads an element
+    // after writing its neighbour (right, and with slips that read the
+    // updated neighbour or a neighbour's input).
+    let reference = covering("if (t < n) out[t] += 5 * in[t];");
+    let rewrites: &[&str] = &[
+        "unsigned i = 2 * t; if (i < n) out[i] += 5 * in[i]; if (i + 1 < n) out[i + 1] += 5 * in[i + 1];",
+        "unsigned i = 2 * t; if (i < n) out[i] += 5 * in[i]; if (i + 1 < n) out[i + 1] = out[i] + 5 * in[i + 1];",
+        "unsigned i = 2 * t; if (i < n) out[i] += 5 * in[i]; if (i + 1 < n) out[i + 1] += 5 * in[i];",
+        "unsigned i = 2 * t; if (i + 1 < n) { out[i + 1] += 5 * in[i + 1]; out[i] += 5 * in[i]; } else if (i < n) out[i] += 5 * in[i];",
+    ];
+    for (k, r) in rewrites.iter().enumerate() {
+        verdicts.push(check_pair(&dir, &format!("inplace{k}"), &reference, &covering(r)));
+    }
+    // Row-major matrices of any width: several columns or rows per thread,
+    // right and with slips (a wrong column, a row too many, the width
+    // taken from the wrong argument).
+    let reference = matrix("if (row < m && col < n) out[row * n + col] = 3 * in[row * n + col] + 1;");
+    let rewrites: &[&str] = &[
+        "unsigned c = 2 * col; if (row < m) for (unsigned j = 0; j < 2; j++) if (c + j < n) out[row * n + c + j] = 3 * in[row * n + c + j] + 1;",
+        "unsigned c = 2 * col; if (row < m) for (unsigned j = 0; j < 2; j++) if (c + j < n) out[row * n + c + j] = 3 * in[row * n + c] + 1;",
+        "unsigned r = 2 * row; if (col < n) { if (r < m) out[r * n + col] = 3 * in[r * n + col] + 1; if (r + 1 < m) out[(r + 1) * n + col] = 3 * in[(r + 1) * n + col] + 1; }",
+        "unsigned r = 2 * row; if (col < n) { if (r < m) out[r * n + col] = 3 * in[r * n + col] + 1; if (r + 1 <= m) out[(r + 1) * n + col] = 3 * in[(r + 1) * n + col] + 1; }",
+        "if (row < m && col < n) out[row * m + col] = 3 * in[row * m + col] + 1;",
+        "if (col < n && row < m) out[col + n * row] = 1 + in[n * row + col] * 3;",
+    ];
+    for (k, r) in rewrites.iter().enumerate() {
+        verdicts.push(check_pair_dims(&dir, &format!("matrix{k}"), &reference, &matrix(r), 2));
+    }
+    let count = |v: Verdict| verdicts.iter().filter(|&&x| x == v).count();
+    eprintln!(
+        "in-place and matrix pairs: {} equivalent, {} different, {} unknown",
         count(Verdict::Equivalent),
         count(Verdict::Different),
         count(Verdict::Unknown)

@@ -63,7 +63,7 @@ impl Prover<'_> {
         let mut queries = Vec::new();
         for (from, to) in [(cas_a, cas_b), (cas_b, cas_a)] {
             for x in from {
-                queries.push(self.cover_query(x, to));
+                queries.push(self.cover_query(x, to)?);
             }
         }
         self.label = "writer and value (cover)";
@@ -90,7 +90,7 @@ impl Prover<'_> {
     /// thread writes an element with `x`, one of the candidate writers
     /// writes the same element with one of the terms `to`, with the same
     /// value.
-    fn cover_query(&mut self, x: &Ca, to: &[Ca]) -> Vec<TermId> {
+    fn cover_query(&mut self, x: &Ca, to: &[Ca]) -> Res<Vec<TermId>> {
         let t = self.fresh_inst("C", false);
         let mut facts = self.ctx(t);
         facts.extend(self.global_id_bounds(t));
@@ -101,12 +101,29 @@ impl Prover<'_> {
         let addr = self.at(x.off, t);
         let vx = self.at(x.value, t);
         let mut writes = Vec::new();
+        // Inverses already made, by the global index they invert: terms
+        // that differ only in a literal below their stride (the lanes of
+        // a vector store) share one candidate, and its facts are stated
+        // once.
+        let mut inverses: HashMap<(usize, TermId), (TermId, TermId)> = HashMap::new();
+        // The row and column of a row-major address, for inverting
+        // another row-major address digit by digit.
+        let digits = match self.digits(x.off, x.guard)? {
+            Some(d) => {
+                let (row, col) = (self.at(d.row, t), self.at(d.col, t));
+                Some((d, row, col))
+            }
+            None => None,
+        };
         for y in to {
             // The thread itself, and the inverse of the address as a
             // function of the global id or, when it is not one, of the
             // local id.
             let mut cands = vec![t];
-            if let Some((c, split)) = self.global_inverse(t, addr, y) {
+            if let Some((c, split)) = self.global_inverse(t, addr, y, &mut inverses) {
+                facts.extend(split);
+                cands.push(c);
+            } else if let Some((c, split)) = self.row_major_inverse(t, digits.as_ref(), y, &mut inverses)? {
                 facts.extend(split);
                 cands.push(c);
             } else if let Some(c) = self.affine_inverse(t, addr, y) {
@@ -131,7 +148,7 @@ impl Prover<'_> {
         }
         let some = self.inp.st.or(&writes);
         facts.push(self.inp.st.not(some));
-        facts
+        Ok(facts)
     }
 
     /// The thread that writes `addr` with `to` when `to.off` is affine in
@@ -140,16 +157,61 @@ impl Prover<'_> {
     /// module's documentation). The other dimensions' ids are `t`'s. The
     /// caller's query checks the candidate, so a term that is not affine
     /// costs only a refuted disjunct.
-    fn global_inverse(&mut self, t: Inst, addr: TermId, to: &Ca) -> Option<(Inst, Vec<TermId>)> {
-        let syms = self.inp.st.free_symbols(&[to.off]);
+    fn global_inverse(&mut self, t: Inst, addr: TermId, to: &Ca, made: &mut HashMap<(usize, TermId), (TermId, TermId)>) -> Option<(Inst, Vec<TermId>)> {
+        let [d] = self.id_dims(to.off)[..] else { return None };
+        let q = self.global_index(t, d, addr, to.off)?;
+        let mut facts = Vec::new();
+        let c = self.split_global(t, &[(d, q)], made, &mut facts);
+        Some((c, facts))
+    }
+
+    /// The writer of the element at row `row` and column `col` (thread
+    /// `t`'s digits, [`Prover::digits`]) with `to`, when `to.off` is a
+    /// row-major address of the same width whose row is affine in the
+    /// global id of one dimension and whose column is affine in that of
+    /// another (a 2-D launch over a matrix, `c[row * n + col]` with any
+    /// number of rows or columns per thread): each digit is inverted in
+    /// its own dimension. Checked by the caller's query like any
+    /// candidate.
+    fn row_major_inverse(
+        &mut self,
+        t: Inst,
+        from: Option<&(super::terms::RowMajor, TermId, TermId)>,
+        to: &Ca,
+        made: &mut HashMap<(usize, TermId), (TermId, TermId)>,
+    ) -> Res<Option<(Inst, Vec<TermId>)>> {
+        let Some((xd, row, col)) = from else { return Ok(None) };
+        let Some(yd) = self.digits(to.off, to.guard)? else { return Ok(None) };
+        if yd.chain != xd.chain || yd.width != xd.width {
+            return Ok(None);
+        }
+        let ([dr], [dc]) = (&self.id_dims(yd.row)[..], &self.id_dims(yd.col)[..]) else { return Ok(None) };
+        let (dr, dc) = (*dr, *dc);
+        if dr == dc {
+            return Ok(None);
+        }
+        let (Some(qr), Some(qc)) = (self.global_index(t, dr, *row, yd.row), self.global_index(t, dc, *col, yd.col)) else {
+            return Ok(None);
+        };
+        let mut facts = Vec::new();
+        let c = self.split_global(t, &[(dr, qr), (dc, qc)], made, &mut facts);
+        Ok(Some((c, facts)))
+    }
+
+    /// The dimensions whose ids (local or group) `term` mentions.
+    fn id_dims(&self, term: TermId) -> Vec<usize> {
+        let syms = self.inp.st.free_symbols(&[term]);
         let depends = |st: &TermStore, x: TermId| match st.kind(x) {
             TermKind::Const(f) => syms.funs.contains(f),
             _ => false,
         };
-        let dims: Vec<usize> = (0..3)
-            .filter(|&d| depends(&self.inp.st, self.base_inst.tid[d]) || depends(&self.inp.st, self.base_inst.bid[d]))
-            .collect();
-        let [d] = dims[..] else { return None };
+        (0..3).filter(|&d| depends(&self.inp.st, self.base_inst.tid[d]) || depends(&self.inp.st, self.base_inst.bid[d])).collect()
+    }
+
+    /// The global id `q` in dimension `d` at which `term` (affine in that
+    /// global id) equals `value`, for the other ids `t`'s; `None` when the
+    /// launch fixes the dimension's ids or `term` is not affine.
+    fn global_index(&mut self, t: Inst, d: usize, value: TermId, term: TermId) -> Option<TermId> {
         // The group id must be a variable too: a launch of one group
         // leaves nothing to invert.
         if self.inp.st.as_bv(self.base_inst.bid[d]).is_some() || self.inp.st.as_bv(self.base_inst.tid[d]).is_some() {
@@ -159,41 +221,57 @@ impl Prover<'_> {
             let mut i = t;
             i.tid[d] = this.inp.st.bv_const(32, v);
             i.bid[d] = this.inp.st.bv_const(32, 0);
-            this.at(to.off, i)
+            this.at(term, i)
         };
         let beta = at_global(self, 0);
         let next = at_global(self, 1);
-        let q = affine_index(&mut self.inp.st, addr, beta, next)?;
-        let st = &mut self.inp.st;
-        let bd = self.inp.local_size[d];
-        let b = st.fresh_const(&format!("C.blockIdx.{}", DIMS[d]), Sort::bv(32));
-        let l = st.fresh_const(&format!("C.tid.{}", DIMS[d]), Sort::bv(32));
-        let mut facts = vec![st.bvult(l, bd)];
-        // The 32-bit forms (both operand orders), as the address spells
-        // them, and the exact 64-bit one.
-        for m in [st.bvmul(b, bd), st.bvmul(bd, b)] {
-            let g = st.bvadd(m, l);
-            facts.push(st.eq(g, q));
-            let g = st.bvadd(l, m);
-            facts.push(st.eq(g, q));
-        }
-        let (b64, bd64, l64, q64) = (st.zero_extend(32, b), st.zero_extend(32, bd), st.zero_extend(32, l), st.zero_extend(32, q));
-        let m64 = st.bvmul(b64, bd64);
-        let g64 = st.bvadd(m64, l64);
-        facts.push(st.eq(g64, q64));
-        // The group is one of the grid's exactly when the global id is
-        // below the grid's thread count (which fits in 32 bits): stated
-        // for the abstraction of nonlinear terms, which would lose it.
-        let gd = self.inp.num_groups[d];
-        let in_grid = st.bvult(b, gd);
-        for total in [st.bvmul(gd, bd), st.bvmul(bd, gd)] {
-            let below = st.bvult(q, total);
-            facts.push(st.eq(in_grid, below));
-        }
+        affine_index(&mut self.inp.st, value, beta, next)
+    }
+
+    /// Thread `t` with the ids of each dimension `d` of `globals` replaced
+    /// by a group `b` and a local id `l` whose global id is `q` (see the
+    /// module's documentation): fresh constants, shared with earlier
+    /// calls for the same `(d, q)` (`made`), their defining facts added
+    /// to `facts` when new.
+    fn split_global(&mut self, t: Inst, globals: &[(usize, TermId)], made: &mut HashMap<(usize, TermId), (TermId, TermId)>, facts: &mut Vec<TermId>) -> Inst {
         let mut c = t;
-        c.tid[d] = l;
-        c.bid[d] = b;
-        Some((c, facts))
+        for &(d, q) in globals {
+            if let Some(&(b, l)) = made.get(&(d, q)) {
+                c.tid[d] = l;
+                c.bid[d] = b;
+                continue;
+            }
+            let st = &mut self.inp.st;
+            let bd = self.inp.local_size[d];
+            let b = st.fresh_const(&format!("C.blockIdx.{}", DIMS[d]), Sort::bv(32));
+            let l = st.fresh_const(&format!("C.tid.{}", DIMS[d]), Sort::bv(32));
+            facts.push(st.bvult(l, bd));
+            // The 32-bit forms (both operand orders), as the address spells
+            // them, and the exact 64-bit one.
+            for m in [st.bvmul(b, bd), st.bvmul(bd, b)] {
+                let g = st.bvadd(m, l);
+                facts.push(st.eq(g, q));
+                let g = st.bvadd(l, m);
+                facts.push(st.eq(g, q));
+            }
+            let (b64, bd64, l64, q64) = (st.zero_extend(32, b), st.zero_extend(32, bd), st.zero_extend(32, l), st.zero_extend(32, q));
+            let m64 = st.bvmul(b64, bd64);
+            let g64 = st.bvadd(m64, l64);
+            facts.push(st.eq(g64, q64));
+            // The group is one of the grid's exactly when the global id is
+            // below the grid's thread count (which fits in 32 bits): stated
+            // for the abstraction of nonlinear terms, which would lose it.
+            let gd = self.inp.num_groups[d];
+            let in_grid = st.bvult(b, gd);
+            for total in [st.bvmul(gd, bd), st.bvmul(bd, gd)] {
+                let below = st.bvult(q, total);
+                facts.push(st.eq(in_grid, below));
+            }
+            made.insert((d, q), (b, l));
+            c.tid[d] = l;
+            c.bid[d] = b;
+        }
+        c
     }
 
     /// The assumption that the 32-bit `+` and `*` in the condition of a

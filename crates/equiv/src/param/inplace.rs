@@ -12,10 +12,18 @@
 //! the kernel to the buffer, a quantifier-free query over two arbitrary
 //! distinct threads of the grid; when it fails the proof does not apply
 //! (`y[i] = y[i + 1] + ...` reads what thread `i + 1` writes).
+//!
+//! A thread that writes element `i` and then reads element `i + 1` of the
+//! same buffer (two elements per thread, in place) reads
+//! `select(store(y, i, v), i + 1)`. The solver then has to split cases on
+//! whether the two 64-bit offsets meet, inside every query that compares
+//! values, and it times out on a `half2` update against the scalar one
+//! ([`Prover::settle_own_reads`] removes such stores once, with one small
+//! query per store and read).
 
 use std::collections::{HashMap, HashSet};
 
-use lockstep_smt::{SatResult, TermId};
+use lockstep_smt::{Op, SatResult, TermId, TermKind};
 
 use super::{na, Prover, Res};
 use crate::sym::{Target, ThreadRun};
@@ -116,5 +124,81 @@ impl Prover<'_> {
             "`{}`: no thread reads an element of {list} that another thread writes (each read sees the input or the thread's own write)",
             k.func().name
         )))
+    }
+
+    /// Reads of kernel `k`'s own writes that the thread's earlier stores
+    /// cannot reach, settled once: `select(store(a, i, v), j)` becomes
+    /// `select(a, j)` when the solver proves `i != j` for every thread of
+    /// the launch that makes the read (its path condition, the per-thread
+    /// facts), and `v` when `i` and `j` are the same term. Sound: the read
+    /// only matters where its path condition holds, and there the two
+    /// terms are equal; the queries that compare values then need no case
+    /// split on the offsets. A store the solver cannot separate from the
+    /// read stays.
+    pub(super) fn settle_own_reads(&mut self, run: &mut ThreadRun, resolved: &HashMap<TermId, TermId>) -> Res<()> {
+        let written: HashSet<usize> = run.cas.iter().filter_map(|c| if let Target::Param(p) = c.target { Some(p) } else { None }).collect();
+        if !run.global_reads.iter().any(|r| written.contains(&r.param)) {
+            return Ok(());
+        }
+        // The path conditions under which each read offset is read: a
+        // select whose index no read records gets none (a weaker fact).
+        let mut pcs: HashMap<TermId, Vec<TermId>> = HashMap::new();
+        for r in run.global_reads.iter().filter(|r| written.contains(&r.param)) {
+            let pc = self.resolve(r.pc, resolved);
+            pcs.entry(r.off).or_default().push(pc);
+        }
+        let mut memo: HashMap<TermId, TermId> = HashMap::new();
+        let mut cas = std::mem::take(&mut run.cas);
+        let mut result = Ok(());
+        for c in &mut cas {
+            for t in [&mut c.guard, &mut c.off, &mut c.value] {
+                match self.settle(*t, &pcs, &mut memo) {
+                    Ok(n) => *t = n,
+                    Err(e) => result = Err(e),
+                }
+            }
+        }
+        run.cas = cas;
+        result
+    }
+
+    /// [`Self::settle_own_reads`] on one term.
+    fn settle(&mut self, t: TermId, pcs: &HashMap<TermId, Vec<TermId>>, memo: &mut HashMap<TermId, TermId>) -> Res<TermId> {
+        if let Some(&r) = memo.get(&t) {
+            return Ok(r);
+        }
+        let TermKind::App(op, args) = self.inp.st.kind(t).clone() else { return Ok(t) };
+        let mut new = Vec::with_capacity(args.len());
+        for &a in &args {
+            new.push(self.settle(a, pcs, memo)?);
+        }
+        let mut out = if new[..] == args[..] { t } else { self.inp.st.app(op.clone(), &new) };
+        if matches!(op, Op::Select) && new.len() == 2 {
+            let j = new[1];
+            let mut array = new[0];
+            loop {
+                let TermKind::App(Op::Store, s) = self.inp.st.kind(array).clone() else { break };
+                let [inner, i, v] = s[..] else { break };
+                if i == j {
+                    out = v;
+                    break;
+                }
+                let base = self.base_inst;
+                let mut facts = self.ctx(base);
+                if let Some(p) = pcs.get(&args[1]).or_else(|| pcs.get(&j)) {
+                    let any = self.inp.st.or(p);
+                    facts.push(any);
+                }
+                facts.push(self.inp.st.eq(i, j));
+                self.label = "own read past an own write";
+                if self.sat(&facts)? != SatResult::Unsat {
+                    break;
+                }
+                array = inner;
+                out = self.inp.st.select(array, j);
+            }
+        }
+        memo.insert(t, out);
+        Ok(out)
     }
 }

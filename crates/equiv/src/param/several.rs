@@ -114,15 +114,37 @@ impl Prover<'_> {
                 facts.extend(self.ctx(t2));
                 let (g1, g2) = (self.at(cas[i].guard, t1), self.at(cas[j].guard, t2));
                 facts.extend([g1, g2]);
-                let (o1, o2) = (self.at(cas[i].off, t1), self.at(cas[j].off, t2));
-                facts.push(self.inp.st.eq(o1, o2));
+                // Row-major addresses of one width (`row * n + col` and
+                // `row * n + col + 1`) meet exactly when their rows and
+                // columns do: linear equations, where the addresses'
+                // products would make the solver bit-blast them.
+                let (di, dj) = (self.digits(cas[i].off, cas[i].guard)?, self.digits(cas[j].off, cas[j].guard)?);
+                match (di, dj) {
+                    (Some(x), Some(y)) if x.chain == y.chain && x.width == y.width => {
+                        let (r1, r2) = (self.at(x.row, t1), self.at(y.row, t2));
+                        let (c1, c2) = (self.at(x.col, t1), self.at(y.col, t2));
+                        facts.push(self.inp.st.eq(r1, r2));
+                        facts.push(self.inp.st.eq(c1, c2));
+                    }
+                    _ => {
+                        let (o1, o2) = (self.at(cas[i].off, t1), self.at(cas[j].off, t2));
+                        facts.push(self.inp.st.eq(o1, o2));
+                    }
+                }
                 queries.push(facts);
             }
         }
         self.label = "distinct address terms";
-        let mut answers = Vec::new();
-        for q in &queries {
-            answers.push(self.sat_abstracted(q)?);
+        // The abstracted queries at once (independent; most are refuted
+        // there), then the rest in full, one by one.
+        let mut memo = HashMap::new();
+        let abstracted: Vec<Vec<TermId>> =
+            queries.iter().map(|q| q.iter().map(|&f| super::abstract_nonlinear(&mut self.inp.st, f, &mut memo)).collect()).collect();
+        let mut answers = self.sat_many(&abstracted)?;
+        for (i, q) in queries.iter().enumerate() {
+            if answers[i] != SatResult::Unsat {
+                answers[i] = self.sat(q)?;
+            }
         }
         for r in answers {
             match r {

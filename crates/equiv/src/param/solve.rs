@@ -38,10 +38,14 @@ impl Prover<'_> {
                 scope.spawn(|| loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some((light, full)) = plans.get(i) else { break };
-                    let r = match light.as_deref().map(run) {
+                    let t0 = std::time::Instant::now();
+                    let lr = light.as_deref().map(run);
+                    let t1 = t0.elapsed();
+                    let r = match lr {
                         Some(Ok(SatResult::Unsat)) => Ok(SatResult::Unsat),
                         _ => run(full),
                     };
+                    crate::trace(&format!("  query {i}: light {:?} in {t1:?}, total {:?}: {:?}", light.is_some(), t0.elapsed(), r));
                     *results[i].lock().expect("no panics while holding the lock") = Some(r);
                 });
             }

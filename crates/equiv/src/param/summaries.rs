@@ -331,12 +331,34 @@ impl Prover<'_> {
     /// [`Self::sat_many`], first with nonlinear terms abstracted (an
     /// over-approximation whose `unsat` stands: the products of the
     /// launch and of a row's index rarely matter to a loop's induction),
-    /// then the queries not proved that way in full.
+    /// then the queries not proved that way in full. The abstraction is by
+    /// fresh constants when the only products are the launch's, and by
+    /// uninterpreted functions ([`abstract_nonlinear_uf`]) when others
+    /// occur (two kernels' `row * n` for one element); fresh constants
+    /// that fail are retried with the functions before the full query.
     pub(super) fn sat_many_abstracted(&mut self, queries: &[Vec<TermId>]) -> Res<Vec<SatResult>> {
         let mut memo = HashMap::new();
+        // Products other than the launch's (`row * n`, `a * x[i]`) are
+        // what the fresh constants lose: then the uninterpreted functions
+        // go first.
+        let launch: Vec<TermId> = self.inp.local_size.iter().chain(&self.inp.num_groups).copied().collect();
+        let uf_first = queries.iter().any(|q| q.iter().any(|&f| has_product(&self.inp.st, f, &launch)));
         let abstracted: Vec<Vec<TermId>> =
-            queries.iter().map(|q| q.iter().map(|&f| abstract_nonlinear(&mut self.inp.st, f, &mut memo)).collect()).collect();
+            queries.iter().map(|q| q.iter().map(|&f| if uf_first { abstract_nonlinear_uf(&mut self.inp.st, f, &launch, &mut memo) } else { abstract_nonlinear(&mut self.inp.st, f, &mut memo) }).collect()).collect();
         let mut answers = self.sat_many(&abstracted)?;
+        // Then with the products as uninterpreted functions, which keep
+        // equal products of equal operands (`row * n` of two kernels'
+        // writers of one element, `a * x[i]` computed alike) without
+        // bit-blasting them.
+        let open: Vec<usize> = (0..answers.len()).filter(|&i| answers[i] != SatResult::Unsat).collect();
+        if !uf_first && !open.is_empty() && open.iter().any(|&i| queries[i].iter().any(|&f| has_product(&self.inp.st, f, &[]))) {
+            let mut memo = HashMap::new();
+            let uf: Vec<Vec<TermId>> =
+                open.iter().map(|&i| queries[i].iter().map(|&f| abstract_nonlinear_uf(&mut self.inp.st, f, &launch, &mut memo)).collect()).collect();
+            for (i, a) in open.iter().zip(self.sat_many(&uf)?) {
+                answers[*i] = a;
+            }
+        }
         let open: Vec<usize> = (0..answers.len()).filter(|&i| answers[i] != SatResult::Unsat).collect();
         if !open.is_empty() {
             let rest: Vec<Vec<TermId>> = open.iter().map(|&i| queries[i].clone()).collect();

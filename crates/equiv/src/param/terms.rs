@@ -121,6 +121,106 @@ pub(super) fn has_nonlinear(st: &TermStore, t: TermId) -> bool {
     false
 }
 
+/// Does `t` multiply, divide or take the remainder of two non-literals,
+/// neither of which is one of `except` (the launch's sizes)?
+pub(super) fn has_product(st: &TermStore, t: TermId, except: &[TermId]) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![t];
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        if let TermKind::App(op, args) = st.kind(x) {
+            if matches!(op, Op::BvMul | Op::BvUdiv | Op::BvUrem | Op::BvSdiv | Op::BvSrem)
+                && args.len() == 2
+                && args.iter().all(|&a| st.as_bv(a).is_none() && !except.contains(&a))
+            {
+                return true;
+            }
+            stack.extend(args.iter().copied());
+        }
+    }
+    false
+}
+
+/// A row-major write address: the byte offset `off` as `scale(row * width
+/// + col)`, where `scale` is a chain of 64-bit extensions and products by
+/// non-zero literals (an element size) that cannot wrap around, so that
+/// two offsets with the same chain are equal exactly when their 32-bit
+/// indices are. `width` is the factor of the one summand of the index that
+/// is a product with a thread-independent term (`is_uniform` says which
+/// terms are); `col` is the sum of the other summands.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct RowMajor {
+    /// The peeled operations, outermost first, for comparing two chains.
+    pub chain: Vec<(Op, Option<u128>)>,
+    pub row: TermId,
+    pub width: TermId,
+    pub col: TermId,
+}
+
+/// The candidate [`RowMajor`] forms of `off` (none when it has no such form).
+pub(super) fn row_major(st: &mut TermStore, off: TermId, is_uniform: &dyn Fn(&TermStore, TermId) -> bool) -> Vec<RowMajor> {
+    let mut chain = Vec::new();
+    let mut t = off;
+    loop {
+        let Some(w) = st.sort_of(t).bv_width() else { return Vec::new() };
+        if w == 32 {
+            break;
+        }
+        let TermKind::App(op, args) = st.kind(t).clone() else { return Vec::new() };
+        match (&op, &args[..]) {
+            (Op::ZeroExtend(32) | Op::SignExtend(32), [g]) if w == 64 => {
+                chain.push((op.clone(), None));
+                t = *g;
+            }
+            (Op::BvMul, [x, y]) if w == 64 => {
+                let (g, c) = match (st.as_bv(*x).and_then(|v| v.to_u128()), st.as_bv(*y).and_then(|v| v.to_u128())) {
+                    (_, Some(c)) => (*x, c),
+                    (Some(c), None) => (*y, c),
+                    _ => return Vec::new(),
+                };
+                if c == 0 || (bound64(st, t).is_none() && magnitude64(st, t).is_none()) {
+                    return Vec::new();
+                }
+                chain.push((Op::BvMul, Some(c)));
+                t = g;
+            }
+            _ => return Vec::new(),
+        }
+    }
+    // The summands of the 32-bit index.
+    let mut summands = Vec::new();
+    let mut stack = vec![t];
+    while let Some(x) = stack.pop() {
+        match st.kind(x).clone() {
+            TermKind::App(Op::BvAdd, args) if args.len() == 2 => stack.extend(args.iter().rev().copied()),
+            _ => summands.push(x),
+        }
+    }
+    // Every summand that is a product of a thread-dependent and a
+    // thread-independent term is a candidate split (`blockIdx.x *
+    // blockDim.x` in the column is one too): the caller keeps the one
+    // whose column it proves below the width.
+    let mut out = Vec::new();
+    for (i, &x) in summands.iter().enumerate() {
+        let TermKind::App(Op::BvMul, args) = st.kind(x).clone() else { continue };
+        let [p, q] = args[..] else { continue };
+        for (row, width) in [(p, q), (q, p)] {
+            if st.as_bv(width).is_none() && is_uniform(st, width) && !is_uniform(st, row) {
+                let rest: Vec<TermId> = summands.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &x)| x).collect();
+                let col = match rest.split_first() {
+                    None => st.bv_const(32, 0),
+                    Some((&first, others)) => others.iter().fold(first, |acc, &x| st.bvadd(acc, x)),
+                };
+                out.push(RowMajor { chain: chain.clone(), row, width, col });
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// The 32-bit index `q` with `addr == beta + q * (next - beta)`, for an
 /// address affine in one index whose value at index 0 is `beta` and at
 /// index 1 is `next`: the writer of `addr` found by inverting the address.
@@ -134,8 +234,28 @@ pub(super) fn affine_index(st: &mut TermStore, addr: TermId, beta: TermId, next:
     let q = match st.as_bv(alpha).and_then(|v| v.to_u128()) {
         Some(0) => return None,
         Some(a) if a.is_power_of_two() => {
-            let k = st.bv_const(w, a.trailing_zeros() as u128);
-            st.bvlshr(rel, k)
+            // With `beta = s + c` (`c` a literal, `c = k * a + r`, `r <
+            // a`), a written address `a * q + beta` is `a * (q + k) + r +
+            // s`, so `q = (addr - s) / a - k` exactly where the thread
+            // writes `addr`: the remainder `r` drops out, and the lanes of
+            // a vector store (`16 * t + 4 * j`) and the iterations of an
+            // unrolled loop share one candidate writer instead of one
+            // each, which keeps the query that tries them all small.
+            let (s, c) = split_literal(st, beta);
+            let rel = match s {
+                Some(s) => st.bvsub(addr, s),
+                None => addr,
+            };
+            let sh = st.bv_const(w, a.trailing_zeros() as u128);
+            let q = st.bvlshr(rel, sh);
+            let mask = u128::MAX >> (128 - w);
+            let k = (c & mask) / a;
+            if k == 0 {
+                q
+            } else {
+                let k = st.bv_const(w, k);
+                st.bvsub(q, k)
+            }
         }
         _ => st.bvudiv(rel, alpha),
     };
@@ -144,6 +264,24 @@ pub(super) fn affine_index(st: &mut TermStore, addr: TermId, beta: TermId, next:
         w if w > 32 => Some(st.extract(31, 0, q)),
         _ => None,
     }
+}
+
+/// `t` as a non-literal part and a literal addend (`s + c`, either
+/// order): `(Some(s), c)`, or `(None, t)` for a literal, or `(Some(t), 0)`.
+fn split_literal(st: &TermStore, t: TermId) -> (Option<TermId>, u128) {
+    if let Some(v) = st.as_bv(t).and_then(|v| v.to_u128()) {
+        return (None, v);
+    }
+    if let TermKind::App(Op::BvAdd, args) = st.kind(t) {
+        if let [x, y] = args[..] {
+            for (s, c) in [(x, y), (y, x)] {
+                if let Some(v) = st.as_bv(c).and_then(|v| v.to_u128()) {
+                    return (Some(s), v);
+                }
+            }
+        }
+    }
+    (Some(t), 0)
 }
 
 /// `t` with every multiplication, division and remainder of two
@@ -172,6 +310,61 @@ pub(crate) fn abstract_nonlinear(st: &mut TermStore, t: TermId, memo: &mut HashM
                 } else {
                     st.app(op, &new)
                 }
+            }
+        }
+        _ => t,
+    };
+    memo.insert(t, r);
+    r
+}
+
+/// `t` with every multiplication, division and remainder of two
+/// non-literal operands replaced by an uninterpreted function of its
+/// (abstracted) operands, one per operator and width. Weaker than the
+/// original (the real operator is one interpretation of the function), so
+/// an `unsat` answer stands; stronger than [`abstract_nonlinear`], since
+/// equal operands still give equal results: `a * x[i]` in one kernel and
+/// `a * x[j]` in the other are equal wherever `i = j`, without the solver
+/// bit-blasting a 32-bit product.
+///
+/// A product with an operand in `launch` (the launch's sizes: `blockIdx.x *
+/// blockDim.x`) becomes a fresh constant, as in [`abstract_nonlinear`]:
+/// the queries state what they need of those (global-id bounds, the
+/// facts of a candidate writer's ids), and fewer applications keep the
+/// solver's congruence reasoning small.
+pub(crate) fn abstract_nonlinear_uf(st: &mut TermStore, t: TermId, launch: &[TermId], memo: &mut HashMap<TermId, TermId>) -> TermId {
+    if let Some(&r) = memo.get(&t) {
+        return r;
+    }
+    if let TermKind::App(Op::BvMul, args) = st.kind(t).clone() {
+        if args.len() == 2 && args.iter().all(|&a| st.as_bv(a).is_none()) && args.iter().any(|a| launch.contains(a)) {
+            let sort = st.sort_of(t).clone();
+            let r = st.fresh_const("nonlinear", sort);
+            memo.insert(t, r);
+            return r;
+        }
+    }
+    let r = match st.kind(t).clone() {
+        TermKind::App(op, args) => {
+            let new: Vec<TermId> = args.iter().map(|&a| abstract_nonlinear_uf(st, a, launch, memo)).collect();
+            let name = match op {
+                Op::BvMul => Some("mul"),
+                Op::BvUdiv => Some("udiv"),
+                Op::BvUrem => Some("urem"),
+                Op::BvSdiv => Some("sdiv"),
+                Op::BvSrem => Some("srem"),
+                _ => None,
+            };
+            let nonlinear = args.len() == 2 && st.as_bv(args[0]).is_none() && st.as_bv(args[1]).is_none();
+            match (name, nonlinear) {
+                (Some(name), true) => {
+                    let sort = st.sort_of(t).clone();
+                    let w = sort.bv_width().unwrap_or(0);
+                    let f = st.declare_fun(&format!("nonlinear.{name}{w}"), &[sort.clone(), sort.clone()], sort);
+                    st.apply(f, &new)
+                }
+                _ if new[..] == args[..] => t,
+                _ => st.app(op, &new),
             }
         }
         _ => t,
