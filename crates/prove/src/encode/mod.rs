@@ -189,6 +189,12 @@ pub(crate) struct Site {
     pub width1: TermId,
     /// Thread 1's written value (bv64), for writes that may be benign.
     pub val1: Option<TermId>,
+    /// The no-wrap promises (`nsw`/`nuw`, see `no_wrap`) of the arithmetic
+    /// that computes the access's address, over thread 1's values: one
+    /// term per flagged instruction. They hold whenever thread 1 executes
+    /// the access, so they also hold of a logged access's ghost values
+    /// (see the `access-offset` candidates).
+    pub no_wrap1: Vec<TermId>,
     pub loops: Vec<usize>,
 }
 
@@ -343,6 +349,10 @@ pub(crate) struct Enc<'a> {
     pub named: HashMap<TermId, TermId>,
     /// Whether an annotation of the kernel uses `__enabled()`.
     pub uses_enabled: bool,
+    /// Per instruction with a no-wrap promise that the encoding assumes,
+    /// the promise over thread 1's operands (see `no_wrap::assume_no_wrap`),
+    /// for the facts of logged addresses (`Site::no_wrap1`).
+    pub(crate) no_wrap_t1: HashMap<InstId, TermId>,
     /// Products of two symbolic values with lemmas (see `no_wrap`).
     pub(crate) products: Vec<(TermId, TermId, TermId)>,
     /// See `Problem::daikon`.
@@ -469,6 +479,7 @@ impl<'a> Enc<'a> {
             expand_funs: Vec::new(),
             named: HashMap::new(),
             uses_enabled: func.insts.iter().any(|(_, inst)| matches!(inst.kind, InstKind::AnnotValue { func: lockstep_kir::AnnotFn::Enabled, .. })),
+            no_wrap_t1: HashMap::new(),
             products: Vec::new(),
             daikon: Vec::new(),
             launch_steps: lockstep_analysis::launch_steps::LaunchSteps::compute(func).updates,

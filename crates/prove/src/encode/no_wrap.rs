@@ -73,6 +73,9 @@ impl<'a> Enc<'a> {
                 continue;
             }
             let all = self.st.and(&conds);
+            if t == 0 {
+                self.no_wrap_t1.insert(i, all);
+            }
             let guarded = self.st.implies(p[t], all);
             self.assume(guarded);
         }
