@@ -360,6 +360,9 @@ pub(crate) struct Enc<'a> {
     /// The loop-counter updates that step by the launch's sizes (the
     /// analysis crate's `launch_steps`); see `no_wrap::assume_no_wrap`.
     pub(crate) launch_steps: HashSet<InstId>,
+    /// Those of `launch_steps` whose counter its loop tests as a signed
+    /// integer (`LaunchSteps::signed_tested`).
+    pub(crate) signed_launch_steps: HashSet<InstId>,
     /// The block-scoped atomics of the function (`AtomicScope::Block`),
     /// whose accesses race with other blocks' atomics (see
     /// `access::check_block_scoped_atomics`).
@@ -482,7 +485,8 @@ impl<'a> Enc<'a> {
             no_wrap_t1: HashMap::new(),
             products: Vec::new(),
             daikon: Vec::new(),
-            launch_steps: lockstep_analysis::launch_steps::LaunchSteps::compute(func).updates,
+            launch_steps: HashSet::new(),
+            signed_launch_steps: HashSet::new(),
             block_scoped_atomics: func
                 .insts
                 .iter()
@@ -522,6 +526,9 @@ impl<'a> Enc<'a> {
             };
             tracked.into_iter().filter(|&i| comparable(i)).collect()
         };
+        let steps = lockstep_analysis::launch_steps::LaunchSteps::compute(func);
+        enc.launch_steps = steps.updates;
+        enc.signed_launch_steps = steps.signed_tested;
         for (b, block) in func.blocks.iter() {
             for &i in &block.insts {
                 enc.inst_block.insert(i, b);
