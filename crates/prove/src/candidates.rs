@@ -19,7 +19,7 @@
 //! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2` |
 //! | `pred-eq` | `q1 == q2`, `same_group => q1 == q2` (barriers in loops) |
 //! | `no-access` | `!READ_HAS_OCCURRED_M` etc., and `same_group => !HAS` for `__shared__` objects |
-//! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)` (and `VALUE == v_s(ghosts)` for writes that may be benign), `HAS => SITE in {...}` |
+//! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)` (and `VALUE == v_s(ghosts)` for writes that may be benign), `HAS && SITE == s => nowrap_s(ghosts)` (the no-wrap promises of the arithmetic of the site's address), `HAS => SITE in {...}` |
 //! | `log-width` | `HAS => WIDTH in {...}`: the widths of the accesses that may have been logged (none: `!HAS`); `HAS => OFFSET % WIDTH == 0` for one power-of-two width |
 //!
 //! The rules `init-bound`, `guard-bound`, `stride`, `linked-counters` and
@@ -27,7 +27,11 @@
 //! applied to the ghost copies of the loop counters in each log (guarded by
 //! the log's `HAS`), under the same tag: the counters of the loop, of the
 //! loops around it, and of the loops inside it (where the candidate does
-//! not mention the inner loop's own start).
+//! not mention the inner loop's own start). Where the log may also hold
+//! accesses from elsewhere (an earlier loop's, seen by a thread of another
+//! group), each is also proposed guarded by the loop's sites (`HAS && SITE
+//! in {...} => g`), and the counter candidates of an earlier loop are
+//! proposed for the accesses logged at its sites.
 //!
 //! With inference off (`--no-infer`), only the `pred-eq` and `uniform`
 //! candidates that the static uniformity analysis vouches for are proposed
