@@ -12,15 +12,25 @@
 //! parameter (a loop-carried value) by a value computed only from the
 //! launch sizes and constants, so that the prover can assume, and state,
 //! that such a step does not overflow.
+//!
+//! It also says which of those counters their loop tests as signed
+//! integers (`for (int c = threadIdx.x; c < n; c += blockDim.x)`: the
+//! update is unsigned arithmetic, the exit test `icmp slt`). Such a counter
+//! passing `INT_MAX` would turn negative and keep the loop running at
+//! negative indices; the prover assumes (and states) that it does not,
+//! which is what keeps `base + c` of a logged earlier iteration in its row.
 
 use std::collections::HashSet;
 
-use lockstep_kir::{BinOp, BuiltinVar, Function, InstId, InstKind, ValueDef, ValueId};
+use lockstep_kir::{BinOp, BuiltinVar, Function, InstId, InstKind, IntCC, ValueDef, ValueId};
 
 /// The `add` instructions that step a loop-carried value by a launch size.
 #[derive(Clone, Debug, Default)]
 pub struct LaunchSteps {
     pub updates: HashSet<InstId>,
+    /// The updates in `updates` whose counter (the block parameter they
+    /// step) is an operand of a signed comparison that decides a branch.
+    pub signed_tested: HashSet<InstId>,
 }
 
 impl LaunchSteps {
@@ -31,6 +41,8 @@ impl LaunchSteps {
     /// that parameter by some jump or branch.
     pub fn compute(func: &Function) -> LaunchSteps {
         let mut updates = HashSet::new();
+        let mut signed_tested = HashSet::new();
+        let signed = signed_branch_operands(func);
         for (i, inst) in func.insts.iter() {
             let InstKind::Binary { op: BinOp::Add, lhs, rhs } = inst.kind else { continue };
             let Some(result) = inst.result else { continue };
@@ -38,10 +50,13 @@ impl LaunchSteps {
                 let ValueDef::BlockParam(block, index) = func.values[p].def else { continue };
                 if launch_size_expr(func, s, 0) == Some(true) && passed_back(func, block, index as usize, result) {
                     updates.insert(i);
+                    if signed.contains(&p) {
+                        signed_tested.insert(i);
+                    }
                 }
             }
         }
-        LaunchSteps { updates }
+        LaunchSteps { updates, signed_tested }
     }
 }
 
@@ -66,6 +81,28 @@ fn launch_size_expr(func: &Function, v: ValueId, depth: u32) -> Option<bool> {
         ValueDef::Const(_) => Some(false),
         _ => None,
     }
+}
+
+/// The values compared by a signed `icmp` whose result is the condition of
+/// a branch.
+fn signed_branch_operands(func: &Function) -> HashSet<ValueId> {
+    let conds: HashSet<ValueId> = func
+        .blocks
+        .iter()
+        .filter_map(|(_, b)| match b.term {
+            lockstep_kir::Terminator::Branch { cond, .. } => Some(cond),
+            _ => None,
+        })
+        .collect();
+    let mut out = HashSet::new();
+    for (_, inst) in func.insts.iter() {
+        let InstKind::Icmp { cc, lhs, rhs } = inst.kind else { continue };
+        let signed = matches!(cc, IntCC::Slt | IntCC::Sle | IntCC::Sgt | IntCC::Sge);
+        if signed && inst.result.is_some_and(|r| conds.contains(&r)) {
+            out.extend([lhs, rhs]);
+        }
+    }
+    out
 }
 
 /// Whether some edge into `block` passes `v` as its parameter `index`.

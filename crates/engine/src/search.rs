@@ -443,6 +443,19 @@ pub fn observe(module: &Module, kernel: FuncId, config: &CheckConfig, plan: &loc
         .collect();
     if !inputs.scalars.is_empty() {
         runs.extend(run(module, kernel, config, &launch, &inputs).observations);
+        // Sizes past the grid's thread count, so that a grid-stride loop
+        // (`i += blockDim.x * gridDim.x`) takes a second iteration in the
+        // recorded groups too, and its logs hold an access of a later
+        // iteration: the candidates only a first iteration satisfies
+        // (`i <= start` of a logged access) are dropped here, not in a
+        // query with symbolic sizes.
+        let large = (threads as u128).saturating_mul(2).saturating_add(3);
+        if large > small && large <= i32::MAX as u128 {
+            for (_, v) in inputs.scalars.iter_mut() {
+                *v = large;
+            }
+            runs.extend(run(module, kernel, config, &launch, &inputs).observations);
+        }
     }
     runs
 }

@@ -19,7 +19,7 @@
 //! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2` |
 //! | `pred-eq` | `q1 == q2`, `same_group => q1 == q2` (barriers in loops) |
 //! | `no-access` | `!READ_HAS_OCCURRED_M` etc., and `same_group => !HAS` for `__shared__` objects |
-//! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)` (and `VALUE == v_s(ghosts)` for writes that may be benign), `HAS => SITE in {...}` |
+//! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)` (and `VALUE == v_s(ghosts)` for writes that may be benign), `HAS && SITE == s => nowrap_s(ghosts)` (the no-wrap promises of the arithmetic of the site's address), `HAS => SITE in {...}` |
 //! | `log-width` | `HAS => WIDTH in {...}`: the widths of the accesses that may have been logged (none: `!HAS`); `HAS => OFFSET % WIDTH == 0` for one power-of-two width |
 //!
 //! The rules `init-bound`, `guard-bound`, `stride`, `linked-counters` and
@@ -27,7 +27,11 @@
 //! applied to the ghost copies of the loop counters in each log (guarded by
 //! the log's `HAS`), under the same tag: the counters of the loop, of the
 //! loops around it, and of the loops inside it (where the candidate does
-//! not mention the inner loop's own start).
+//! not mention the inner loop's own start). Where the log may also hold
+//! accesses from elsewhere (an earlier loop's, seen by a thread of another
+//! group), each is also proposed guarded by the loop's sites (`HAS && SITE
+//! in {...} => g`), and the counter candidates of an earlier loop are
+//! proposed for the accesses logged at its sites.
 //!
 //! With inference off (`--no-infer`), only the `pred-eq` and `uniform`
 //! candidates that the static uniformity analysis vouches for are proposed
@@ -737,6 +741,27 @@ impl Enc<'_> {
                         let c = self.st.implies(pre, e);
                         let at = self.loc_text(*self.func.inst_locs.get(s.inst));
                         out.push(("access-offset", format!("a logged {} of `{oname}` at {at} has its offset", k.name()), c));
+                        // The no-wrap promises of the arithmetic that
+                        // computed the logged offset, over the same ghosts:
+                        // the offset alone says `base + c` of an earlier
+                        // iteration, and only with its promise does it stay
+                        // in its own row (`base = row * n`, `0 <= c < n`).
+                        let mut promises = Vec::new();
+                        for &f in &s.no_wrap1 {
+                            let g = self.subst(f, &map);
+                            if self.allowed(g, mark) && self.st.as_bool(g) != Some(true) {
+                                promises.push(g);
+                            }
+                        }
+                        if !promises.is_empty() {
+                            let all = self.st.and(&promises);
+                            let c = self.st.implies(pre, all);
+                            out.push((
+                                "access-offset",
+                                format!("a logged {} of `{oname}` at {at} kept the no-wrap promises of its address", k.name()),
+                                c,
+                            ));
+                        }
                         // The value of a write that may be benign.
                         if let Some(v) = s.val1 {
                             let v = self.subst(v, &map);
@@ -778,6 +803,21 @@ impl Enc<'_> {
                     }
                     let pcs = if lp == l { own.clone() } else { self.loop_data[lp].param_cands.clone() };
                     let map = ghost_map(self, &[lp]);
+                    // When the log may also hold an access from outside
+                    // loop `lp` (an earlier loop's, seen by a thread of
+                    // another group), the candidates hold only for the
+                    // accesses of `lp`'s sites: they are proposed both ways.
+                    let mut inside = Vec::new();
+                    for s in my_sites.iter().filter(|s| s.loops.contains(&lp)) {
+                        let site = self.st.bv_const(32, s.inst.as_u32() as u128);
+                        let e = self.st.eq(log.site, site);
+                        if !inside.contains(&e) {
+                            inside.push(e);
+                        }
+                    }
+                    let mixed = my_sites.iter().any(|s| !s.loops.contains(&lp));
+                    let from_lp = self.st.or(&inside);
+                    let pre = self.st.and(&[log.has, from_lp]);
                     for pc in pcs {
                         let g = self.subst(pc.t[0], &map);
                         if g == pc.t[0] || !self.allowed(g, mark) {
@@ -785,6 +825,38 @@ impl Enc<'_> {
                         }
                         let c = self.st.implies(log.has, g);
                         out.push((pc.tag, format!("for the logged {} of `{oname}`: {}", k.name(), pc.text), c));
+                        if mixed {
+                            let c = self.st.implies(pre, g);
+                            out.push((pc.tag, format!("for the logged {} of `{oname}` in this loop: {}", k.name(), pc.text), c));
+                        }
+                    }
+                }
+                // The counter candidates of a loop that is neither this
+                // one nor around or inside it (an earlier loop, whose logged
+                // accesses a thread of another group still sees here), for
+                // an access logged at one of that loop's sites: the log may
+                // also hold this loop's accesses, so each is guarded by the
+                // site. The row a logged `m[base + c]` of an earlier loop
+                // stays in needs that loop's bounds on its `c`.
+                let mut seen_other = std::collections::HashSet::new();
+                for s in &my_sites {
+                    if s.loops.is_empty() || s.loops.iter().any(|lp| chain.contains(lp)) || !seen_other.insert(s.inst) {
+                        continue;
+                    }
+                    let site = self.st.bv_const(32, s.inst.as_u32() as u128);
+                    let is_site = self.st.eq(log.site, site);
+                    let pre = self.st.and(&[log.has, is_site]);
+                    let at = self.loc_text(*self.func.inst_locs.get(s.inst));
+                    for &lp in &s.loops {
+                        let map = ghost_map(self, &[lp]);
+                        for pc in self.loop_data[lp].param_cands.clone() {
+                            let g = self.subst(pc.t[0], &map);
+                            if g == pc.t[0] || !self.allowed(g, mark) {
+                                continue;
+                            }
+                            let c = self.st.implies(pre, g);
+                            out.push((pc.tag, format!("for the logged {} of `{oname}` at {at}: {}", k.name(), pc.text), c));
+                        }
                     }
                 }
             }

@@ -34,6 +34,37 @@ impl<'a> Enc<'a> {
         Ok(Some(out))
     }
 
+    /// The no-wrap promises assumed for thread 1 (`no_wrap_t1`) of the
+    /// pure arithmetic that computes `ptr` (casts, binary operations,
+    /// selects and pointer additions, back to block parameters, loads and
+    /// other sources). Every instruction of that slice dominates the access,
+    /// so a thread executing the access has executed each of them, with
+    /// the operands the promise is stated over.
+    fn address_no_wrap(&self, ptr: ValueId) -> Vec<TermId> {
+        let mut out = Vec::new();
+        let mut seen = HashSet::new();
+        let mut work = vec![ptr];
+        while let Some(v) = work.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            let ValueDef::Inst(i) = self.func.values[v].def else { continue };
+            match self.func.insts[i].kind {
+                InstKind::Binary { lhs, rhs, .. } => {
+                    if let Some(&f) = self.no_wrap_t1.get(&i) {
+                        out.push(f);
+                    }
+                    work.extend([lhs, rhs]);
+                }
+                InstKind::Cast { arg, .. } => work.push(arg),
+                InstKind::Select { then_value, else_value, .. } => work.extend([then_value, else_value]),
+                InstKind::PtrAdd { base, offset } => work.extend([base, offset]),
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// Instruments an access: thread 1 may log it, thread 2 checks it.
     /// `value` is the written value of each thread for a store that may be
     /// part of a benign race (two writes of the same value to the same
@@ -58,6 +89,7 @@ impl<'a> Enc<'a> {
         };
         let site = self.st.bv_const(32, i.as_u32() as u128);
         let enclosing = self.loops.enclosing(b);
+        let no_wrap1 = self.address_no_wrap(ptr);
         // Memory safety checks the prover can make cheaply: no access
         // through a null pointer, no write to constant memory.
         let null = self.st.bv_const(BASE_BITS, 0);
@@ -176,6 +208,7 @@ impl<'a> Enc<'a> {
                 off1: o1,
                 width1: width[0],
                 val1: value.map(|v| v[0]),
+                no_wrap1: no_wrap1.clone(),
                 loops: enclosing.clone(),
             });
 

@@ -189,6 +189,12 @@ pub(crate) struct Site {
     pub width1: TermId,
     /// Thread 1's written value (bv64), for writes that may be benign.
     pub val1: Option<TermId>,
+    /// The no-wrap promises (`nsw`/`nuw`, see `no_wrap`) of the arithmetic
+    /// that computes the access's address, over thread 1's values: one
+    /// term per flagged instruction. They hold whenever thread 1 executes
+    /// the access, so they also hold of a logged access's ghost values
+    /// (see the `access-offset` candidates).
+    pub no_wrap1: Vec<TermId>,
     pub loops: Vec<usize>,
 }
 
@@ -343,6 +349,10 @@ pub(crate) struct Enc<'a> {
     pub named: HashMap<TermId, TermId>,
     /// Whether an annotation of the kernel uses `__enabled()`.
     pub uses_enabled: bool,
+    /// Per instruction with a no-wrap promise that the encoding assumes,
+    /// the promise over thread 1's operands (see `no_wrap::assume_no_wrap`),
+    /// for the facts of logged addresses (`Site::no_wrap1`).
+    pub(crate) no_wrap_t1: HashMap<InstId, TermId>,
     /// Products of two symbolic values with lemmas (see `no_wrap`).
     pub(crate) products: Vec<(TermId, TermId, TermId)>,
     /// See `Problem::daikon`.
@@ -350,6 +360,9 @@ pub(crate) struct Enc<'a> {
     /// The loop-counter updates that step by the launch's sizes (the
     /// analysis crate's `launch_steps`); see `no_wrap::assume_no_wrap`.
     pub(crate) launch_steps: HashSet<InstId>,
+    /// Those of `launch_steps` whose counter its loop tests as a signed
+    /// integer (`LaunchSteps::signed_tested`).
+    pub(crate) signed_launch_steps: HashSet<InstId>,
     /// The block-scoped atomics of the function (`AtomicScope::Block`),
     /// whose accesses race with other blocks' atomics (see
     /// `access::check_block_scoped_atomics`).
@@ -469,9 +482,11 @@ impl<'a> Enc<'a> {
             expand_funs: Vec::new(),
             named: HashMap::new(),
             uses_enabled: func.insts.iter().any(|(_, inst)| matches!(inst.kind, InstKind::AnnotValue { func: lockstep_kir::AnnotFn::Enabled, .. })),
+            no_wrap_t1: HashMap::new(),
             products: Vec::new(),
             daikon: Vec::new(),
-            launch_steps: lockstep_analysis::launch_steps::LaunchSteps::compute(func).updates,
+            launch_steps: HashSet::new(),
+            signed_launch_steps: HashSet::new(),
             block_scoped_atomics: func
                 .insts
                 .iter()
@@ -511,6 +526,9 @@ impl<'a> Enc<'a> {
             };
             tracked.into_iter().filter(|&i| comparable(i)).collect()
         };
+        let steps = lockstep_analysis::launch_steps::LaunchSteps::compute(func);
+        enc.launch_steps = steps.updates;
+        enc.signed_launch_steps = steps.signed_tested;
         for (b, block) in func.blocks.iter() {
             for &i in &block.insts {
                 enc.inst_block.insert(i, b);

@@ -33,6 +33,9 @@ const UNSIGNED: &str = "integer arithmetic the compiler marks as not wrapping (`
 /// The same for a loop counter stepped by symbolic launch sizes.
 const LAUNCH_STEP: &str =
     "a loop counter stepped by symbolic launch sizes (a block- or grid-stride loop) does not wrap around past 2^32 (it would have run past every array first)";
+/// The same for a signed counter of such a loop.
+const SIGNED_LAUNCH_STEP: &str =
+    "a signed loop counter stepped by the launch's sizes (`for (int i = threadIdx.x; i < n; i += blockDim.x)`) does not pass INT_MAX: the loop's bound is more than one step below 2^31";
 
 impl<'a> Enc<'a> {
     /// Assumes, for each thread executing instruction `i` (predicates `p`),
@@ -45,6 +48,13 @@ impl<'a> Enc<'a> {
         // `stride::launch_facts`). Clang marks no such `add` (the sizes are
         // unsigned), so the promise is the prover's own, and stated.
         let launch_step = op == BinOp::Add && self.launch_steps.contains(&i);
+        // A block- or grid-stride counter its loop tests as an `int`: were
+        // it to pass INT_MAX, it would turn negative and pass the test
+        // (`c < n`) again; the counter candidates (`c >= start`) and with
+        // them the rows that `base + c` of a logged iteration stays in need
+        // it not to. Assumed (and stated) like the wrap-around above, for
+        // concrete sizes too: clang marks the unsigned step no `nsw`.
+        let signed_step = op == BinOp::Add && self.signed_launch_steps.contains(&i);
         if flags.is_none() && !launch_step {
             return;
         }
@@ -55,6 +65,12 @@ impl<'a> Enc<'a> {
                 if let Some(c) = self.fits(op, x, y, false) {
                     conds.push(c);
                     self.state_assumption(LAUNCH_STEP);
+                }
+            }
+            if signed_step && !flags.signed && (self.st.as_bv(x).is_none() || self.st.as_bv(y).is_none()) {
+                if let Some(c) = self.fits(op, x, y, true) {
+                    conds.push(c);
+                    self.state_assumption(SIGNED_LAUNCH_STEP);
                 }
             }
             if flags.signed {
@@ -73,6 +89,9 @@ impl<'a> Enc<'a> {
                 continue;
             }
             let all = self.st.and(&conds);
+            if t == 0 {
+                self.no_wrap_t1.insert(i, all);
+            }
             let guarded = self.st.implies(p[t], all);
             self.assume(guarded);
         }
