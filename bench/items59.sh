@@ -8,6 +8,7 @@
 # usage: bench/items59.sh [LOCKSTEP_BINARY] [RUNS]  (from the worktree root)
 #   ITEMS59_FILTER=substring  only the files whose name contains it
 #   ITEMS59_SIZES="..."       other launch flags
+#   ITEMS59_ONLY=correct|bug  only the correct kernels, or only the _bug ones
 # The _bug.cu files are the one-bug variants: their verdict must be errors
 # or possible-errors. Run it while the machine runs another job (say which)
 # for the stability figures the issue asks for.
@@ -22,6 +23,9 @@ printf "%-26s %-18s %3s %-16s %7s %7s\n" file kernel run verdict wall_s cpu_s
 for f in "$DIR"/*.cu; do
   name=$(basename "$f")
   case "$name" in *"${ITEMS59_FILTER:-}"*) ;; *) continue;; esac
+  is_bug=no; case "$name" in *_bug.cu) is_bug=yes;; esac
+  [ "${ITEMS59_ONLY:-}" = correct ] && [ $is_bug = yes ] && continue
+  [ "${ITEMS59_ONLY:-}" = bug ] && [ $is_bug = no ] && continue
   for k in $(grep -oE '__global__ void [A-Za-z_0-9]+' "$f" | awk '{print $3}'); do
     for r in $(seq 1 "$RUNS"); do
       /usr/bin/time -f "%e %U %S" -o "$TMP/time" \
