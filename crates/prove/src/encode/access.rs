@@ -286,9 +286,10 @@ impl<'a> Enc<'a> {
             all.push(log.has);
             all.push(ov);
             if let (AccessKind::Write, Some(counter)) = (k1, slot_counter) {
-                // Two writes at one queue slot site by distinct threads are
-                // at distinct slots (`slots.rs`).
-                let here = self.st.eq(log.site, site);
+                // Two writes at queue slot sites of one counter by distinct
+                // threads are at distinct slots (`slots.rs`).
+                let sites = self.slot_sites_of(counter);
+                let here = self.site_among(log.site, &sites);
                 all.push(self.st.not(here));
                 let text = format!(
                     "the atomic increments of `{}` in one launch are fewer than its range (its counts do not wrap around), so the slots they return to distinct threads are distinct",

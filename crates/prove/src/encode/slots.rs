@@ -1,24 +1,39 @@
-//! Queue slots: `slot = atomicAdd(count, 1); out[slot] = v`. The values a
-//! counting increment returns are distinct (one location that only grows,
+//! Queue slots: `slot = atomicAdd(count, c); out[slot + j] = v` with `c` a
+//! positive constant and `0 <= j < c`. An increment by `c` reserves the
+//! range `[slot, slot + c)` of the counter's values, and the reservations
+//! of distinct increments are disjoint (one location that only grows,
 //! every atomic on it an increment by a positive constant, plain writes to
-//! it concurrent with the increments being races the checks find), so two
-//! threads' writes at such a site go to distinct elements, in whichever
-//! iterations of a loop they happen: a write-write pair of one slot site is
-//! no race. Thread 1's logged write may come from any earlier iteration,
-//! so this cannot be a fact about two values of one iteration (which is
-//! what `distinct_increments` gives outside loops); it is a fact about the
-//! site. It rests on the counter not wrapping around in one launch, which
-//! the report states; it applies to concrete launches only (with sizes
-//! left open, more threads than the counter's range could each increment
-//! it once, and the prover reports the race).
+//! it concurrent with the increments being races the checks find). So two
+//! threads' writes at slot sites of one counter, the same site or two
+//! sites such as `out[slot]` and `out[slot + 1]` after an increment by 2,
+//! go to distinct elements, in whichever iterations of a loop they happen:
+//! a write-write pair of slot sites of one counter is no race. Thread 1's
+//! logged write may come from any earlier iteration, so this cannot be a
+//! fact about two values of one iteration (which is what
+//! `distinct_increments` gives outside loops); it is a fact about the
+//! sites. It rests on the counter not wrapping around in one launch (every
+//! reservation lies below its range's end, so `slot + j` does not wrap
+//! either), which the report states; it applies to concrete launches only
+//! (with sizes left open, more threads than the counter's range could each
+//! increment it once, and the prover reports the race).
 
 use super::*;
 
 impl Enc<'_> {
     /// Whether `v` is the same pointer in every thread: a parameter or a
-    /// global's address, not offset.
-    fn uniform_root(&self, v: ValueId) -> bool {
-        matches!(self.func.values[v].def, ValueDef::Param(_) | ValueDef::GlobalAddr(_))
+    /// global's address, offset by constants only (a field of a struct
+    /// parameter, `&q->items`).
+    fn uniform_root(&self, mut v: ValueId) -> bool {
+        loop {
+            match self.func.values[v].def {
+                ValueDef::Param(_) | ValueDef::GlobalAddr(_) => return true,
+                ValueDef::Inst(i) => match self.func.insts[i].kind {
+                    InstKind::PtrAdd { base, offset } if matches!(self.func.values[offset].def, ValueDef::Const(_)) => v = base,
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
     }
 
     /// The value `v` with integer extensions looked through.
@@ -60,10 +75,11 @@ impl Enc<'_> {
     }
 
     /// If store `i` writes at a queue slot, the counter object's index: its
-    /// address is `base + ext(r) * k` (or `<< s`) with `base` the same
-    /// pointer in every thread, `r` the result of a counting increment of a
-    /// global counter whose address is the same in every thread, and the
-    /// store no wider than `k` bytes.
+    /// address is `base + ext(r + j) * k` or `base + (zext(r) + j) * k`
+    /// (`<< s` for `* k`; `j` absent or a constant below the increment) with
+    /// `base` the same pointer in every thread, `r` the result of a counting
+    /// increment by `c > j` of a global counter whose address is the same
+    /// in every thread, and the store no wider than `k` bytes.
     pub(crate) fn slot_site(&self, i: InstId) -> Option<usize> {
         let InstKind::Store { ptr, value, .. } = self.func.insts[i].kind else { return None };
         let width = self.func.value_type(value).store_size() as u128;
@@ -88,11 +104,17 @@ impl Enc<'_> {
         if width > stride || stride >= 1 << 32 {
             return None;
         }
-        let r = self.unextended(index);
+        let (r, j) = self.reservation_offset(index)?;
         let ValueDef::Inst(atomic) = self.func.values[r].def else { return None };
         let kind = &self.func.insts[atomic].kind;
-        let InstKind::Atomic { ptr: counter, .. } = kind else { return None };
+        let InstKind::Atomic { ptr: counter, value: inc, .. } = kind else { return None };
         if !self.positive_increment(kind) || !self.uniform_root(*counter) {
+            return None;
+        }
+        // The written element lies in the increment's own reservation.
+        let Type::Int(w) = self.func.value_type(*inc) else { return None };
+        let ValueDef::Const(c) = self.func.values[*inc].def else { return None };
+        if j >= signed_const(c, w as u32) as i128 {
             return None;
         }
         // With sizes left open the launch may have more threads than the
@@ -105,5 +127,59 @@ impl Enc<'_> {
         }
         let obj = self.static_object(*counter)?;
         (self.objects[obj].space == MemSpace::Global && self.only_counting_atomics(obj)).then_some(obj)
+    }
+
+    /// An index `ext(r + j)` or `zext(r) + j` (with `j` a non-negative
+    /// constant, 0 when absent) as `(r, j)`. Extensions are injective, and
+    /// `r + j` does not wrap while `j` is below `r`'s increment (the
+    /// counter's values do not wrap, see the module docs), so distinct
+    /// `(r, j)` of disjoint reservations are distinct indices.
+    fn reservation_offset(&self, index: ValueId) -> Option<(ValueId, i128)> {
+        let constant = |v: ValueId| match self.func.values[v].def {
+            ValueDef::Const(c) => match self.func.value_type(v) {
+                Type::Int(w) => Some(signed_const(c, w as u32) as i128),
+                _ => None,
+            },
+            _ => None,
+        };
+        let plus = |v: ValueId| -> Option<(ValueId, i128)> {
+            let ValueDef::Inst(a) = self.func.values[v].def else { return None };
+            let InstKind::Binary { op: BinOp::Add, lhs, rhs } = self.func.insts[a].kind else { return None };
+            match (constant(lhs), constant(rhs)) {
+                (_, Some(j)) if j >= 0 => Some((lhs, j)),
+                (Some(j), _) if j >= 0 => Some((rhs, j)),
+                _ => None,
+            }
+        };
+        let inner = self.unextended(index);
+        if let Some((r, j)) = plus(inner) {
+            if inner != index || self.unextended(r) == r {
+                // `ext(r + j)`, or `r + j` in the counter's own width.
+                return Some((r, j));
+            }
+            // `zext(r) + j` in the wider type: only a zero extension keeps
+            // `r`'s order, which the non-wrapping argument needs.
+            let ValueDef::Inst(x) = self.func.values[r].def else { return None };
+            return match self.func.insts[x].kind {
+                InstKind::Cast { op: CastOp::Zext, arg } => Some((arg, j)),
+                _ => None,
+            };
+        }
+        Some((inner, 0))
+    }
+
+    /// The stores of the function at slot sites of counter object
+    /// `counter`, in order.
+    pub(crate) fn slot_sites_of(&self, counter: usize) -> Vec<InstId> {
+        let mut sites = Vec::new();
+        for block in self.func.blocks.values() {
+            for &j in &block.insts {
+                if matches!(self.func.insts[j].kind, InstKind::Store { .. }) && self.slot_site(j) == Some(counter) {
+                    sites.push(j);
+                }
+            }
+        }
+        sites.sort();
+        sites
     }
 }
