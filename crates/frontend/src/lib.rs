@@ -15,7 +15,6 @@ mod block_barrier;
 pub mod driver;
 mod fnptr;
 mod host_models;
-mod inline_origin;
 pub mod launch_preconditions;
 pub mod launch_sites;
 pub mod site_exprs;

@@ -262,7 +262,7 @@ pub(crate) trait CallLowering {
 impl CallLowering for FnLower<'_> {
     unsafe fn emit_special_register(&mut self, call: LLVMValueRef, var: BuiltinVar, dim: u8) -> ValueId {
         let (inst, value) = self.f.append_inst(self.cur, InstKind::Builtin { var, dim }, Some(Type::I32), self.cur_loc);
-        if dim > 0 && crate::inline_origin::in_cooperative_groups_rank(call) {
+        if dim > 0 && super::inline_origin::in_cooperative_groups_rank(call) {
             self.f.rank_reads.set(inst, true);
         }
         value.expect("a builtin read defines a value")

@@ -21,12 +21,7 @@ pub(super) unsafe fn file_of_scope(cx: &mut ModuleCx, out: &mut Module, scope: L
     if let Some(&id) = cx.files.get(&file) {
         return Some(id);
     }
-    let mut len = 0u32;
-    let name = cstr(LLVMDIFileGetFilename(file, &mut len), len as usize);
-    let mut dlen = 0u32;
-    let dir = cstr(LLVMDIFileGetDirectory(file, &mut dlen), dlen as usize);
-    let path = if name.starts_with('/') || dir.is_empty() { name } else { format!("{dir}/{name}") };
-    let id = out.file(&path);
+    let id = out.file(&file_path(file));
     cx.files.insert(file, id);
     Some(id)
 }
@@ -56,12 +51,7 @@ pub(super) unsafe fn first_call_site(f: LLVMValueRef) -> Option<(String, u32, u3
         if file.is_null() {
             continue;
         }
-        let mut len = 0u32;
-        let name = cstr(LLVMDIFileGetFilename(file, &mut len), len as usize);
-        let mut dlen = 0u32;
-        let dir = cstr(LLVMDIFileGetDirectory(file, &mut dlen), dlen as usize);
-        let path = if name.starts_with('/') || dir.is_empty() { name } else { format!("{dir}/{name}") };
-        return Some((path, LLVMDILocationGetLine(loc), LLVMDILocationGetColumn(loc)));
+        return Some((file_path(file), LLVMDILocationGetLine(loc), LLVMDILocationGetColumn(loc)));
     }
     None
 }
@@ -79,11 +69,21 @@ pub unsafe fn defining_file(f: LLVMValueRef) -> Option<String> {
     if file.is_null() {
         return None;
     }
+    Some(file_path(file))
+}
+
+/// The path of a debug-information file: its name, under its directory
+/// when the name is relative.
+pub(super) unsafe fn file_path(file: LLVMMetadataRef) -> String {
     let mut len = 0u32;
     let name = cstr(LLVMDIFileGetFilename(file, &mut len), len as usize);
     let mut dlen = 0u32;
     let dir = cstr(LLVMDIFileGetDirectory(file, &mut dlen), dlen as usize);
-    Some(if name.starts_with('/') || dir.is_empty() { name } else { format!("{dir}/{name}") })
+    if name.starts_with('/') || dir.is_empty() {
+        name
+    } else {
+        format!("{dir}/{name}")
+    }
 }
 
 pub(super) unsafe fn subprogram_loc(cx: &mut ModuleCx, out: &mut Module, f: LLVMValueRef) -> Option<SrcLoc> {

@@ -36,6 +36,7 @@ mod calls;
 mod constants;
 mod debug_locs;
 mod function;
+mod inline_origin;
 mod operations;
 
 pub(crate) use calls::CallLowering;

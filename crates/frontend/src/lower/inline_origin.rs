@@ -16,6 +16,9 @@ use llvm_sys::core::*;
 use llvm_sys::debuginfo::*;
 use llvm_sys::prelude::*;
 
+use super::cstr;
+use super::debug_locs::file_path;
+
 /// Cooperative-groups accessors that return a per-dimension value (a
 /// `dim3`): a `y` or `z` read under them is the user's own.
 const PER_DIMENSION_ACCESSORS: &[&str] = &[
@@ -95,11 +98,7 @@ unsafe fn scope_file(scope: LLVMMetadataRef) -> Option<String> {
     if file.is_null() {
         return None;
     }
-    let mut len = 0u32;
-    let name = text(LLVMDIFileGetFilename(file, &mut len), len);
-    let mut dlen = 0u32;
-    let dir = text(LLVMDIFileGetDirectory(file, &mut dlen), dlen);
-    Some(if name.starts_with('/') || dir.is_empty() { name } else { format!("{dir}/{name}") })
+    Some(file_path(file))
 }
 
 /// The name of the function a scope lies in: lexical blocks are walked up
@@ -123,7 +122,7 @@ unsafe fn subprogram_name(context: LLVMContextRef, mut scope: LLVMMetadataRef) -
                 }
                 let mut len = 0u32;
                 let s = LLVMGetMDString(name, &mut len);
-                return (!s.is_null()).then(|| text(s, len));
+                return (!s.is_null()).then(|| cstr(s, len as usize));
             }
             LLVMMetadataKind::LLVMDILexicalBlockMetadataKind | LLVMMetadataKind::LLVMDILexicalBlockFileMetadataKind => {
                 let parent = *operands.get(1)?;
@@ -136,14 +135,6 @@ unsafe fn subprogram_name(context: LLVMContextRef, mut scope: LLVMMetadataRef) -
         }
     }
     None
-}
-
-unsafe fn text(p: *const std::os::raw::c_char, len: u32) -> String {
-    if p.is_null() {
-        return String::new();
-    }
-    let bytes = std::slice::from_raw_parts(p as *const u8, len as usize);
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[cfg(test)]
