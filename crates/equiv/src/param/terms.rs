@@ -103,27 +103,20 @@ pub(super) fn magnitude64(st: &TermStore, t: TermId) -> Option<u128> {
 
 /// Does `t` multiply, divide or take the remainder of two 64-bit non-literals?
 pub(super) fn has_nonlinear(st: &TermStore, t: TermId) -> bool {
-    let mut seen = HashSet::new();
-    let mut stack = vec![t];
-    while let Some(x) = stack.pop() {
-        if !seen.insert(x) {
-            continue;
-        }
-        if let TermKind::App(op, args) = st.kind(x) {
-            let lit = |y: TermId| st.as_bv(y).is_some();
-            let wide = st.sort_of(x).bv_width() == Some(64);
-            if wide && matches!(op, Op::BvMul | Op::BvUdiv | Op::BvUrem | Op::BvSdiv | Op::BvSrem) && args.iter().all(|&a| !lit(a)) {
-                return true;
-            }
-            stack.extend(args.iter().copied());
-        }
-    }
-    false
+    any_division_or_product(st, t, |x, args| st.sort_of(x).bv_width() == Some(64) && args.iter().all(|&a| st.as_bv(a).is_none()))
 }
 
 /// Does `t` multiply, divide or take the remainder of two non-literals,
 /// neither of which is one of `except` (the launch's sizes)?
 pub(super) fn has_product(st: &TermStore, t: TermId, except: &[TermId]) -> bool {
+    any_division_or_product(st, t, |_, args| {
+        args.len() == 2 && args.iter().all(|&a| st.as_bv(a).is_none() && !except.contains(&a))
+    })
+}
+
+/// Does some product, quotient or remainder in `t` (each shared subterm
+/// visited once) satisfy `hit`, given the application and its arguments?
+fn any_division_or_product(st: &TermStore, t: TermId, hit: impl Fn(TermId, &[TermId]) -> bool) -> bool {
     let mut seen = HashSet::new();
     let mut stack = vec![t];
     while let Some(x) = stack.pop() {
@@ -131,10 +124,7 @@ pub(super) fn has_product(st: &TermStore, t: TermId, except: &[TermId]) -> bool 
             continue;
         }
         if let TermKind::App(op, args) = st.kind(x) {
-            if matches!(op, Op::BvMul | Op::BvUdiv | Op::BvUrem | Op::BvSdiv | Op::BvSrem)
-                && args.len() == 2
-                && args.iter().all(|&a| st.as_bv(a).is_none() && !except.contains(&a))
-            {
+            if matches!(op, Op::BvMul | Op::BvUdiv | Op::BvUrem | Op::BvSdiv | Op::BvSrem) && hit(x, args) {
                 return true;
             }
             stack.extend(args.iter().copied());
