@@ -1,9 +1,14 @@
 //! The prover's Daikon filter (`lockstep_prove::daikon`): on kernels whose
 //! loops have candidates a concrete run falsifies, the filter drops some
-//! before inference, Houdini asks no more queries than without it, and the
-//! verdict and the invariants kept are the same as with `--no-daikon`
-//! (Houdini's largest inductive set does not depend on what the filter
-//! removed first, since it removes only candidates outside that set).
+//! before inference, and the verdict and the invariants kept are the same
+//! as with `--no-daikon` (Houdini's largest inductive set does not depend
+//! on what the filter removed first, since it removes only candidates
+//! outside that set). How many queries Houdini then asks is not a property:
+//! each round drops the candidates the solver's counterexample falsifies,
+//! and which model the solver returns decides how many rounds it takes
+//! (with the filter one round more on `daikon_strided_rows`, 10 against 9,
+//! since session 16's site-guarded candidates). The count is printed for
+//! the benchmark's eyes, not asserted.
 
 use std::path::Path;
 use std::process::Command;
@@ -49,24 +54,24 @@ fn check(file: &str, extra: &[&str]) -> Run {
     Run { verdict, kept, dropped_by_filter, dropped_about_logs, queries }
 }
 
-fn same_outcome_fewer_queries(file: &str) {
+fn same_outcome(file: &str) {
     let with = check(file, &[]);
     let without = check(file, &["--no-daikon"]);
     assert_eq!(with.verdict, without.verdict, "{file}: the filter changed the verdict");
     assert_eq!(with.kept, without.kept, "{file}: the filter changed the invariants Houdini kept");
     assert!(with.dropped_by_filter > 0, "{file}: the filter dropped nothing");
     assert_eq!(without.dropped_by_filter, 0, "{file}: --no-daikon did not turn the filter off");
-    assert!(with.queries <= without.queries, "{file}: {} queries with the filter, {} without", with.queries, without.queries);
+    println!("{file}: {} queries with the filter, {} without", with.queries, without.queries);
 }
 
 #[test]
 fn strided_row_loop() {
-    same_outcome_fewer_queries("daikon_strided_rows.cu");
+    same_outcome("daikon_strided_rows.cu");
 }
 
 #[test]
 fn grid_stride_tile_loop() {
-    same_outcome_fewer_queries("daikon_tile_loop.cu");
+    same_outcome("daikon_tile_loop.cu");
 }
 
 /// The filter also judges the candidates about the race logs, from the
@@ -76,7 +81,7 @@ fn grid_stride_tile_loop() {
 fn log_candidates_judged(file: &str) {
     let about_logs = check(file, &[]).dropped_about_logs;
     assert!(about_logs > 0, "{file}: no candidate about the race logs was dropped by the filter");
-    same_outcome_fewer_queries(file);
+    same_outcome(file);
 }
 
 #[test]
