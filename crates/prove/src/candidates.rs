@@ -809,14 +809,12 @@ impl Enc<'_> {
                     // accesses of `lp`'s sites: they are proposed both ways.
                     let mut inside = Vec::new();
                     for s in my_sites.iter().filter(|s| s.loops.contains(&lp)) {
-                        let site = self.st.bv_const(32, s.inst.as_u32() as u128);
-                        let e = self.st.eq(log.site, site);
-                        if !inside.contains(&e) {
-                            inside.push(e);
+                        if !inside.contains(&s.inst) {
+                            inside.push(s.inst);
                         }
                     }
                     let mixed = my_sites.iter().any(|s| !s.loops.contains(&lp));
-                    let from_lp = self.st.or(&inside);
+                    let from_lp = self.site_among(log.site, &inside);
                     let pre = self.st.and(&[log.has, from_lp]);
                     for pc in pcs {
                         let g = self.subst(pc.t[0], &map);
@@ -843,8 +841,7 @@ impl Enc<'_> {
                     if s.loops.is_empty() || s.loops.iter().any(|lp| chain.contains(lp)) || !seen_other.insert(s.inst) {
                         continue;
                     }
-                    let site = self.st.bv_const(32, s.inst.as_u32() as u128);
-                    let is_site = self.st.eq(log.site, site);
+                    let is_site = self.site_among(log.site, &[s.inst]);
                     let pre = self.st.and(&[log.has, is_site]);
                     let at = self.loc_text(*self.func.inst_locs.get(s.inst));
                     for &lp in &s.loops {

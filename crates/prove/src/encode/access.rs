@@ -286,9 +286,10 @@ impl<'a> Enc<'a> {
             all.push(log.has);
             all.push(ov);
             if let (AccessKind::Write, Some(counter)) = (k1, slot_counter) {
-                // Two writes at queue slot sites of one counter by distinct
-                // threads are at distinct slots (`slots.rs`).
-                let sites = self.slot_sites_of(counter);
+                // Two writes at queue slot sites of one counter and array
+                // layout by distinct threads are at distinct slots
+                // (`slots.rs`).
+                let sites = self.slot_sites_like(i);
                 let here = self.site_among(log.site, &sites);
                 all.push(self.st.not(here));
                 let text = format!(
@@ -408,7 +409,7 @@ impl<'a> Enc<'a> {
     }
 
     /// Whether a logged access's `site` (bv32) is one of `sites`.
-    fn site_among(&mut self, site: TermId, sites: &[InstId]) -> TermId {
+    pub(crate) fn site_among(&mut self, site: TermId, sites: &[InstId]) -> TermId {
         let mut is = Vec::new();
         for s in sites {
             let id = self.st.bv_const(32, s.as_u32() as u128);

@@ -7,7 +7,8 @@
 //! threads' writes at slot sites of one counter, the same site or two
 //! sites such as `out[slot]` and `out[slot + 1]` after an increment by 2,
 //! go to distinct elements, in whichever iterations of a loop they happen:
-//! a write-write pair of slot sites of one counter is no race. Thread 1's
+//! a write-write pair of slot sites of one counter, writing one array
+//! through the same base and element stride, is no race. Thread 1's
 //! logged write may come from any earlier iteration, so this cannot be a
 //! fact about two values of one iteration (which is what
 //! `distinct_increments` gives outside loops); it is a fact about the
@@ -20,18 +21,23 @@
 use super::*;
 
 impl Enc<'_> {
-    /// Whether `v` is the same pointer in every thread: a parameter or a
-    /// global's address, offset by constants only (a field of a struct
-    /// parameter, `&q->items`).
-    fn uniform_root(&self, mut v: ValueId) -> bool {
+    /// `v` as the same pointer in every thread: a parameter or a global's
+    /// address (its definition), offset by constants only (a field of a
+    /// struct parameter, `&q->items`), with the sum of those constants.
+    fn uniform_root(&self, mut v: ValueId) -> Option<(ValueDef, u128)> {
+        let mut offset_sum = 0u128;
         loop {
-            match self.func.values[v].def {
-                ValueDef::Param(_) | ValueDef::GlobalAddr(_) => return true,
-                ValueDef::Inst(i) => match self.func.insts[i].kind {
-                    InstKind::PtrAdd { base, offset } if matches!(self.func.values[offset].def, ValueDef::Const(_)) => v = base,
-                    _ => return false,
+            match &self.func.values[v].def {
+                def @ (ValueDef::Param(_) | ValueDef::GlobalAddr(_)) => return Some((def.clone(), offset_sum)),
+                ValueDef::Inst(i) => match self.func.insts[*i].kind {
+                    InstKind::PtrAdd { base, offset } => {
+                        let ValueDef::Const(c) = self.func.values[offset].def else { return None };
+                        offset_sum = offset_sum.wrapping_add(c);
+                        v = base;
+                    }
+                    _ => return None,
                 },
-                _ => return false,
+                _ => return None,
             }
         }
     }
@@ -81,13 +87,17 @@ impl Enc<'_> {
     /// increment by `c > j` of a global counter whose address is the same
     /// in every thread, and the store no wider than `k` bytes.
     pub(crate) fn slot_site(&self, i: InstId) -> Option<usize> {
+        self.slot_layout(i).map(|l| l.counter)
+    }
+
+    /// What makes store `i` a queue-slot write (see `slot_site`): the
+    /// counter and the layout of the array it writes.
+    fn slot_layout(&self, i: InstId) -> Option<SlotLayout> {
         let InstKind::Store { ptr, value, .. } = self.func.insts[i].kind else { return None };
         let width = self.func.value_type(value).store_size() as u128;
         let ValueDef::Inst(add) = self.func.values[ptr].def else { return None };
         let InstKind::PtrAdd { base, offset } = self.func.insts[add].kind else { return None };
-        if !self.uniform_root(base) {
-            return None;
-        }
+        let base = self.uniform_root(base)?;
         let ValueDef::Inst(scale) = self.func.values[offset].def else { return None };
         let (index, stride) = match self.func.insts[scale].kind {
             InstKind::Binary { op: BinOp::Mul, lhs, rhs } => match (&self.func.values[lhs].def, &self.func.values[rhs].def) {
@@ -108,7 +118,7 @@ impl Enc<'_> {
         let ValueDef::Inst(atomic) = self.func.values[r].def else { return None };
         let kind = &self.func.insts[atomic].kind;
         let InstKind::Atomic { ptr: counter, value: inc, .. } = kind else { return None };
-        if !self.positive_increment(kind) || !self.uniform_root(*counter) {
+        if !self.positive_increment(kind) || self.uniform_root(*counter).is_none() {
             return None;
         }
         // The written element lies in the increment's own reservation.
@@ -126,7 +136,7 @@ impl Enc<'_> {
             return None;
         }
         let obj = self.static_object(*counter)?;
-        (self.objects[obj].space == MemSpace::Global && self.only_counting_atomics(obj)).then_some(obj)
+        (self.objects[obj].space == MemSpace::Global && self.only_counting_atomics(obj)).then_some(SlotLayout { counter: obj, base, stride })
     }
 
     /// An index `ext(r + j)` or `zext(r) + j` (with `j` a non-negative
@@ -168,13 +178,18 @@ impl Enc<'_> {
         Some((inner, 0))
     }
 
-    /// The stores of the function at slot sites of counter object
-    /// `counter`, in order.
-    pub(crate) fn slot_sites_of(&self, counter: usize) -> Vec<InstId> {
+    /// The stores of the function at slot sites of the same counter as
+    /// slot site `i`, writing the same array with the same element stride
+    /// (so that distinct slots are distinct elements), in order. Sites of
+    /// one counter writing through bases or strides that differ (`out[r]`
+    /// and `(out + 1)[r]`, an `int` and a byte view of one buffer) can
+    /// meet at distinct slots, and are not paired.
+    pub(crate) fn slot_sites_like(&self, i: InstId) -> Vec<InstId> {
+        let Some(layout) = self.slot_layout(i) else { return Vec::new() };
         let mut sites = Vec::new();
         for block in self.func.blocks.values() {
             for &j in &block.insts {
-                if matches!(self.func.insts[j].kind, InstKind::Store { .. }) && self.slot_site(j) == Some(counter) {
+                if matches!(self.func.insts[j].kind, InstKind::Store { .. }) && self.slot_layout(j).as_ref() == Some(&layout) {
                     sites.push(j);
                 }
             }
@@ -182,4 +197,13 @@ impl Enc<'_> {
         sites.sort();
         sites
     }
+}
+
+/// A queue-slot write's counter object and array layout: its base (the
+/// root pointer and a constant byte offset) and its element stride.
+#[derive(PartialEq)]
+struct SlotLayout {
+    counter: usize,
+    base: (ValueDef, u128),
+    stride: u128,
 }
