@@ -21,6 +21,12 @@ Usage:
   scripts/kernels-alone.py --lockstep target/release/lockstep \\
       --root ../shared/corpora/cuda-samples [--timeout 10] [--deadline SECONDS] \\
       [--out DIR] [--jobs N]
+`--timeout 0` passes no `--timeout`: each check then runs on lockstep's own
+budgets (z3 work and CPU time, which load does not shrink), and the script
+kills a check only after `--kill-after` seconds (default 900). Each row
+records wall and CPU seconds (user + system of lockstep and its solvers),
+and `unknown` verdicts are sorted by reason: the inference budget, a time
+limit, or anything else.
 The run is niced and makes `--jobs` checks at a time (default 1). Each
 check's JSON document is kept as DIR/runs/NNNN.json (the row's `run`), so
 verdicts can be reviewed without running again. `--deadline` stops
@@ -173,11 +179,38 @@ def classify(rc, stdout):
     return verdict or "none", reasons[0] if reasons else ""
 
 
+def run_measured(cmd, kill_after):
+    """Runs `cmd`; returns (stdout, exit status, CPU seconds of it and the
+    processes it waited for). Killed (with its process group) after
+    `kill_after` seconds."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    timer = threading.Timer(kill_after, lambda: os.killpg(p.pid, 9))
+    timer.start()
+    try:
+        stdout = p.stdout.read()
+        _, status, usage = os.wait4(p.pid, 0)
+    finally:
+        timer.cancel()
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return stdout, p.returncode, usage.ru_utime + usage.ru_stime
+
+
+def unknown_class(reason):
+    """Why a kernel ended unknown, in a word: the inference budget, a time
+    limit (lockstep's --timeout or a solver's), or something else."""
+    if "budget" in reason:
+        return "budget"
+    if "timed out" in reason or "no time was left" in reason or "timeout" in reason:
+        return "time-limit"
+    return "other"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lockstep", required=True)
     ap.add_argument("--root", required=True, help="the corpus (with Samples/ and Common/)")
-    ap.add_argument("--timeout", default="10")
+    ap.add_argument("--timeout", default="10", help="lockstep's --timeout; 0 for none")
+    ap.add_argument("--kill-after", type=float, default=900.0, help="with --timeout 0: kill a check after this many seconds")
     ap.add_argument("--deadline", type=float, default=None)
     ap.add_argument("--out", default=".")
     ap.add_argument("--only", default=None, help="only files whose path contains this")
@@ -209,20 +242,22 @@ def main():
             with lock:
                 skipped.append(i)
             return
-        cmd = ["nice", "-n", "10", args.lockstep, "check", f, f"--kernel={k}", "-I", common, "-I", os.path.dirname(f), f"--timeout={args.timeout}", "--format=json"]
+        cmd = ["nice", "-n", "10", args.lockstep, "check", f, f"--kernel={k}", "-I", common, "-I", os.path.dirname(f), "--format=json"]
+        if args.timeout not in ("0", ""):
+            cmd.append(f"--timeout={args.timeout}")
         t0 = time.time()
-        p = subprocess.run(cmd, capture_output=True, text=True)
+        stdout, rc, cpu = run_measured(cmd, args.kill_after)
         wall = time.time() - t0
-        outcome, reason = classify(p.returncode, p.stdout)
+        outcome, reason = classify(rc, stdout)
         if outcome == "rejected" and "no kernel named" in reason:
             outcome = "not-compiled"
         rel = os.path.relpath(f, samples)
         run = f"runs/{i:04}.json"
         with open(os.path.join(args.out, run), "w") as fh:
-            fh.write(p.stdout)
+            fh.write(stdout)
         with lock:
-            rows.append({"index": i, "file": rel, "kernel": k, "outcome": outcome, "reason": reason, "rc": p.returncode, "wall_s": round(wall, 1), "run": run})
-            print(f"[{len(rows)}/{len(work)}] {outcome:16} {wall:5.1f} s  {rel} --kernel={k}", file=sys.stderr, flush=True)
+            rows.append({"index": i, "file": rel, "kernel": k, "outcome": outcome, "reason": reason, "rc": rc, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "run": run})
+            print(f"[{len(rows)}/{len(work)}] {outcome:16} {wall:5.1f} s {cpu:5.1f} cpu  {rel} --kernel={k}", file=sys.stderr, flush=True)
 
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for i, (f, k) in enumerate(work):
@@ -236,6 +271,18 @@ def main():
         counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
     print(f"checked {len(rows)} of {len(work)} kernels of {len(files)} files in {time.time() - start:.0f} s; not started (deadline): {left}")
     print("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    decided = [r for r in rows if r["outcome"] not in ("rejected", "not-compiled", "crash")]
+    for key in ("wall_s", "cpu_s"):
+        xs = sorted(r[key] for r in decided)
+        if xs:
+            p95 = xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
+            print(f"{key} of {len(xs)} checked kernels: median {xs[len(xs) // 2]}, p95 {p95}, max {xs[-1]}")
+    reasons = {}
+    for r in rows:
+        if r["outcome"] == "unknown":
+            cls = unknown_class(r["reason"])
+            reasons[cls] = reasons.get(cls, 0) + 1
+    print("unknown by reason: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
     for kind in ("crash", "rejected", "not-compiled"):
         for r in rows:
             if r["outcome"] == kind:

@@ -268,6 +268,10 @@ fn same_finding(confirmed: &Violation, alarm: &Violation) -> bool {
     confirmed.kind == alarm.kind && (confirmed.primary == alarm.primary || confirmed.related.iter().any(|r| Some(&r.span) == alarm.primary.as_ref()))
 }
 
+/// How many times the finder's CPU budget the wall clock allows without a
+/// deadline (a backstop for a machine too loaded for CPU time to say much).
+const FIND_WALL_BACKSTOP: u32 = 6;
+
 /// Runs the bounded symbolic finder and adds each finding that a replay of
 /// its witness confirms; returns notes on what was not confirmed.
 fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, skip: &[lockstep_diag::ViolationKind], confirmed: &mut Vec<Violation>) -> Vec<String> {
@@ -284,7 +288,14 @@ fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, skip:
         loop_unwind: config.loop_unwind.unwrap_or(4),
         solver: if config.use_cvc5 { lockstep_find::SolverKind::Cvc5 } else { lockstep_find::SolverKind::Z3 },
         query_timeout,
-        total_timeout: find_budget.unwrap_or(config.find_budget),
+        // Without a deadline, the finder's budget is CPU time (its own and
+        // its solver's), which a busy machine does not shrink, and the wall
+        // clock only a backstop; under `--timeout` the wall clock decides.
+        total_timeout: match config.deadline {
+            Some(_) => find_budget.unwrap_or(config.find_budget),
+            None => config.find_budget * FIND_WALL_BACKSTOP,
+        },
+        total_cpu: config.deadline.is_none().then_some(config.find_budget),
         warp_size: config.warp_sync,
         only_intra_group: config.only_intra_group,
         only_divergence: config.only_divergence,

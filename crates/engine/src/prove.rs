@@ -28,9 +28,15 @@ pub fn prove_uncalled(module: &Module, func: FuncId, config: &CheckConfig) -> Pr
     proof(module, prove_uncalled_function(module, func, &prove_config(module, func, config)))
 }
 
-/// How many times the prover's budget the wall clock allows when z3's work
-/// is the budget (see `prove_config`).
-const WALL_SAFETY: f64 = 1.5;
+/// How many times the prover's budget its CPU time may be when z3's work is
+/// the budget (see `prove_config`): the work limit decides, CPU time is the
+/// safety net for what work does not count.
+const CPU_SAFETY: f64 = 2.0;
+
+/// How many times the prover's budget the wall clock allows without a
+/// deadline: a backstop for a machine so loaded that even CPU time says
+/// little, far beyond what the budgets allow on a machine that runs.
+const WALL_BACKSTOP: u32 = 6;
 
 fn prove_config(module: &Module, kernel: FuncId, config: &CheckConfig) -> ProveConfig {
     ProveConfig {
@@ -52,11 +58,14 @@ fn prove_config(module: &Module, kernel: FuncId, config: &CheckConfig) -> ProveC
         param_sizes: config.array_sizes.clone(),
         // The prover's budget is z3's work, as much as z3 does in the
         // budget's time on an idle core, so that a loaded machine does not
-        // change verdicts; the wall clock is the safety net, at one and a half times the
-        // budget (at the budget itself under `--timeout`, whose deadline
-        // is the user's, and with cvc5, whose work is not counted).
+        // change verdicts; CPU time (the prover's and its solvers') is the
+        // safety net, at twice the budget, and the budget itself with cvc5,
+        // whose work is not counted. Under `--timeout` the user's deadline
+        // is wall-clock time and it decides; otherwise the wall clock is
+        // only a backstop.
         work_budget: config.prove_budget.filter(|_| !config.use_cvc5).map(|b| (b.as_millis() as u64).saturating_mul(lockstep_smt::Z3_WORK_PER_MS)),
-        time_budget: config.prove_budget.map(|b| if config.deadline.is_none() && !config.use_cvc5 { b.mul_f64(WALL_SAFETY) } else { b }),
+        cpu_budget: config.prove_budget.filter(|_| config.deadline.is_none()).map(|b| if config.use_cvc5 { b } else { b.mul_f64(CPU_SAFETY) }),
+        time_budget: config.prove_budget.map(|b| if config.deadline.is_none() { b * WALL_BACKSTOP } else { b }),
         solver_memory: Some(config.solver_memory()),
         solver_timer_factor: config.solver_timer_factor(),
         warp_size: config.warp_sync,

@@ -70,8 +70,12 @@ pub struct FindConfig {
     pub solver: SolverKind,
     /// The limit of each solver query.
     pub query_timeout: Duration,
-    /// The limit of the whole search.
+    /// The wall-clock limit of the whole search.
     pub total_timeout: Duration,
+    /// The CPU-time limit of the whole search (its thread and its solver
+    /// processes, [`lockstep_smt::CpuStopwatch`]), when given: unlike
+    /// `total_timeout`, a busy machine does not shrink it.
+    pub total_cpu: Option<Duration>,
     /// Check signed overflow of add/sub/mul (see the crate docs).
     pub check_overflow: bool,
     /// Sizes in bytes of the objects pointer parameters point to, by name.
@@ -128,6 +132,7 @@ impl Default for FindConfig {
             solver: SolverKind::Z3,
             query_timeout: Duration::from_secs(10),
             total_timeout: Duration::from_secs(120),
+            total_cpu: None,
             solver_memory: Some(lockstep_smt::solver::DEFAULT_MEMORY_LIMIT),
             solver_timer_factor: lockstep_smt::TIMER_FACTOR,
             check_overflow: false,

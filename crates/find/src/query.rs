@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use lockstep_analysis::inline_calls;
 use lockstep_diag::ViolationKind;
 use lockstep_kir::{FuncId, Function, InstId, InstKind, MemSpace, Module, Type};
-use lockstep_smt::{SatResult, Solver, SolverConfig, Sort, TermId};
+use lockstep_smt::{CpuMeter, CpuStopwatch, SatResult, Solver, SolverConfig, Sort, TermId};
 
 use crate::encode::{Access, Exec, Launch, LoadRec, Setup, ThreadIds, Trace};
 use crate::objects::Objects;
@@ -78,6 +78,8 @@ struct Search<'a> {
     func: &'a Function,
     config: &'a FindConfig,
     start: Instant,
+    /// The CPU time of the search's thread and solver, for `total_cpu`.
+    cpu: CpuStopwatch,
     terms: Terms,
     objs: Objects,
     launch: Launch,
@@ -106,6 +108,7 @@ impl<'a> Search<'a> {
         out: &mut FindOutcome,
     ) -> Search<'a> {
         let start = Instant::now();
+        let cpu = CpuStopwatch::start(CpuMeter::new());
         let dag = Unrolled::compute(func, config.loop_unwind);
         if dag.truncated {
             out.complete = false;
@@ -303,6 +306,7 @@ impl<'a> Search<'a> {
             func,
             config,
             start,
+            cpu,
             terms,
             objs,
             launch,
@@ -342,6 +346,7 @@ impl<'a> Search<'a> {
         let mut cfg = SolverConfig::new(self.config.solver, self.config.query_timeout);
         cfg.memory_limit = self.config.solver_memory;
         cfg.timer_factor = self.config.solver_timer_factor;
+        cfg.cpu_meter = Some(self.cpu.meter().clone());
         if let Some(path) = &self.config.replay_log {
             cfg = cfg.with_log(path.clone());
         }
@@ -374,7 +379,7 @@ impl<'a> Search<'a> {
             }
             return false;
         }
-        if self.start.elapsed() > self.config.total_timeout {
+        if self.start.elapsed() > self.config.total_timeout || self.config.total_cpu.is_some_and(|b| self.cpu.elapsed() > b) {
             if !out.notes.iter().any(|n| n.starts_with("total time limit")) {
                 out.complete = false;
                 out.notes.push("total time limit reached; some checks were not run".into());

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use lockstep_diag::ViolationKind;
 use lockstep_kir::{EntityRef, InstId, Module};
-use lockstep_smt::{SatResult, Solver, SolverConfig, TermId};
+use lockstep_smt::{CpuMeter, CpuStopwatch, SatResult, Solver, SolverConfig, TermId};
 
 use crate::encode::{ObKind, Problem};
 use crate::{AccessInfo, FailedCheck, KirLoc, ProveConfig, ProveOutcome, ThreadIds};
@@ -339,10 +339,12 @@ impl Session {
     /// Starts a solver for `p` and asserts its definitions and assumption
     /// tree; the solver hands a query to its bit-blasting solver after
     /// `fallback`.
-    fn start(mut p: Problem, config: &ProveConfig, log: Option<PathBuf>, fallback: Duration) -> Result<Session, String> {
+    /// `meter` counts the CPU time of its solvers (`ProveConfig::cpu_budget`).
+    fn start(mut p: Problem, config: &ProveConfig, log: Option<PathBuf>, fallback: Duration, meter: &CpuMeter) -> Result<Session, String> {
         let mut sc = SolverConfig::new(config.solver, config.query_timeout);
         sc.memory_limit = config.solver_memory;
         sc.timer_factor = config.solver_timer_factor;
+        sc.cpu_meter = Some(meter.clone());
         if let Some(path) = log {
             sc = sc.with_log(path);
         }
@@ -369,15 +371,21 @@ impl Session {
 /// Runs Houdini and checks every obligation of `p`.
 pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Option<crate::Observer>) -> ProveOutcome {
     let expand_funs = std::mem::take(&mut p.expand_funs);
-    let mut s = match Session::start(p, config, config.replay_log.clone(), ROUND_FALLBACK) {
+    // The CPU time of this thread and of every solver the session starts.
+    let cpu = CpuStopwatch::start(CpuMeter::new());
+    let mut s = match Session::start(p, config, config.replay_log.clone(), ROUND_FALLBACK, cpu.meter()) {
         Ok(s) => s,
         Err(reason) => return ProveOutcome::Unknown { reason, at: None },
     };
     let start = std::time::Instant::now();
-    // The budget is z3's work where it is known (the same on every run,
-    // however loaded the machine), with the wall clock as the safety net.
+    // The budget is z3's work where it is known and CPU time otherwise (the
+    // same on every run, however loaded the machine), with CPU time as the
+    // safety net of work; the wall clock is the user's deadline or a
+    // backstop far beyond either.
     let over_budget = |s: &Session, start: std::time::Instant| {
-        config.work_budget.is_some_and(|w| s.work > w) || config.time_budget.is_some_and(|b| start.elapsed() > b)
+        config.work_budget.is_some_and(|w| s.work > w)
+            || config.cpu_budget.is_some_and(|b| cpu.elapsed() > b)
+            || config.time_budget.is_some_and(|b| start.elapsed() > b)
     };
 
     // Houdini.
@@ -450,10 +458,11 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
     // that, the query's obligations are dropped at once, as GPUVerify does,
     // and what is left of the budget goes to the checks.
     let round_work = round_limit.as_millis() as u64 * lockstep_smt::Z3_WORK_PER_MS;
-    let may_split = |s: &Session, start: std::time::Instant| match (config.work_budget, config.time_budget) {
-        (Some(w), _) => s.work.saturating_add(round_work) <= w,
-        (None, Some(b)) => start.elapsed() + round_limit <= b,
-        (None, None) => true,
+    let may_split = |s: &Session, start: std::time::Instant| match (config.work_budget, config.cpu_budget, config.time_budget) {
+        (Some(w), _, _) => s.work.saturating_add(round_work) <= w,
+        (None, Some(b), _) => cpu.elapsed() + round_limit <= b,
+        (None, None, Some(b)) => start.elapsed() + round_limit <= b,
+        (None, None, None) => true,
     };
     // Per group, the most obligations one query asks about: all of them
     // at first, halved each time a query of that size ran out of its limit,
@@ -548,7 +557,12 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
     s.slice = None;
     let guards: Vec<TermId> = (0..ncand).filter(|&i| alive[i]).map(|i| s.p.candidates[i].guard).collect();
     if debug {
-        eprintln!("houdini: {queries} queries, {:.0} ms", start.elapsed().as_secs_f64() * 1000.0);
+        eprintln!(
+            "houdini: {queries} queries, {:.0} ms, {:.0} ms of CPU, {} z3 work",
+            start.elapsed().as_secs_f64() * 1000.0,
+            cpu.elapsed().as_secs_f64() * 1000.0,
+            s.work
+        );
         let mut per_tag: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
         for (i, c) in s.p.candidates.iter().enumerate() {
             let e = per_tag.entry(c.tag.as_str()).or_default();
@@ -575,7 +589,7 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
         let spent = s.work;
         let p = s.p;
         let log = config.replay_log.as_ref().map(|path| path.with_extension("checks.smt2"));
-        s = match Session::start(p, config, log, CHECK_FALLBACK) {
+        s = match Session::start(p, config, log, CHECK_FALLBACK, cpu.meter()) {
             Ok(s) => s,
             Err(reason) => return ProveOutcome::Unknown { reason, at: None },
         };

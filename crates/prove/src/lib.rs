@@ -164,12 +164,19 @@ pub struct ProveConfig {
     /// through such a parameter is checked to lie within its buffer,
     /// whatever `check_array_bounds` says.
     pub param_sizes: Vec<Option<u64>>,
-    /// Give up (`Unknown`) when solving takes longer than this in total.
+    /// Give up (`Unknown`) when solving takes longer than this in total
+    /// (wall-clock time: a deadline the user set, or a backstop).
     pub time_budget: Option<Duration>,
+    /// Give up (`Unknown`) when solving has used more CPU time than this:
+    /// the prover's thread and every solver process it started
+    /// ([`lockstep_smt::CpuStopwatch`]). Unlike `time_budget`, a busy machine
+    /// does not shrink it; it is the safety net of `work_budget`, and the
+    /// budget itself where work is not counted (cvc5).
+    pub cpu_budget: Option<Duration>,
     /// Give up (`Unknown`) when z3 has done more work than this (`rlimit`
     /// units, summed over the kernel's solver processes) for inference and
     /// the checks after it. Unlike `time_budget`, it gives the same verdict
-    /// on a busy machine as on an idle one; `time_budget` is then the
+    /// on a busy machine as on an idle one; `cpu_budget` is then the
     /// safety net. Not counted with cvc5.
     pub work_budget: Option<u64>,
     /// GPUVerify's `--invariants-as-candidates`: user loop invariants are
@@ -224,6 +231,7 @@ impl Default for ProveConfig {
             check_array_bounds: false,
             param_sizes: Vec::new(),
             time_budget: None,
+            cpu_budget: None,
             work_budget: None,
             solver_memory: Some(lockstep_smt::solver::DEFAULT_MEMORY_LIMIT),
             solver_timer_factor: lockstep_smt::TIMER_FACTOR,

@@ -11,6 +11,8 @@
 //! * [`value`]: bit-vector constants of any width and solver [`Value`]s.
 //! * [`print`](mod@print): SMT-LIB2 text for terms and declarations.
 //! * [`sexp`]: the S-expression parser for solver answers.
+//! * [`cpu`]: CPU time of solver processes and threads ([`CpuMeter`],
+//!   [`CpuStopwatch`]), for budgets that load does not shrink.
 //! * [`solver`]: the [`Solver`] process driver (z3, cvc5) with scopes,
 //!   timeouts, a watchdog, restarts and a replayable log.
 //!
@@ -35,6 +37,7 @@
 //! # Ok::<(), lockstep_smt::Error>(())
 //! ```
 
+pub mod cpu;
 pub mod error;
 pub mod eval;
 pub mod float;
@@ -45,6 +48,7 @@ pub mod sort;
 pub mod term;
 pub mod value;
 
+pub use cpu::{CpuMeter, CpuStopwatch};
 pub use error::{Error, Result};
 pub use float::FpOp;
 pub use sexp::SExpr;

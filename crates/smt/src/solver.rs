@@ -38,6 +38,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
+
+use crate::cpu::CpuMeter;
 use std::time::{Duration, Instant};
 
 use crate::error::{shorten, Error, Result};
@@ -166,6 +168,10 @@ pub struct SolverConfig {
     /// engine under `--timeout`). Ignored for cvc5 and without a work
     /// limit. Default: [`TIMER_FACTOR`].
     pub timer_factor: u32,
+    /// Counts the CPU time of every process started with this
+    /// configuration (and its clones), for an engine's budget
+    /// ([`CpuStopwatch`](crate::CpuStopwatch)). Default: none.
+    pub cpu_meter: Option<CpuMeter>,
 }
 
 impl SolverConfig {
@@ -180,6 +186,7 @@ impl SolverConfig {
             memory_limit: Some(DEFAULT_MEMORY_LIMIT),
             work_per_ms: Some(Z3_WORK_PER_MS),
             timer_factor: TIMER_FACTOR,
+            cpu_meter: None,
         }
     }
 
@@ -302,6 +309,8 @@ struct Process {
     /// Whether the child has been waited for: from then on its id may name
     /// another process, and its group must not be signalled.
     reaped: bool,
+    /// The meter that counts the process's CPU time until it ends.
+    meter: Option<CpuMeter>,
 }
 
 /// The reason of a z3 `unknown` caused by the work limit
@@ -412,6 +421,9 @@ impl Process {
             })?;
         running.push(child.id());
         drop(running);
+        if let Some(meter) = &config.cpu_meter {
+            meter.started(child.id());
+        }
         let stdin = child.stdin.take().expect("stdin is piped");
         let mut stdout = child.stdout.take().expect("stdout is piped");
         let mut stderr = child.stderr.take().expect("stderr is piped");
@@ -458,13 +470,23 @@ impl Process {
             stderr: err_buf,
             stderr_thread: Some(stderr_thread),
             reaped: false,
+            meter: config.cpu_meter.clone(),
         })
+    }
+
+    /// Hands the process's CPU time to its meter, once, while the process
+    /// can still be read (before it is reaped).
+    fn stop_metering(&mut self) {
+        if let Some(meter) = self.meter.take() {
+            meter.ending(self.child.id());
+        }
     }
 
     /// Waits up to `limit` for the process to exit, then kills it; returns
     /// the exit code if it exited normally.
     fn finish(&mut self, limit: Duration) -> Option<i32> {
         self.stdin = None;
+        self.stop_metering();
         let deadline = Instant::now() + limit;
         loop {
             match self.child.try_wait() {
@@ -501,6 +523,7 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
+        self.stop_metering();
         if let Ok(mut running) = RUNNING.lock() {
             running.retain(|&pid| pid != self.child.id());
         }

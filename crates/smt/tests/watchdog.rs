@@ -90,3 +90,24 @@ fn garbage_answers_are_errors() {
         Err(Error::UnexpectedResponse { .. })
     ));
 }
+
+#[test]
+fn a_cpu_meter_counts_its_solvers_cpu_time_running_and_ended() {
+    use lockstep_smt::{CpuMeter, CpuStopwatch};
+    // `check-sat` spins in the shell itself (builtins only), so the CPU
+    // time is the solver process's own.
+    let program = fake_solver("spinning", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; echo sat");
+    let meter = CpuMeter::new();
+    let stopwatch = CpuStopwatch::start(meter.clone());
+    let mut cfg = config(program);
+    cfg.timeout_per_query = Duration::from_secs(20);
+    cfg.cpu_meter = Some(meter.clone());
+    let mut s = Solver::spawn(cfg).expect("the fake solver starts");
+    assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+    let running = meter.solvers_time();
+    assert!(running >= Duration::from_millis(30), "counted {running:?} for a running solver");
+    drop(s);
+    let ended = meter.solvers_time();
+    assert!(ended >= running, "the ended solver's time was lost: {ended:?} after {running:?}");
+    assert!(stopwatch.elapsed() >= running);
+}
