@@ -23,7 +23,8 @@ pub enum Exit {
     Code(i32),
     /// The process was killed by this signal (not by the runner).
     Signal(i32),
-    /// The runner killed the process group after the wall-clock limit.
+    /// The runner killed the process group at its limit (see
+    /// `wait_with_timeout`).
     TimedOut,
     /// The process could not be started.
     SpawnFailed(String),
@@ -42,7 +43,7 @@ pub struct RawRun {
     /// the run timed out or could not be measured.
     pub max_rss_kib: Option<u64>,
     /// The peak of the verifier and all its descendants together, in KiB
-    /// (`memory::tree_resident_kib`, sampled every 100 ms, and never below
+    /// (`memory::tree_usage`, sampled every 100 ms, and never below
     /// `max_rss_kib`). `None` when the run timed out or could not be
     /// measured.
     pub max_tree_rss_kib: Option<u64>,
@@ -129,8 +130,14 @@ struct RUsage {
 /// How often a running test's process tree is measured.
 const TREE_SAMPLE_PERIOD: Duration = Duration::from_millis(100);
 
-/// Polls the child with `wait4` until it exits or `timeout` has passed since
-/// `start`; with the exit, the peak resident set `wait4` reports (see
+/// How many times the limit a test may run by the wall clock while its
+/// process tree has used less CPU time than the limit.
+const WALL_BACKSTOP: u32 = 3;
+
+/// Polls the child with `wait4` until it exits or its limit is reached
+/// (`timeout` since `start` by the wall clock, and `timeout` of CPU time used
+/// by its process tree, or `WALL_BACKSTOP` times `timeout` by the wall
+/// clock alone); with the exit, the peak resident set `wait4` reports (see
 /// `RawRun::max_rss_kib`), and the largest sample of the whole tree's
 /// resident set (0 when none was taken).
 ///
@@ -148,6 +155,7 @@ fn wait_with_timeout(child: &mut Child, start: Instant, timeout: Duration) -> (E
     };
     let mut pause = Duration::from_millis(1);
     let (mut tree_peak, mut next_sample) = (0u64, start + TREE_SAMPLE_PERIOD);
+    let mut tree_cpu: Option<Duration> = None;
     loop {
         let mut status = 0i32;
         let mut usage = RUsage { times: [0; 4], max_rss: 0, rest: [0; 13] };
@@ -167,13 +175,21 @@ fn wait_with_timeout(child: &mut Child, start: Instant, timeout: Duration) -> (E
         if r < 0 {
             return (Exit::SpawnFailed(format!("wait failed: {}", std::io::Error::last_os_error())), None, 0);
         }
-        if start.elapsed() >= timeout {
+        // The limit is the tree's CPU time as well as the wall clock, so a
+        // machine running other jobs does not turn a test that ends on its
+        // own budgets into a timeout; the wall clock alone stops it at
+        // `WALL_BACKSTOP` times the limit. Where `/proc` cannot be read the
+        // CPU time is taken to be the wall clock.
+        let elapsed = start.elapsed();
+        if elapsed >= timeout && (tree_cpu.is_none_or(|cpu| cpu >= timeout) || elapsed >= timeout * WALL_BACKSTOP) {
             kill_group(child.id());
             let _ = child.wait();
             return (Exit::TimedOut, None, 0);
         }
         if Instant::now() >= next_sample {
-            tree_peak = tree_peak.max(super::memory::tree_resident_kib(child.id()).unwrap_or(0));
+            let usage = super::memory::tree_usage(child.id());
+            tree_peak = tree_peak.max(usage.map_or(0, |u| u.resident_kib));
+            tree_cpu = usage.map(|u| u.cpu);
             next_sample = Instant::now() + TREE_SAMPLE_PERIOD;
         }
         thread::sleep(pause);

@@ -38,7 +38,10 @@ options:
   --suite gpuverify|esbmc-gpu|all   suites to run (default: all)
   --filter SUBSTR                   only tests whose key (suite/test-id) contains SUBSTR
   --jobs N                          tests run in parallel (default: number of CPUs)
-  --timeout SECS                    wall-clock limit per test (default: 60)
+  --timeout SECS                    limit per test (default: 60): a test is
+                                    stopped once both the wall clock and its
+                                    process tree's CPU time reach it, or the
+                                    wall clock reaches three times it
   --lockstep PATH                   the binary (default: $LOCKSTEP_BIN, else
                                     $CARGO_TARGET_DIR or target/ + release/lockstep)
   --shared DIR                      the shared folder (default: $LOCKSTEP_SHARED,
