@@ -12,7 +12,7 @@
 //! findings paid for the same run once per finding.
 
 use lockstep_diag::{Span, Violation};
-use lockstep_find::{Found, MemRef};
+use lockstep_find::{ConcreteWitness, Found, MemRef};
 use lockstep_kir::{FuncId, Module};
 use lockstep_replay::Launch;
 
@@ -23,6 +23,11 @@ use crate::search::{run, Inputs, SearchOutcome};
 /// Threads one confirming replay may run (the witness's groups only).
 const MAX_CONFIRM_THREADS: u64 = 1 << 16;
 
+/// Bytes of each buffer of unknown size when a witness is replayed a
+/// second time (see `Replays::confirm`): as large as the interpreter
+/// allocates, which covers any 32-bit index of 8-byte elements.
+const CONFIRM_BUFFER_BYTES: u64 = lockstep_replay::memory::MAX_ALLOCATION_BYTES;
+
 /// Replays of the findings of one bounded search, by the run they ask for.
 #[derive(Default)]
 pub struct Replays {
@@ -30,12 +35,41 @@ pub struct Replays {
 }
 
 impl Replays {
-    /// Replays `found`'s witness (or reuses the replay of an earlier
-    /// finding that asked for the same run); returns the interpreter's
-    /// violation when it reproduces the finding (same kind, at one of the
-    /// finding's locations).
+    /// Replays `found`'s witness, then its fallback witness if it has one
+    /// (or reuses the replay of an earlier finding that asked for the same
+    /// run); returns the interpreter's violation when one reproduces the
+    /// finding (same kind, at one of the finding's locations).
     pub fn confirm(&mut self, module: &Module, kernel: FuncId, config: &CheckConfig, found: &Found) -> Option<Violation> {
-        let key = replay_of(module, config, found)?;
+        std::iter::once(&found.witness)
+            .chain(found.fallback_witness.as_ref())
+            .find_map(|witness| self.confirm_witness(module, kernel, config, found, witness))
+    }
+
+    /// Replays one witness of `found` (see `confirm`).
+    fn confirm_witness(&mut self, module: &Module, kernel: FuncId, config: &CheckConfig, found: &Found, witness: &ConcreteWitness) -> Option<Violation> {
+        let key = replay_of(module, config, witness)?;
+        if let Some(v) = self.replay(module, kernel, config, found, key.clone()) {
+            return Some(v);
+        }
+        // The finder's buffers have no end where the user gave no size, and
+        // a witness may reach past the replay's default buffer (a row-major
+        // index at a large row): the replay then stops that thread at an
+        // access it takes for an artefact of its inputs, before the race.
+        // Such a witness is replayed once more with buffers as large as the
+        // interpreter allocates (lazily: only touched pages cost memory).
+        let pointers = module.functions[kernel].params.iter().filter(|p| matches!(p.ty, lockstep_kir::Type::Ptr(_))).count();
+        let some_unsized = (0..pointers).any(|p| config.array_sizes.get(p).copied().flatten().is_none());
+        if !some_unsized {
+            return None;
+        }
+        let (launch, inputs) = key;
+        let large = Inputs { unsized_buffer_bytes: Some(CONFIRM_BUFFER_BYTES), ..inputs };
+        self.replay(module, kernel, config, found, (launch, large))
+    }
+
+    /// The violation of the run of `key` (replayed, or reused) that
+    /// reproduces `found`.
+    fn replay(&mut self, module: &Module, kernel: FuncId, config: &CheckConfig, found: &Found, key: (Launch, Inputs)) -> Option<Violation> {
         let at = match self.runs.iter().position(|(k, _)| *k == key) {
             Some(at) => at,
             None => {
@@ -59,12 +93,11 @@ pub fn confirm(module: &Module, kernel: FuncId, config: &CheckConfig, found: &Fo
     Replays::default().confirm(module, kernel, config, found)
 }
 
-/// The run that replays `found`'s witness: its launch and inputs, or
+/// The run that replays a witness: its launch and inputs, or
 /// `None` when the witness is no behaviour of the program (a launch CUDA
 /// refuses, another global size than the one given) or needs more threads
 /// than a confirming replay may run.
-fn replay_of(module: &Module, config: &CheckConfig, found: &Found) -> Option<(Launch, Inputs)> {
-    let w = &found.witness;
+fn replay_of(module: &Module, config: &CheckConfig, w: &ConcreteWitness) -> Option<(Launch, Inputs)> {
     let to_u32 = |d: [u64; 3]| d.map(|x| x.min(u32::MAX as u64) as u32);
     let launch = Launch {
         group_size: to_u32(w.group_size),

@@ -324,7 +324,7 @@ fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, skip:
             None => {
                 // Set LOCKSTEP_FIND_DEBUG to see what replay did not confirm.
                 if std::env::var_os("LOCKSTEP_FIND_DEBUG").is_some() {
-                    eprintln!("unconfirmed {:?}: {}\n  sites {:?}\n  witness {:?}", found.kind, found.message, found.locs, found.witness);
+                    eprintln!("unconfirmed {:?}: {}\n  sites {:?}\n  witness {:?}\n  fallback {:?}", found.kind, found.message, found.locs, found.witness, found.fallback_witness);
                 }
                 unconfirmed += 1
             }

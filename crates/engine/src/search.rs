@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use lockstep_diag::{Related, Violation, ViolationKind as Kind, Witness, WitnessThread};
 use lockstep_kir::{AnnotKind, FuncId, MemSpace, Module, Type};
 use lockstep_replay::{
-    replay_with_oracle, HavocOracle, HavocSite, Launch, SeededHavoc, Loc, Memory, ObjId, ObjOrigin, ReplayOptions, ReplayResult, ReplayViolation, ThreadId, Val,
+    replay_with_oracle, HavocOracle, HavocSite, Launch, SeededHavoc, Loc, Memory, ObjId, ObjOrigin, Pointer, ReplayOptions, ReplayResult, ReplayViolation, ThreadId, Val,
     ViolationKind as RKind,
 };
 
@@ -184,13 +184,17 @@ pub struct Inputs {
     /// Instructions all threads together may execute, when not the
     /// search's own budget.
     pub step_budget: Option<u64>,
+    /// Bytes of each pointer parameter's buffer whose size the user did not
+    /// give, when not `DEFAULT_BUFFER_BYTES` (the confirmation of a witness
+    /// that reaches far into a buffer: see `confirm`).
+    pub unsized_buffer_bytes: Option<u64>,
 }
 
 /// Two inputs ask for the same run when every field is equal; an
 /// observation plan is the same when it is the same shared plan.
 impl PartialEq for Inputs {
     fn eq(&self, other: &Inputs) -> bool {
-        let Inputs { scalars, bytes, only_groups, globals, undefined_value, observe, step_budget } = self;
+        let Inputs { scalars, bytes, only_groups, globals, undefined_value, observe, step_budget, unsized_buffer_bytes } = self;
         *scalars == other.scalars
             && *bytes == other.bytes
             && *only_groups == other.only_groups
@@ -202,6 +206,7 @@ impl PartialEq for Inputs {
                 _ => false,
             }
             && *step_budget == other.step_budget
+            && *unsized_buffer_bytes == other.unsized_buffer_bytes
     }
 }
 
@@ -254,25 +259,46 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
                     MemSpace::Generic => MemSpace::Global,
                     s => s,
                 };
-                let size = given.unwrap_or(DEFAULT_BUFFER_BYTES);
-                let mut contents = vec![0u8; size as usize];
+                let size = given.unwrap_or(inputs.unsized_buffer_bytes.unwrap_or(DEFAULT_BUFFER_BYTES));
+                // The buffer is zero but for the bytes the inputs set. Its
+                // first bytes (all of a buffer of the default size) are
+                // given at allocation; a set byte past them is written
+                // after, so a large buffer costs only the pages touched.
+                let mut contents = vec![0u8; size.min(DEFAULT_BUFFER_BYTES) as usize];
                 let mut set = Vec::new();
+                let mut far = Vec::new();
                 for &(_, offset, byte) in inputs.bytes.iter().filter(|(param, ..)| *param == i) {
-                    if let Some(b) = contents.get_mut(offset as usize) {
-                        *b = byte;
-                        set.push(format!("[{offset}] = {byte}"));
+                    if offset >= size {
+                        continue;
                     }
+                    match contents.get_mut(offset as usize) {
+                        Some(b) => *b = byte,
+                        None => far.push((offset, byte)),
+                    }
+                    set.push(format!("[{offset}] = {byte}"));
                 }
                 let v = memory.alloc_named(&p.name, space, size, Some(&contents));
+                if let Val::Ptr(Pointer { obj: Some(obj), .. }) = v {
+                    for (offset, byte) in far {
+                        memory.write(obj, offset, &[byte]);
+                    }
+                }
                 if given.is_some() {
                     if let Val::Ptr(ptr) = v {
                         sized_buffers.extend(ptr.obj);
                     }
                 }
-                let described = if set.is_empty() {
-                    format!("buffer of {size} bytes, zero-filled")
+                // A buffer of the replay's largest size stands for one as
+                // large as the witness's accesses need (see `confirm`).
+                let extent = if given.is_none() && inputs.unsized_buffer_bytes.is_some() {
+                    "the size the accesses need".to_string()
                 } else {
-                    format!("buffer of {size} bytes, zero but bytes {}", set.join(", "))
+                    format!("{size} bytes")
+                };
+                let described = if set.is_empty() {
+                    format!("buffer of {extent}, zero-filled")
+                } else {
+                    format!("buffer of {extent}, zero but bytes {}", set.join(", "))
                 };
                 arg_witness.push((p.name.clone(), described));
                 args.push(v);

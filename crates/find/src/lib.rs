@@ -178,6 +178,10 @@ pub struct Found {
     /// The source location of each site, when known.
     pub locs: Vec<Option<SrcLoc>>,
     pub witness: ConcreteWitness,
+    /// Another witness of the same finding, to replay when `witness` is not
+    /// confirmed: the solver's first model, where the search preferred one
+    /// with small scalar arguments as `witness`.
+    pub fallback_witness: Option<ConcreteWitness>,
 }
 
 /// Concrete values under which the violation happens.

@@ -89,8 +89,18 @@ struct Search<'a> {
     solver: Option<Solver>,
 }
 
+/// How large a scalar argument of a preferred witness may be (see
+/// `small_scalar_args`): products of two such values and a thread index
+/// stay far inside 32 bits.
+const SMALL_WITNESS_BOUND: u128 = 1 << 10;
+
+/// The most time the question for a witness with small arguments gets.
+const SMALL_WITNESS_LIMIT: Duration = Duration::from_secs(2);
+
 enum Answer {
-    Sat(ConcreteWitness),
+    /// A witness, and where the search preferred one with small arguments,
+    /// the solver's first witness too (the replay may confirm either).
+    Sat(ConcreteWitness, Option<ConcreteWitness>),
     Unsat,
     Unknown(String),
 }
@@ -400,6 +410,7 @@ impl<'a> Search<'a> {
         // Definitions created after the solver started (none today, but
         // cheap to handle) go in with the query.
         let extra = std::mem::take(&mut self.terms.defs);
+        let small = self.small_scalar_args();
         let solver = self.solver.as_mut().expect("solver started");
         let result = (|| -> lockstep_smt::Result<Answer> {
             if !extra.is_empty() {
@@ -408,22 +419,48 @@ impl<'a> Search<'a> {
             }
             solver.push()?;
             solver.assert(&self.terms.st, cond)?;
-            let checked = match limit {
+            let mut checked = match limit {
                 Some(limit) => solver.check_sat_within(limit)?,
                 None => solver.check_sat()?,
             };
-            let answer = match checked {
-                SatResult::Sat => Answer::Sat(Self::witness(
-                    solver,
-                    &mut self.terms,
-                    &self.launch,
-                    &self.ids,
-                    &self.traces,
-                    self.func,
-                    threads,
-                )?),
-                SatResult::Unsat => Answer::Unsat,
-                SatResult::Unknown(r) => Answer::Unknown(r),
+            // A witness with small scalar arguments first, where one exists:
+            // the search leaves products of two unknowns free to wrap (see
+            // `assume_no_wrap`), so a first model may take `row * n` past
+            // the signed range, which is undefined behaviour the replay
+            // does not confirm; small values are also easier to read. The
+            // first model's witness is kept as a fallback, since the
+            // search's approximations may make either one unconfirmable.
+            // Only satisfiable queries that need a witness pay for this.
+            let mut preferred = None;
+            if checked == SatResult::Sat && !threads.is_empty() {
+                if let Some(small) = small {
+                    solver.push()?;
+                    solver.assert(&self.terms.st, small)?;
+                    let small_limit = limit.unwrap_or(SMALL_WITNESS_LIMIT).min(SMALL_WITNESS_LIMIT);
+                    if solver.check_sat_within(small_limit)? == SatResult::Sat {
+                        preferred = Some(Self::witness(solver, &mut self.terms, &self.launch, &self.ids, &self.traces, self.func, threads)?);
+                    }
+                    solver.pop()?;
+                    // The model of the first answer is gone: ask again.
+                    checked = match limit {
+                        Some(limit) => solver.check_sat_within(limit)?,
+                        None => solver.check_sat()?,
+                    };
+                }
+            }
+            let answer = match (checked, preferred) {
+                (SatResult::Sat, preferred) => {
+                    let first = Self::witness(solver, &mut self.terms, &self.launch, &self.ids, &self.traces, self.func, threads)?;
+                    match preferred {
+                        Some(small) if small != first => Answer::Sat(small, Some(first)),
+                        _ => Answer::Sat(first, None),
+                    }
+                }
+                // The first answer was satisfiable; asked again, it was not
+                // answered (a limit): the small witness stands alone.
+                (_, Some(small)) => Answer::Sat(small, None),
+                (SatResult::Unsat, None) => Answer::Unsat,
+                (SatResult::Unknown(r), None) => Answer::Unknown(r),
             };
             solver.pop()?;
             Ok(answer)
@@ -440,6 +477,26 @@ impl<'a> Search<'a> {
                 Answer::Unknown(msg)
             }
         }
+    }
+
+    /// Every scalar argument of the kernel (an integer of 8 bits or more)
+    /// between 0 and `SMALL_WITNESS_BOUND`: sizes, strides and counts, the
+    /// usual scalar arguments, are small and not negative in the runs
+    /// users make (a negative one makes most indices negative, and the
+    /// witness an out-of-bounds access before the race it was asked for);
+    /// `None` when the kernel has no such argument.
+    fn small_scalar_args(&mut self) -> Option<TermId> {
+        let mut bounds = Vec::new();
+        for (i, a) in self.launch.args.iter().enumerate() {
+            let (Type::Int(_), Val::V(t)) = (&self.func.params[i].ty, a) else { continue };
+            let w = self.terms.width(*t);
+            if w < 8 {
+                continue;
+            }
+            let bound = self.terms.bv(w, SMALL_WITNESS_BOUND);
+            bounds.push(self.terms.st.bvule(*t, bound));
+        }
+        (!bounds.is_empty()).then(|| self.terms.st.and(&bounds))
     }
 
     fn witness(
@@ -538,14 +595,19 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn found(&self, kind: ViolationKind, message: String, insts: &[InstId], mut witness: ConcreteWitness) -> Found {
+    fn found(&self, kind: ViolationKind, message: String, insts: &[InstId], mut witness: ConcreteWitness, fallback: Option<ConcreteWitness>) -> Found {
         self.fix_memory(&mut witness);
+        let fallback_witness = fallback.map(|mut w| {
+            self.fix_memory(&mut w);
+            w
+        });
         Found {
             kind,
             message,
             sites: insts.iter().map(|&i| (self.kernel, i)).collect(),
             locs: insts.iter().map(|&i| self.func.inst_locs.get(i).as_ref().copied()).collect(),
             witness,
+            fallback_witness,
         }
     }
 
@@ -581,8 +643,8 @@ impl<'a> Search<'a> {
                 continue;
             }
             match self.query(cond, &[0]) {
-                Answer::Sat(w) => {
-                    let f = self.found(kind, message, &[inst], w);
+                Answer::Sat(w, fallback) => {
+                    let f = self.found(kind, message, &[inst], w, fallback);
                     out.violations.push(f);
                 }
                 Answer::Unsat => {}
@@ -653,7 +715,7 @@ impl<'a> Search<'a> {
                 }
                 let cond = self.terms.st.or(&disjuncts);
                 match self.query(cond, &[0, 1]) {
-                    Answer::Sat(w) => {
+                    Answer::Sat(w, fallback) => {
                         let both_write = x_write && y_write;
                         let what = match (both_atomic, both_write) {
                             (true, _) => "atomic-atomic (block-scoped)",
@@ -662,7 +724,7 @@ impl<'a> Search<'a> {
                         };
                         let names: Vec<&str> = common.iter().map(|&o| self.objs.get(o).name.as_str()).collect();
                         let message = format!("{what} data race on `{}`", names.join("` or `"));
-                        let f = self.found(ViolationKind::DataRace, message, &[i, j], w);
+                        let f = self.found(ViolationKind::DataRace, message, &[i, j], w, fallback);
                         out.violations.push(f);
                     }
                     Answer::Unsat => {}
@@ -830,9 +892,9 @@ impl<'a> Search<'a> {
                 continue;
             }
             match self.query(cond, &[0, 1]) {
-                Answer::Sat(w) => {
+                Answer::Sat(w, fallback) => {
                     let message = "barrier divergence: two threads of one group do not reach this barrier together".to_string();
-                    let f = self.found(ViolationKind::BarrierDivergence, message, &[inst], w);
+                    let f = self.found(ViolationKind::BarrierDivergence, message, &[inst], w, fallback);
                     out.violations.push(f);
                 }
                 Answer::Unsat => {}
@@ -857,7 +919,7 @@ impl<'a> Search<'a> {
         // hard, this query alone could otherwise take the full one.
         match self.query_within(cond, &[], Some(Duration::from_secs(1))) {
             Answer::Unsat => {}
-            Answer::Sat(_) => {
+            Answer::Sat(..) => {
                 out.complete = false;
                 out.notes.push(format!(
                     "some paths run a loop more than {} times and were cut (raise loop_unwind)",
