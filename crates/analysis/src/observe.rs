@@ -121,6 +121,15 @@ pub struct Snapshot {
     /// its last barrier that orders the object's memory (a sample of at
     /// most `LogPlan::per_log`); empty without a `LogPlan`.
     pub logs: Vec<Vec<LogEntry>>,
+    /// Per logged object, the thread's accesses as a thread of another
+    /// group sees them: since its last barrier that orders the object's
+    /// memory for the whole grid. A group's barrier clears a global
+    /// object's log only for a pair of threads of one group (the prover's
+    /// encoding of barriers), so for a pair of threads of two groups the
+    /// first one's log may still hold what it accessed before it. For
+    /// shared objects (which threads of two groups never share) the same as
+    /// `logs`.
+    pub logs_across_groups: Vec<Vec<LogEntry>>,
 }
 
 /// What a run recorded: per plan loop, its snapshots; and the launch.

@@ -45,8 +45,10 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
 
     // The prover's answer when it ran before the finder (see below).
     let mut proved_first: Option<prove::Proof> = None;
+    // Set LOCKSTEP_PROVE_DEBUG to see how long each engine took.
+    let timed = StageTimer::new(&name);
     if config.mode != Mode::Prove {
-        let outcome = search::search(module, kernel, config);
+        let outcome = timed.stage("concrete search", || search::search(module, kernel, config));
         confirmed.extend(outcome.violations);
         notes.extend(outcome.notes);
         // When the concrete search found nothing, the prover decides the
@@ -64,7 +66,7 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
         // the time comes first, so that a prover that never answers cannot
         // hold back what the finder would find.
         if confirmed.is_empty() && config.mode == Mode::Both && config.deadline.is_none() {
-            proved_first = Some(run_prover(module, kernel, config, config.prove_budget));
+            proved_first = Some(timed.stage("prover", || run_prover(module, kernel, config, config.prove_budget)));
         }
         let skip: &[lockstep_diag::ViolationKind] = match proved_first {
             Some(prove::Proof::Verified { .. }) => PROVED_KINDS,
@@ -72,7 +74,7 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
         };
         match memory::spent(config.memory_limit) {
             Some(why) => notes.push(format!("bounded symbolic search skipped: {why}")),
-            None => notes.extend(find_and_confirm(module, kernel, config, skip, &mut confirmed)),
+            None => notes.extend(timed.stage("bounded finder", || find_and_confirm(module, kernel, config, skip, &mut confirmed))),
         }
     }
     // The prover's budget: its full share when it decides the verdict, a
@@ -84,7 +86,7 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
         Some(proof) => Some(proof),
         None => (config.mode != Mode::Find).then(|| {
             let budget = if confirmed.is_empty() { config.prove_budget } else { Some(std::time::Duration::from_secs(5)) };
-            run_prover(module, kernel, config, budget)
+            timed.stage("prover", || run_prover(module, kernel, config, budget))
         }),
     };
 
@@ -137,6 +139,47 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
         }
     }
     report
+}
+
+/// Prints how long each engine took on one kernel, to standard error,
+/// when `LOCKSTEP_PROVE_DEBUG` is set (a profiling aid: the figures say
+/// where a check's time goes before any deeper measurement).
+struct StageTimer<'a> {
+    kernel: &'a str,
+    on: bool,
+}
+
+impl<'a> StageTimer<'a> {
+    fn new(kernel: &'a str) -> Self {
+        StageTimer { kernel, on: std::env::var_os("LOCKSTEP_PROVE_DEBUG").is_some() }
+    }
+
+    fn stage<T>(&self, what: &str, f: impl FnOnce() -> T) -> T {
+        let start = std::time::Instant::now();
+        let cpu = if self.on { own_cpu_ms() } else { None };
+        let out = f();
+        if self.on {
+            let cpu = match (cpu, own_cpu_ms()) {
+                (Some(a), Some(b)) => format!(", {} ms of lockstep's CPU (all threads)", b.saturating_sub(a)),
+                _ => String::new(),
+            };
+            eprintln!("engine: `{}`: {what}: {:.0} ms{cpu}", self.kernel, start.elapsed().as_secs_f64() * 1000.0);
+        }
+        out
+    }
+}
+
+/// The CPU time this process has used so far (user and system, all its
+/// threads, not its solver processes), in milliseconds, where Linux's
+/// `/proc` says it.
+fn own_cpu_ms() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // The kernel's clock ticks are 100 per second on every Linux
+    // configuration this runs on (USER_HZ).
+    Some(ticks * 10)
 }
 
 /// The kinds of violation a `verified` proof rules out, for every launch

@@ -319,12 +319,17 @@ pub fn falsified(p: &Problem, obs: &Observations, alive: &[bool], only_intra_gro
         // (its choice of which access to log is free): each is tried, the
         // other logs unknown. A bounded number of arrivals, since every
         // access multiplies the work.
+        // With the second thread in another group, the first one's logs of
+        // global objects are those a group barrier does not clear
+        // (`Snapshot::logs_across_groups`).
         let with_logs = |a: Option<&Snapshot>, b: Option<&Snapshot>, dropped: &mut Vec<bool>| {
             let Some(s) = a else { return };
             if log_cands.iter().all(|&c| dropped[c]) {
                 return;
             }
-            for (m, entries) in s.logs.iter().enumerate() {
+            let across = b.is_some_and(|b| b.group_id != s.group_id) && !s.logs_across_groups.is_empty();
+            let logs = if across { &s.logs_across_groups } else { &s.logs };
+            for (m, entries) in logs.iter().enumerate() {
                 for e in entries {
                     check(a, b, Some((m, e)), &log_cands, dropped);
                 }
@@ -343,29 +348,43 @@ pub fn falsified(p: &Problem, obs: &Observations, alive: &[bool], only_intra_gro
         for s in snaps {
             by_position.entry(&s.position).or_default().push(s);
         }
+        // At each position, pairs of one group and pairs of two groups
+        // take turns, so that both kinds are evaluated within the limits
+        // (the threads are recorded group by group).
         let mut pairs = 0;
         'positions: for group in by_position.values() {
-            let mut here = 0;
+            let mut same = Vec::new();
+            let mut across = Vec::new();
             for (i, a) in group.iter().enumerate() {
                 for (j, b) in group.iter().enumerate() {
                     if i == j || (a.local_id == b.local_id && a.group_id == b.group_id) {
                         continue;
                     }
-                    if only_intra_group && a.group_id != b.group_id {
-                        continue;
+                    if a.group_id == b.group_id {
+                        if same.len() < PAIRS_PER_POSITION {
+                            same.push((*a, *b));
+                        }
+                    } else if !only_intra_group && across.len() < PAIRS_PER_POSITION {
+                        across.push((*a, *b));
                     }
-                    if here >= PAIRS_PER_POSITION {
-                        continue 'positions;
-                    }
-                    if pairs >= PAIRS_PER_LOOP {
-                        break 'positions;
-                    }
-                    here += 1;
-                    pairs += 1;
-                    check(Some(a), Some(b), None, &cands, &mut dropped);
-                    if pairs <= LOG_PAIRS {
-                        with_logs(Some(a), Some(b), &mut dropped);
-                    }
+                }
+            }
+            let (mut same, mut across) = (same.into_iter(), across.into_iter());
+            let turns = std::iter::from_fn(|| match (same.next(), across.next()) {
+                (None, None) => None,
+                (x, y) => Some([x, y]),
+            });
+            for (here, (a, b)) in turns.flatten().flatten().enumerate() {
+                if here >= PAIRS_PER_POSITION {
+                    continue 'positions;
+                }
+                if pairs >= PAIRS_PER_LOOP {
+                    break 'positions;
+                }
+                pairs += 1;
+                check(Some(a), Some(b), None, &cands, &mut dropped);
+                if pairs <= LOG_PAIRS {
+                    with_logs(Some(a), Some(b), &mut dropped);
                 }
             }
         }

@@ -1,11 +1,14 @@
 //! Solving: Houdini over the candidate invariants, then one query per proof
 //! obligation.
 //!
-//! One solver process serves the whole kernel. Definitions and the
-//! assumption tree are asserted once (each assumption behind an activation
-//! literal); every query is a `push`, the negated obligation, the
-//! obligation's path literal and the guards of the surviving candidates, a
-//! `check-sat`, and a `pop`. Houdini drops every candidate
+//! Definitions and the assumption tree are asserted once in the kernel's
+//! main solver process (each assumption behind an activation literal);
+//! every query is a `push`, the negated obligation, the obligation's path
+//! literal and the guards of the surviving candidates, a `check-sat`, and
+//! a `pop`. Houdini's rounds and the checks after them ask solvers that
+//! hold only the slice of those assertions their path's queries need
+//! (`slice`), one path at a time for Houdini and up to `CHECK_JOBS` paths
+//! at once, each on a fresh solver, for the checks. Houdini drops every candidate
 //! whose entry or preservation check is not proved (satisfiable, unknown or
 //! failed alike: dropping is always sound), until nothing changes; the
 //! surviving candidates are then assumed while the real obligations are
@@ -60,60 +63,171 @@ fn work_since(solver: &mut Solver, before: Option<u64>) -> u64 {
     }
 }
 
+/// Asks `solver` whether `neg` (a negated obligation) is satisfiable with
+/// `assumptions`, in a scope of its own, and for a model the values of
+/// `values`; returns the answer and the z3 work it took. A solver that
+/// fails is restarted with its base assertions (the query's scope is
+/// gone), and the answer is unknown.
+fn ask(solver: &mut Solver, st: &lockstep_smt::TermStore, neg: TermId, assumptions: &[TermId], values: &[TermId]) -> (Answer, u64) {
+    let before = solver.work_done().ok().flatten();
+    let result = (|| -> lockstep_smt::Result<Answer> {
+        // The assumptions are asserted in the query's scope rather than
+        // passed to `check-sat-assuming`: z3 only falls back to its fast
+        // non-incremental solver for plain `check-sat`.
+        solver.push()?;
+        solver.assert(st, neg)?;
+        for &a in assumptions {
+            solver.assert(st, a)?;
+        }
+        let r = solver.check_sat()?;
+        let ans = match r {
+            SatResult::Unsat => Answer::Proved,
+            SatResult::Sat => {
+                let vals = if values.is_empty() {
+                    Vec::new()
+                } else {
+                    solver.get_value(st, values)?.iter().map(|v| v.as_u128()).collect()
+                };
+                Answer::Failed(vals)
+            }
+            SatResult::Unknown(reason) => Answer::Unknown(format!("solver answered unknown ({reason})")),
+        };
+        solver.pop()?;
+        Ok(ans)
+    })();
+    let work = work_since(solver, before);
+    match result {
+        Ok(a) => (a, work),
+        Err(e) => {
+            // Restarting replays the open scopes: the base assertions
+            // survive, the query's scope is gone.
+            let _ = solver.restart();
+            while solver.depth() > 0 {
+                if solver.pop().is_err() {
+                    break;
+                }
+            }
+            (Answer::Unknown(format!("solver failure: {e}")), work)
+        }
+    }
+}
+
+/// One real obligation to check after inference: its negation, the
+/// literal of its path (when it has one) and the terms whose values a
+/// failure reports.
+struct Check {
+    neg: TermId,
+    ctx: Option<TermId>,
+    values: Vec<TermId>,
+}
+
+/// Checks `checks` (the real obligations of one path) under `guards` on a
+/// solver of their own, which holds only the slice of `base` they need
+/// (`slice`): the answers, in order, and the z3 work they took. A fresh
+/// solver per path makes each answer, and each model, depend only on the
+/// path's own queries, whichever process asks and whatever ran beside it.
+fn check_path(st: &lockstep_smt::TermStore, base: &[TermId], config: &SolverConfig, key: usize, checks: &[Check], guards: &[TermId]) -> (Vec<Answer>, u64) {
+    let mut roots: Vec<TermId> = guards.to_vec();
+    for c in checks {
+        roots.push(c.neg);
+        roots.extend(c.ctx);
+        roots.extend(c.values.iter().copied());
+    }
+    let kept = slice(st, base, &roots);
+    let mut sc = config.clone();
+    sc.log_path = sc.log_path.map(|path| path.with_extension(format!("checks{key}.smt2")));
+    let started = (|| -> lockstep_smt::Result<Solver> {
+        let mut solver = Solver::spawn(sc)?;
+        solver.fall_back_after(CHECK_FALLBACK)?;
+        for &t in &kept {
+            solver.assert(st, t)?;
+        }
+        Ok(solver)
+    })();
+    let mut solver = match started {
+        Ok(solver) => solver,
+        Err(e) => return (checks.iter().map(|_| Answer::Unknown(format!("solver failure: {e}"))).collect(), 0),
+    };
+    let mut work = 0;
+    let answers = checks
+        .iter()
+        .map(|c| {
+            let mut assumptions = guards.to_vec();
+            assumptions.extend(c.ctx);
+            let (answer, w) = ask(&mut solver, st, c.neg, &assumptions, &c.values);
+            work += w;
+            answer
+        })
+        .collect();
+    (answers, work)
+}
+
+/// How many solver processes check the real obligations at once, one path
+/// each (see `Session::check_real`).
+const CHECK_JOBS: usize = 2;
+
 impl Session {
-    fn query(&mut self, ob: usize, guards: &[TermId], values: &[TermId]) -> Answer {
-        let o = &self.p.obligations[ob];
-        let st = &self.p.st;
-        if st.as_bool(o.cond) == Some(true) {
-            return Answer::Proved;
-        }
-        let mut assumptions: Vec<TermId> = guards.to_vec();
-        if let Some(c) = o.ctx {
-            assumptions.push(self.p.nodes[c].0);
-        }
-        let neg = self.negations[ob];
-        let solver = &mut self.solver;
-        let before = solver.work_done().ok().flatten();
-        let result = (|| -> lockstep_smt::Result<Answer> {
-            // The assumptions are asserted in the query's scope rather than
-            // passed to `check-sat-assuming`: z3 only falls back to its fast
-            // non-incremental solver for plain `check-sat`.
-            solver.push()?;
-            solver.assert(st, neg)?;
-            for &a in &assumptions {
-                solver.assert(st, a)?;
-            }
-            let r = solver.check_sat()?;
-            let ans = match r {
-                SatResult::Unsat => Answer::Proved,
-                SatResult::Sat => {
-                    let vals = if values.is_empty() {
-                        Vec::new()
-                    } else {
-                        solver.get_value(st, values)?.iter().map(|v| v.as_u128()).collect()
-                    };
-                    Answer::Failed(vals)
-                }
-                SatResult::Unknown(reason) => Answer::Unknown(format!("solver answered unknown ({reason})")),
-            };
-            solver.pop()?;
-            Ok(ans)
-        })();
-        self.work += work_since(solver, before);
-        match result {
-            Ok(a) => a,
-            Err(e) => {
-                // Restarting replays the open scopes: the base assertions
-                // survive, the query's scope is gone.
-                let _ = self.solver.restart();
-                while self.solver.depth() > 0 {
-                    if self.solver.pop().is_err() {
-                        break;
-                    }
-                }
-                Answer::Unknown(format!("solver failure: {e}"))
+    /// Checks the real obligations `obs` (indices into the problem's
+    /// obligations) under `guards`, the obligations of each path on a
+    /// solver of its own holding the path's slice (`check_path`), up to
+    /// `CHECK_JOBS` paths at once. Before each such wave, `over_budget`
+    /// may stop the checks: the obligations not asked have no answer.
+    /// An obligation whose condition is already true needs no solver.
+    fn check_real(&mut self, obs: &[usize], guards: &[TermId], model_terms: &[TermId], over_budget: impl Fn(&Session) -> bool) -> Vec<Option<Answer>> {
+        let mut answers: Vec<Option<Answer>> = obs.iter().map(|_| None).collect();
+        let mut paths: std::collections::BTreeMap<Option<usize>, Vec<usize>> = Default::default();
+        for (i, &ob) in obs.iter().enumerate() {
+            let o = &self.p.obligations[ob];
+            if self.p.st.as_bool(o.cond) == Some(true) {
+                answers[i] = Some(Answer::Proved);
+            } else {
+                paths.entry(o.ctx).or_default().push(i);
             }
         }
+        let paths: Vec<(usize, Vec<usize>)> =
+            paths.into_values().map(|members| (obs[members[0]], members)).collect();
+        for wave in paths.chunks(CHECK_JOBS) {
+            if over_budget(self) {
+                break;
+            }
+            let jobs: Vec<(usize, Vec<Check>)> = wave
+                .iter()
+                .map(|(key, members)| {
+                    let checks = members
+                        .iter()
+                        .map(|&i| {
+                            let ob = obs[i];
+                            let o = &self.p.obligations[ob];
+                            let mut values = model_terms.to_vec();
+                            if let ObKind::Race { off1, off2, site1, .. } = o.kind {
+                                values.extend([off1, off2, site1]);
+                            }
+                            Check { neg: self.negations[ob], ctx: o.ctx.map(|c| self.p.nodes[c].0), values }
+                        })
+                        .collect();
+                    (*key, checks)
+                })
+                .collect();
+            let (st, base, config) = (&self.p.st, &self.base, &self.slice_config);
+            let results: Vec<(Vec<Answer>, u64)> = std::thread::scope(|scope| {
+                let handles: Vec<_> =
+                    jobs.iter().map(|(key, checks)| scope.spawn(move || check_path(st, base, config, *key, checks, guards))).collect();
+                handles
+                    .into_iter()
+                    .zip(&jobs)
+                    .map(|(h, (_, checks))| {
+                        h.join().unwrap_or_else(|_| (checks.iter().map(|_| Answer::Unknown("the check's thread failed".into())).collect(), 0))
+                    })
+                    .collect()
+            });
+            for ((_, members), (path_answers, work)) in wave.iter().zip(results) {
+                self.work += work;
+                for (&i, answer) in members.iter().zip(path_answers) {
+                    answers[i] = Some(answer);
+                }
+            }
+        }
+        answers
     }
 }
 
@@ -145,7 +259,7 @@ impl Session {
             solver.push()?;
             solver.assert(st, any)?;
             // A quick question: when it is hard, inference decides.
-            let r = solver.check_sat_within(std::time::Duration::from_secs(2))?;
+            let r = solver.check_sat_within(HOLDS_LIMIT)?;
             solver.pop()?;
             Ok(r == SatResult::Unsat)
         })();
@@ -270,6 +384,15 @@ impl Session {
     }
 }
 
+/// How long (as z3 work, like every limit here) the question whether
+/// every real obligation holds without invariants may take. It pays only
+/// when it is answered unsatisfiable, which for the kernels it is for
+/// (loops that touch no shared state) is quick; on a kernel that needs
+/// invariants it runs out, and at 2 s it was 40% of the prover's work on a
+/// grid-stride reduction with a warp tail (5.4M of 13.3M units on
+/// `bench/items59/warp_tail_sum.cu`).
+const HOLDS_LIMIT: Duration = Duration::from_millis(500);
+
 /// The answer to one Houdini query about some obligations of a group.
 enum Round {
     /// None of them fails under the surviving candidates.
@@ -391,6 +514,7 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
     // Houdini.
     let ncand = s.p.candidates.len();
     let mut alive = vec![true; ncand];
+    let t_holds = std::time::Instant::now();
     if ncand > 0 && s.holds_without_invariants() {
         // Nothing to prove needs an inferred invariant (a kernel whose loops
         // touch no shared state, say): inference is skipped, and the checks
@@ -399,6 +523,9 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
     }
     // Set LOCKSTEP_PROVE_DEBUG to see Houdini's decisions.
     let debug = std::env::var_os("LOCKSTEP_PROVE_DEBUG").is_some();
+    if debug {
+        eprintln!("houdini: without invariants: {:.0} ms, z3 work {}", t_holds.elapsed().as_secs_f64() * 1000.0, s.work);
+    }
     // The Daikon filter: what a concrete run falsifies needs no query.
     if let Some(observe) = observer.filter(|_| config.daikon && alive.iter().any(|&a| a)) {
         let t0 = std::time::Instant::now();
@@ -594,8 +721,6 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
             Err(reason) => return ProveOutcome::Unknown { reason, at: None },
         };
         s.work = spent;
-    } else if let Err(e) = s.solver.fall_back_after(CHECK_FALLBACK) {
-        return ProveOutcome::Unknown { reason: format!("solver failure: {e}"), at: None };
     }
     let p = &s.p;
     let mut model_terms: Vec<TermId> = Vec::new();
@@ -608,19 +733,15 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
     let mut failures = Vec::new();
     let mut unknown: Option<(String, Option<lockstep_kir::SrcLoc>)> = None;
     let mut proved: BTreeSet<String> = BTreeSet::new();
-    for ob in 0..s.p.obligations.len() {
-        if s.p.obligations[ob].cand.is_some() {
+    let real: Vec<usize> = (0..s.p.obligations.len()).filter(|&ob| s.p.obligations[ob].cand.is_none()).collect();
+    let answers = s.check_real(&real, &guards, &model_terms, |s| over_budget(s, start));
+    for (&ob, ans) in real.iter().zip(answers) {
+        // An obligation the budget left unasked makes the kernel unknown,
+        // unless another one failed.
+        let Some(ans) = ans else {
+            unknown.get_or_insert(("time budget exceeded".into(), None));
             continue;
-        }
-        if over_budget(&s, start) && unknown.is_none() {
-            unknown = Some(("time budget exceeded".into(), None));
-            break;
-        }
-        let mut values = model_terms.clone();
-        if let ObKind::Race { off1, off2, site1, .. } = s.p.obligations[ob].kind {
-            values.extend([off1, off2, site1]);
-        }
-        let ans = s.query(ob, &guards, &values);
+        };
         let p = &s.p;
         let o = &p.obligations[ob];
         let src = o.inst.and_then(|i| *p.func.inst_locs.get(i));
@@ -635,6 +756,9 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
             }
             Answer::Failed(vals) => failures.push(failed_check(p, ob, &vals)),
         }
+    }
+    if debug {
+        eprintln!("houdini: checks done, {:.0} ms since the start of inference, z3 work {}", start.elapsed().as_secs_f64() * 1000.0, s.work);
     }
     if !failures.is_empty() {
         return ProveOutcome::Failed { violations: failures };

@@ -82,11 +82,12 @@ impl Ctx<'_> {
         if let Some(copy) = group.copies.get(k) {
             let (same, event) = (copy.args == call, copy.event);
             if !same {
-                let message = format!(
-                    "`async_work_group_copy` called with arguments that differ between work-items of a group (by {})",
-                    th.id
-                );
-                self.violation(th, loc, ViolationKind::NonUniformGroupCall { what: "async_work_group_copy" }, 30, message);
+                self.violation(th, loc, ViolationKind::NonUniformGroupCall { what: "async_work_group_copy" }, 30, |_| {
+                    format!(
+                        "`async_work_group_copy` called with arguments that differ between work-items of a group (by {})",
+                        th.id
+                    )
+                });
             }
             return Val::Bits(event as u128);
         }
@@ -108,11 +109,12 @@ impl Ctx<'_> {
         let group = self.async_groups.entry(th.group).or_default();
         if let Some(first) = group.waits.get(k) {
             if *first != events {
-                let message = format!(
-                    "`wait_group_events` called with events that differ between work-items of a group (by {})",
-                    th.id
-                );
-                self.violation(th, loc, ViolationKind::NonUniformGroupCall { what: "wait_group_events" }, 31, message);
+                self.violation(th, loc, ViolationKind::NonUniformGroupCall { what: "wait_group_events" }, 31, |_| {
+                    format!(
+                        "`wait_group_events` called with events that differ between work-items of a group (by {})",
+                        th.id
+                    )
+                });
             }
             return;
         }

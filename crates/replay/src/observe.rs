@@ -33,6 +33,9 @@ struct ThreadState {
     /// Per logged object: the thread's accesses, each with the epochs
     /// (grid, group) it was made in.
     logs: Vec<Vec<(LogEntry, Epochs)>>,
+    /// Per logged object of global memory: the thread's accesses, each with
+    /// the grid epoch it was made in (see `Snapshot::logs_across_groups`).
+    across: Vec<Vec<(LogEntry, u32)>>,
 }
 
 /// The barrier epochs an access was made in: the grid's, and the group's
@@ -129,6 +132,7 @@ impl Recorder {
             kept: vec![0; n],
             last: vec![None; n],
             logs: vec![Vec::new(); nlogs],
+            across: vec![Vec::new(); nlogs],
         })
     }
 
@@ -171,16 +175,11 @@ impl Recorder {
         let entry = LogEntry { kind, offset: offset.wrapping_sub(base as u64), width, site: inst, ghosts };
         let stamp = (now.grid, if per_group { now.shared } else { now.global });
         let per_log = logs.per_log.max(1);
-        let list = &mut Self::state(&mut self.threads, &plan, index).logs[m];
-        list.retain(|(_, e)| *e == stamp);
-        if list.iter().any(|(e, _)| *e == entry) {
-            return;
+        let st = Self::state(&mut self.threads, &plan, index);
+        if !per_group {
+            keep_sample(&mut st.across[m], entry.clone(), now.grid, per_log);
         }
-        if list.len() < per_log {
-            list.push((entry, stamp));
-        } else if let Some(last) = list.last_mut() {
-            *last = (entry, stamp);
-        }
+        keep_sample(&mut st.logs[m], entry, stamp, per_log);
     }
 
     /// Thread `index` (lane `lane` of its group, ids `id`) jumped from block
@@ -207,6 +206,15 @@ impl Recorder {
                 list.iter().filter(|(_, e)| *e == stamp).map(|(entry, _)| entry.clone()).collect()
             })
             .collect();
+        let across: Vec<Vec<LogEntry>> = st
+            .across
+            .iter()
+            .enumerate()
+            .map(|(m, list)| match self.log_per_group[m] {
+                Some(false) => list.iter().filter(|(_, e)| *e == epochs.grid).map(|(entry, _)| entry.clone()).collect(),
+                _ => logs[m].clone(),
+            })
+            .collect();
         let lp = &plan.loops[l];
         let value = |v: &ValueId| vals.get(v.index()).and_then(bits);
         let now: Vec<Option<u128>> = params.iter().map(value).collect();
@@ -227,6 +235,7 @@ impl Recorder {
             entry: st.entry[l].clone(),
             values: lp.values.iter().map(value).collect(),
             logs,
+            logs_across_groups: across,
         };
         let kept = &mut self.out.loops[l];
         if st.kept[l] < plan.per_instance && kept.len() < plan.per_loop {
@@ -236,5 +245,21 @@ impl Recorder {
         } else if let Some(slot) = st.last[l] {
             kept[slot] = snap;
         }
+    }
+}
+
+/// Adds `entry`, made in the epochs `stamp`, to a thread's sample of its
+/// accesses to one object: the entries of earlier epochs go (a barrier
+/// came between), an entry already there is not added again, and past
+/// `per_log` entries the newest replaces the last.
+fn keep_sample<E: PartialEq + Copy>(list: &mut Vec<(LogEntry, E)>, entry: LogEntry, stamp: E, per_log: usize) {
+    list.retain(|(_, e)| *e == stamp);
+    if list.iter().any(|(e, _)| *e == entry) {
+        return;
+    }
+    if list.len() < per_log {
+        list.push((entry, stamp));
+    } else if let Some(last) = list.last_mut() {
+        *last = (entry, stamp);
     }
 }

@@ -21,99 +21,61 @@ impl Ctx<'_> {
         write: bool,
     ) -> Option<(ObjId, u64)> {
         let Some(obj) = p.obj else {
-            let message = format!(
-                "null pointer {} (offset {}) by {}",
-                if write { "write" } else { "read" },
-                p.offset,
-                th.id
-            );
-            self.violation(
-                th,
-                loc,
-                ViolationKind::NullDereference {
-                    offset: p.offset,
-                    write,
-                },
-                20,
-                message,
-            );
+            let kind = ViolationKind::NullDereference { offset: p.offset, write };
+            self.violation(th, loc, kind, 20, |_| {
+                format!("null pointer {} (offset {}) by {}", if write { "write" } else { "read" }, p.offset, th.id)
+            });
             return None;
         };
         let Some(object) = self.memory.get(obj) else {
             // A pointer made from an integer (`(int *)-1`) may carry the id
             // of no object: it points nowhere, like any other integer that
             // is no object's address.
-            let message = format!(
-                "{} through pointer 0x{:x}, which points to no object, by {}",
-                if write { "write" } else { "read" },
-                p.encode(),
-                th.id
-            );
             let kind = ViolationKind::NullDereference { offset: p.encode() as i64, write };
-            self.violation(th, loc, kind, 20, message);
+            self.violation(th, loc, kind, 20, |_| {
+                format!(
+                    "{} through pointer 0x{:x}, which points to no object, by {}",
+                    if write { "write" } else { "read" },
+                    p.encode(),
+                    th.id
+                )
+            });
             return None;
         };
+        // The messages below name the object: they read it from the memory
+        // `violation` hands them, since `object` borrows `self`.
         if self.opts.host_code && matches!(object.space, MemSpace::Global | MemSpace::Constant | MemSpace::Shared) {
-            let message = format!(
-                "the host {} device memory `{}` directly",
-                if write { "writes" } else { "reads" },
-                object.name
-            );
-            self.violation(th, loc, ViolationKind::DeviceMemoryFromHost { object: obj, write }, 24, message);
+            self.violation(th, loc, ViolationKind::DeviceMemoryFromHost { object: obj, write }, 24, |m| {
+                format!("the host {} device memory `{}` directly", if write { "writes" } else { "reads" }, m.object(obj).name)
+            });
             return None;
         }
         if !object.live {
-            let message = format!(
-                "access to `{}` after its function returned, by {}",
-                object.name, th.id
-            );
-            self.violation(
-                th,
-                loc,
-                ViolationKind::DeadObject { object: obj, write },
-                21,
-                message,
-            );
+            self.violation(th, loc, ViolationKind::DeadObject { object: obj, write }, 21, |m| {
+                format!("access to `{}` after its function returned, by {}", m.object(obj).name, th.id)
+            });
             return None;
         }
         let size = object.size();
-        if p.offset < 0
-            || (p.offset as u64)
-                .checked_add(width)
-                .filter(|&end| end <= size)
-                .is_none()
-        {
-            let message = format!(
-                "{}-byte {} at offset {} of `{}` ({} bytes) by {}",
-                width,
-                if write { "write" } else { "read" },
-                p.offset,
-                object.name,
-                size,
-                th.id
-            );
-            let kind = ViolationKind::OutOfBounds {
-                object: obj,
-                offset: p.offset,
-                width,
-                size,
-                write,
-            };
-            self.violation(th, loc, kind, 22, message);
+        if p.offset < 0 || (p.offset as u64).checked_add(width).filter(|&end| end <= size).is_none() {
+            let kind = ViolationKind::OutOfBounds { object: obj, offset: p.offset, width, size, write };
+            self.violation(th, loc, kind, 22, |m| {
+                format!(
+                    "{}-byte {} at offset {} of `{}` ({} bytes) by {}",
+                    width,
+                    if write { "write" } else { "read" },
+                    p.offset,
+                    m.object(obj).name,
+                    size,
+                    th.id
+                )
+            });
             return None;
         }
         if write && object.space == MemSpace::Constant {
-            let message = format!("write to constant memory `{}` by {}", object.name, th.id);
-            self.violation(
-                th,
-                loc,
-                ViolationKind::ConstantWrite {
-                    object: obj,
-                    offset: p.offset,
-                },
-                23,
-                message,
-            );
+            self.violation(th, loc, ViolationKind::ConstantWrite { object: obj, offset: p.offset }, 23, |m| {
+                format!("write to constant memory `{}` by {}", m.object(obj).name, th.id)
+            });
             return None;
         }
         Some((obj, p.offset as u64))

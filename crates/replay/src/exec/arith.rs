@@ -17,19 +17,15 @@ impl Ctx<'_> {
             BinOp::Sub => a.wrapping_sub(b),
             BinOp::Mul => a.wrapping_mul(b),
             BinOp::UDiv | BinOp::URem | BinOp::SDiv | BinOp::SRem if b == 0 => {
-                let message = format!("`{}` by zero in {}", op.name(), th.id);
-                self.violation(th, loc, ViolationKind::DivisionByZero, 12, message);
+                self.violation(th, loc, ViolationKind::DivisionByZero, 12, |_| format!("`{}` by zero in {}", op.name(), th.id));
                 0
             }
             BinOp::UDiv => a / b,
             BinOp::URem => a % b,
             BinOp::SDiv | BinOp::SRem if w > 0 && sa == sext(1u128 << (w - 1), w) && sb == -1 => {
-                let message = format!(
-                    "`{}` of the minimum {w}-bit value by -1 in {}",
-                    op.name(),
-                    th.id
-                );
-                self.violation(th, loc, ViolationKind::DivisionOverflow, 13, message);
+                self.violation(th, loc, ViolationKind::DivisionOverflow, 13, |_| {
+                    format!("`{}` of the minimum {w}-bit value by -1 in {}", op.name(), th.id)
+                });
                 if op == BinOp::SDiv {
                     a
                 } else {

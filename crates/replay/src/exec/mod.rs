@@ -521,15 +521,29 @@ impl<'a> Ctx<'a> {
         th.status = Status::Stopped;
     }
 
-    pub(crate) fn violation(&mut self, th: &Thread, loc: Loc, kind: ViolationKind, tag: u8, message: String) {
+    /// Records a violation of `kind` at `loc` by `th`, unless one with the
+    /// same tag was already recorded there. The message is only built for
+    /// a violation that is recorded (from the memory it may name): a run
+    /// that repeats one violation millions of times, an access past an
+    /// argument buffer in a long loop, spent most of its time formatting
+    /// messages that were then thrown away.
+    pub(crate) fn violation(
+        &mut self,
+        th: &Thread,
+        loc: Loc,
+        kind: ViolationKind,
+        tag: u8,
+        message: impl FnOnce(&Memory) -> String,
+    ) {
         let key = (tag, loc_key(Some(loc)), [0; 3]);
         let thread = th.id;
+        let memory = &self.memory;
         self.report
             .report(key, self.opts.max_violations, || ReplayViolation {
                 kind,
                 loc,
                 thread,
-                message,
+                message: message(memory),
             });
     }
 
@@ -923,13 +937,12 @@ impl<'a> Ctx<'a> {
                                     loc,
                                 );
                             } else {
-                                let message = format!("`{}` fails in {}", kind.name(), th.id);
                                 self.violation(
                                     th,
                                     loc,
                                     ViolationKind::AssertionFailed { annot: *kind },
                                     10,
-                                    message,
+                                    |_| format!("`{}` fails in {}", kind.name(), th.id),
                                 );
                             }
                         }
@@ -1022,8 +1035,7 @@ impl<'a> Ctx<'a> {
                         None => format!("address {:#x}, which is no function's address,", target.encode()),
                     },
                 };
-                let message = format!("call through {what} by {}", th.id);
-                self.violation(th, loc, ViolationKind::InvalidCall { target }, 14, message);
+                self.violation(th, loc, ViolationKind::InvalidCall { target }, 14, |_| format!("call through {what} by {}", th.id));
                 th.status = Status::Stopped;
                 return Flow::Yield;
             }
@@ -1127,8 +1139,7 @@ impl<'a> Ctx<'a> {
                     block: bid,
                     inst: None,
                 };
-                let message = format!("`unreachable` reached by {}", th.id);
-                self.violation(th, loc, ViolationKind::Unreachable, 11, message);
+                self.violation(th, loc, ViolationKind::Unreachable, 11, |_| format!("`unreachable` reached by {}", th.id));
                 th.status = Status::Stopped;
                 return Flow::Yield;
             }
