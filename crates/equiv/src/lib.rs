@@ -155,9 +155,20 @@ pub struct EquivConfig {
     /// [`lockstep_smt::TIMER_FACTOR`], so that load does not change
     /// answers, or 1 under a deadline the user set (`--timeout`).
     pub solver_timer_factor: u32,
+    /// Set while the parameterized proof runs beside differential testing
+    /// ([`check_inner`]): once testing has found a difference (or a race)
+    /// the proof's answer is not needed, and the proof stops at its next
+    /// solver query. `None` (the default): never stopped.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl EquivConfig {
+    /// Whether the run this configuration belongs to was stopped (see
+    /// [`EquivConfig::cancel`]).
+    pub fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
     /// The configuration of a solver whose queries take at most `timeout`.
     pub fn solver_config(&self, timeout: Duration) -> SolverConfig {
         let mut config = SolverConfig::new(self.solver, timeout);
@@ -185,6 +196,7 @@ impl Default for EquivConfig {
             seed: 0x5eed_0f_e9u64,
             memory_limit: 1 << 30,
             solver_timer_factor: lockstep_smt::TIMER_FACTOR,
+            cancel: None,
         }
     }
 }
@@ -341,10 +353,31 @@ fn check_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outc
         return o;
     }
 
-    // 1. Differential testing: fast, concrete differences.
-    let started = std::time::Instant::now();
-    let tested = testing::differential(a, b, config);
-    trace(&format!("differential testing: {:?}", started.elapsed()));
+    // 1. Differential testing (fast, concrete differences) and, beside it
+    // on a thread of its own, 2. the parameterized proof. Most of the
+    // proof's time is spent waiting for solver processes, and testing is
+    // the interpreter's work in this process, so an equivalent pair no
+    // longer waits for both one after the other. Testing's findings come
+    // first, as when it ran alone: when it finds a difference (or a race)
+    // the proof stops at its next query and its answer is dropped.
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let proof_config = EquivConfig { cancel: Some(cancel.clone()), ..config.clone() };
+    let (tested, param) = std::thread::scope(|scope| {
+        let proof = scope.spawn(|| {
+            let started = std::time::Instant::now();
+            let param = param::prove(a, b, &proof_config);
+            trace(&format!("parameterized proof: {:?}", started.elapsed()));
+            param
+        });
+        let started = std::time::Instant::now();
+        let tested = testing::differential(a, b, config);
+        trace(&format!("differential testing: {:?}", started.elapsed()));
+        if tested.difference.is_some() || tested.post_failure.is_some() || tested.race.is_some() {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        let param = proof.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (tested, param)
+    });
     let mut outcome = Outcome::new(Verdict::Unknown);
     outcome.shapes = tested.shapes.clone();
     outcome.notes = tested.notes.clone();
@@ -369,9 +402,6 @@ fn check_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Outc
     // postconditions too.
     let not_param: Option<(String, Option<(String, u32, u32)>)>;
     {
-        let started = std::time::Instant::now();
-        let param = param::prove(a, b, config);
-        trace(&format!("parameterized proof: {:?}", started.elapsed()));
         match param {
             param::ParamOutcome::Proved { proved, assumptions } => {
                 outcome.verdict = Verdict::Equivalent;

@@ -542,7 +542,7 @@ impl Prover<'_> {
             SatResult::Sat => {
                 // A model, for the interpreter to confirm (rare: ask again).
                 self.label = "value";
-                return match self.model_small_first(&facts, t, format!("the solver found inputs on which `{name}` may differ"))? {
+                return match self.model_small_first(&facts, t, format!("the solver found inputs on which `{name}` may differ"), true)? {
                     (SatResult::Sat, Some(mut c)) => {
                         c.0.opaque = self.inp.uninterpreted_in(differ);
                         Ok(Some(c))

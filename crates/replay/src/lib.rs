@@ -54,6 +54,7 @@
 mod async_copy;
 pub mod definedness;
 mod exec;
+pub mod half;
 mod observe;
 pub mod pages;
 pub mod terms;

@@ -113,7 +113,7 @@ impl Prover<'_> {
                     // first, which the interpreter can run; then any.
                     let what = format!("the solver found inputs on which a postcondition of `{name}` may fail");
                     self.label = "postcondition";
-                    match self.model_small_first(&facts, t, what)? {
+                    match self.model_small_first(&facts, t, what, false)? {
                         (SatResult::Unsat, _) => {
                             // Proved after all (the first query was a
                             // weaker one): fall through to the report.

@@ -4,6 +4,11 @@
 
 use super::*;
 
+/// Why a query did not run: the proof was stopped because differential
+/// testing, running beside it, had already found a difference
+/// ([`EquivConfig::cancel`]); the answer is never shown.
+const CANCELLED: &str = "the proof was stopped (testing found a difference)";
+
 impl Prover<'_> {
     /// A background fact that is expensive to bit-blast: a 64-bit product
     /// of non-literals (the launch limits, the no-wrap assumptions for
@@ -21,7 +26,11 @@ impl Prover<'_> {
         let plans: Vec<(Option<Vec<TermId>>, &Vec<TermId>)> = queries.iter().map(|facts| (self.light_facts(facts), facts)).collect();
         let config = self.solver.config().clone();
         let st = &self.inp.st;
+        let config_run = self.config;
         let run = |facts: &[TermId]| -> Result<SatResult, String> {
+            if config_run.cancelled() {
+                return Err(CANCELLED.to_string());
+            }
             let mut solver = Solver::spawn(config.clone()).map_err(|e| format!("solver error: {e}"))?;
             for &f in facts {
                 solver.assert(st, f).map_err(|e| format!("solver error: {e}"))?;
@@ -117,13 +126,33 @@ impl Prover<'_> {
     /// and small arguments if there is one, which the interpreter can run
     /// to confirm it, and from any model otherwise. The unrestricted query
     /// goes first: proofs (unsatisfiable queries) are the common case, and
-    /// then the small one would be wasted.
-    pub(super) fn model_small_first(&mut self, facts: &[TermId], t: Inst, what: String) -> Res<(SatResult, Option<(Candidate, [u32; 3])>)> {
+    /// then the small one would be wasted. When the caller already knows
+    /// the query is satisfiable (`known_sat`: the solver said so), the
+    /// small queries go first and the unrestricted one runs only when
+    /// they have no model: the same candidate, one query fewer in the
+    /// common case.
+    pub(super) fn model_small_first(&mut self, facts: &[TermId], t: Inst, what: String, known_sat: bool) -> Res<(SatResult, Option<(Candidate, [u32; 3])>)> {
         let goal = *facts.last().expect("the goal");
+        if known_sat {
+            if let Some(c) = self.small_model(facts, t, &what)? {
+                return Ok((SatResult::Sat, Some(c)));
+            }
+            return self.sat_then(facts, |pr| pr.candidate(t, what.clone(), goal));
+        }
         let any = self.sat_then(facts, |pr| pr.candidate(t, what.clone(), goal))?;
         if any.0 != SatResult::Sat {
             return Ok(any);
         }
+        Ok(match self.small_model(facts, t, &what)? {
+            Some(c) => (SatResult::Sat, Some(c)),
+            None => any,
+        })
+    }
+
+    /// A candidate from a model of `facts` with a small launch and small
+    /// arguments ([`Self::small_bounds`]), if the solver finds one.
+    fn small_model(&mut self, facts: &[TermId], t: Inst, what: &str) -> Res<Option<(Candidate, [u32; 3])>> {
+        let goal = *facts.last().expect("the goal");
         // Small launches first; then any block size (a difference that
         // only large blocks show) with few groups, which the interpreter
         // can still run.
@@ -134,13 +163,13 @@ impl Prover<'_> {
             small.pop();
             small.push(self.small_bounds(max_block));
             small.push(goal);
-            if let (SatResult::Sat, Some(c)) = self.sat_then(&small, |pr| pr.candidate(t, what.clone(), goal))? {
+            if let (SatResult::Sat, Some(c)) = self.sat_then(&small, |pr| pr.candidate(t, what.to_string(), goal))? {
                 self.label = label;
-                return Ok((SatResult::Sat, Some(c)));
+                return Ok(Some(c));
             }
         }
         self.label = label;
-        Ok(any)
+        Ok(None)
     }
 
     /// At most `max_block` threads per dimension (and 32 groups, or 4 for
@@ -174,6 +203,9 @@ impl Prover<'_> {
 
     pub(super) fn sat_inner(&mut self, facts: &[TermId]) -> Res<SatResult> {
         let err = |e: lockstep_smt::Error| (format!("solver error: {e}"), None);
+        if self.config.cancelled() {
+            return Err((CANCELLED.to_string(), None));
+        }
         // A fresh process per query, without `push`: once a scope is
         // opened, z3 answers with its incremental core, which skips the
         // bit-vector preprocessing that makes these queries easy
@@ -190,6 +222,9 @@ impl Prover<'_> {
     /// before the query is popped.
     pub(super) fn sat_then<T>(&mut self, facts: &[TermId], model: impl FnOnce(&mut Self) -> Res<T>) -> Res<(SatResult, Option<T>)> {
         let err = |e: lockstep_smt::Error| (format!("solver error: {e}"), None);
+        if self.config.cancelled() {
+            return Err((CANCELLED.to_string(), None));
+        }
         let start = std::time::Instant::now();
         // A fresh process per query, without `push`: once a scope is
         // opened, z3 answers with its incremental core, which skips the

@@ -30,7 +30,6 @@ use std::collections::{HashMap, HashSet};
 
 use lockstep_kir::*;
 
-use crate::math::call_external;
 use crate::memory::{Memory, ObjOrigin};
 use crate::options::{ExternalCall, ExternalOutcome, HavocOracle, HavocSite, Launch, ReplayOptions};
 use crate::async_copy::{AsyncGroup, ASYNC_COPY, WAIT_EVENTS};
@@ -898,7 +897,7 @@ impl<'a> Ctx<'a> {
                     };
                 }
                 match outcome {
-                    None => call_external(name, &vals, &types, result_ty),
+                    None => crate::half::external_value(&self.memory, name, &vals, &types, result_ty),
                     Some(ExternalOutcome::Return(v)) => v,
                     Some(ExternalOutcome::Exit) => {
                         th.status = Status::Exited;
