@@ -183,6 +183,31 @@ impl<'a> Enc<'a> {
         }
     }
 
+    /// Gives every product of two symbolic values in `t` (an application
+    /// of the uninterpreted `mul` that `Enc::mul` built, here with a race
+    /// log's ghost values substituted for a thread's) the lemmas of
+    /// `product_lemmas`: the logged `out[row * n + col]` of an earlier
+    /// iteration has the product `mul(row', n)` over the log's ghost
+    /// `row'`, and only a lemma relating it to thread 2's `mul(row, n)`
+    /// keeps the two rows apart.
+    pub(crate) fn product_lemmas_of(&mut self, t: TermId) {
+        let mut stack = vec![t];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(u) = stack.pop() {
+            if !seen.insert(u) {
+                continue;
+            }
+            if let lockstep_smt::TermKind::App(op, args) = self.st.kind(u).clone() {
+                if let lockstep_smt::Op::Apply(f) = op {
+                    if args.len() == 2 && self.st.fun(f).name.starts_with("mul_") {
+                        self.product_lemmas(args[0], args[1], u);
+                    }
+                }
+                stack.extend(args);
+            }
+        }
+    }
+
     /// Records the product `m = mul(a, b)` of two symbolic values and
     /// states what the real product satisfies when it does not overflow
     /// (`nsw_mul_ok`), alone and against every recorded product sharing a
