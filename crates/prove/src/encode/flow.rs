@@ -182,7 +182,7 @@ impl<'a> Enc<'a> {
         // numbers from there: constants for the loop).
         for (m, kinds) in logs_out.objs.iter_mut().enumerate() {
             for k in 0..3 {
-                if !changed[k] {
+                if !changed[k] || (k == AccessKind::Read.index() && self.read_log_unused(m)) {
                     kinds[k] = logs.objs[m][k].clone();
                 }
             }
@@ -289,7 +289,8 @@ impl<'a> Enc<'a> {
         // keeping them would be unsound.
         for (m, kinds) in state.logs.objs.iter().enumerate() {
             for k in 0..3 {
-                if !changed[k] && kinds[k] != next.logs.objs[m][k] {
+                let kept = !changed[k] || (k == AccessKind::Read.index() && self.read_log_unused(m));
+                if kept && kinds[k] != next.logs.objs[m][k] {
                     return err("internal: a loop changed a race log its instructions should not change", None);
                 }
             }
