@@ -835,9 +835,10 @@ impl Enc<'_> {
                     let pre = self.st.and(&[log.has, from_lp]);
                     for pc in pcs {
                         let g = self.subst(pc.t[0], &map);
-                        if g == pc.t[0] || !self.allowed(g, mark) {
+                        if g == pc.t[0] {
                             continue;
                         }
+                        let Some(g) = self.expand_names(g, mark) else { continue };
                         let c = self.st.implies(log.has, g);
                         out.push((pc.tag, format!("for the logged {} of `{oname}`: {}", k.name(), pc.text), c));
                         if mixed {

@@ -298,6 +298,54 @@ impl<'a> Enc<'a> {
         fs.funs.iter().all(|f| self.seq.get(f).is_none_or(|&s| s < mark))
     }
 
+    /// `t` with the names (`Enc::name`) defined after `mark` replaced by
+    /// what they name, when that leaves only symbols from before `mark`
+    /// (an equal term, since each name is defined equal to its term), or
+    /// `None`. An inner loop's start `threadIdx.x + 1`, computed in the
+    /// body of the loop around it, is named there, yet it is the same in
+    /// every iteration of that loop; a candidate about a ghost copy of the
+    /// inner counter needs it.
+    pub(crate) fn expand_names(&mut self, t: TermId, mark: usize) -> Option<TermId> {
+        if self.allowed(t, mark) {
+            return Some(t);
+        }
+        // The names below `t` defined after `mark`, with what they name
+        // (whose own names are visited in turn); a bounded walk.
+        let mut map: HashMap<TermId, TermId> = HashMap::new();
+        let mut stack = vec![t];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(u) = stack.pop() {
+            if !seen.insert(u) {
+                continue;
+            }
+            if seen.len() > 4096 {
+                return None;
+            }
+            match self.st.kind(u).clone() {
+                TermKind::Const(f) => {
+                    if self.seq.get(&f).is_none_or(|&s| s < mark) {
+                        continue;
+                    }
+                    let def = *self.named.get(&u)?;
+                    map.insert(u, def);
+                    stack.push(def);
+                }
+                TermKind::App(_, args) => stack.extend(args),
+                _ => {}
+            }
+        }
+        // Substituting a name's term may bring in the next level's names.
+        let mut cur = t;
+        for _ in 0..=map.len() {
+            let next = self.subst(cur, &map);
+            if next == cur {
+                break;
+            }
+            cur = next;
+        }
+        self.allowed(cur, mark).then_some(cur)
+    }
+
     pub(crate) fn encode_loop(&mut self, l: usize) -> Res<()> {
         let header = self.loops.loops[l].header;
         let hparams = self.func.blocks[header].params.clone();
