@@ -26,8 +26,11 @@
 //! `pow2` are also
 //! applied to the ghost copies of the loop counters in each log (guarded by
 //! the log's `HAS`), under the same tag: the counters of the loop, of the
-//! loops around it, and of the loops inside it (where the candidate does
-//! not mention the inner loop's own start). Where the log may also hold
+//! loops around it (with their `guard-bound` candidates too, which their
+//! own lists only get once they are encoded, after this loop), and of the
+//! loops inside it (where the candidate does not mention the inner loop's
+//! own start, or mentions a start computed from values constant for this
+//! loop: `Enc::expand_names`). Where the log may also hold
 //! accesses from elsewhere (an earlier loop's, seen by a thread of another
 //! group), each is also proposed guarded by the loop's sites (`HAS && SITE
 //! in {...} => g`), and the counter candidates of an earlier loop are
