@@ -26,8 +26,11 @@
 //! `pow2` are also
 //! applied to the ghost copies of the loop counters in each log (guarded by
 //! the log's `HAS`), under the same tag: the counters of the loop, of the
-//! loops around it, and of the loops inside it (where the candidate does
-//! not mention the inner loop's own start). Where the log may also hold
+//! loops around it (with their `guard-bound` candidates too, which their
+//! own lists only get once they are encoded, after this loop), and of the
+//! loops inside it (where the candidate does not mention the inner loop's
+//! own start, or mentions a start computed from values constant for this
+//! loop: `Enc::expand_names`). Where the log may also hold
 //! accesses from elsewhere (an earlier loop's, seen by a thread of another
 //! group), each is also proposed guarded by the loop's sites (`HAS && SITE
 //! in {...} => g`), and the counter candidates of an earlier loop are
@@ -681,6 +684,7 @@ impl Enc<'_> {
             chain.push(p);
             cur = self.loops.loops[p].parent;
         }
+        let ancestors: Vec<usize> = chain[1..].to_vec();
         // The loops inside this one too (encoded by now): a fact about an
         // inner loop's counter that does not depend on where that loop
         // started (`j % n == 0`) may also hold of the ghost copy of the
@@ -741,6 +745,7 @@ impl Enc<'_> {
                         let c = self.st.implies(pre, e);
                         let at = self.loc_text(*self.func.inst_locs.get(s.inst));
                         out.push(("access-offset", format!("a logged {} of `{oname}` at {at} has its offset", k.name()), c));
+                        self.product_lemmas_of(f);
                         // The no-wrap promises of the arithmetic that
                         // computed the logged offset, over the same ghosts:
                         // the offset alone says `base + c` of an earlier
@@ -801,7 +806,22 @@ impl Enc<'_> {
                     if !my_sites.iter().any(|s| s.loops.contains(&lp)) {
                         continue;
                     }
-                    let pcs = if lp == l { own.clone() } else { self.loop_data[lp].param_cands.clone() };
+                    let mut pcs = if lp == l { own.clone() } else { self.loop_data[lp].param_cands.clone() };
+                    // A loop around this one is encoded after it, so its
+                    // own list does not hold its guard candidates yet; its
+                    // header's condition is encoded by now, though, and it
+                    // held when an access in its body was logged (`row <
+                    // m` for the logged `out[row * n + col]` of an inner
+                    // loop over columns, which keeps that row apart from
+                    // another block's once the outer loop goes around).
+                    if ancestors.contains(&lp) && self.loop_data[lp].state.is_some() {
+                        let have: std::collections::HashSet<TermId> = pcs.iter().map(|pc| pc.t[0]).collect();
+                        for pc in self.guard_candidates(lp) {
+                            if !have.contains(&pc.t[0]) {
+                                pcs.push(pc);
+                            }
+                        }
+                    }
                     let map = ghost_map(self, &[lp]);
                     // When the log may also hold an access from outside
                     // loop `lp` (an earlier loop's, seen by a thread of
@@ -818,9 +838,10 @@ impl Enc<'_> {
                     let pre = self.st.and(&[log.has, from_lp]);
                     for pc in pcs {
                         let g = self.subst(pc.t[0], &map);
-                        if g == pc.t[0] || !self.allowed(g, mark) {
+                        if g == pc.t[0] {
                             continue;
                         }
+                        let Some(g) = self.expand_names(g, mark) else { continue };
                         let c = self.st.implies(log.has, g);
                         out.push((pc.tag, format!("for the logged {} of `{oname}`: {}", k.name(), pc.text), c));
                         if mixed {

@@ -182,7 +182,7 @@ impl<'a> Enc<'a> {
         // numbers from there: constants for the loop).
         for (m, kinds) in logs_out.objs.iter_mut().enumerate() {
             for k in 0..3 {
-                if !changed[k] {
+                if !changed[k] || (k == AccessKind::Read.index() && self.read_log_unused(m)) {
                     kinds[k] = logs.objs[m][k].clone();
                 }
             }
@@ -228,6 +228,54 @@ impl<'a> Enc<'a> {
     pub fn allowed(&self, t: TermId, mark: usize) -> bool {
         let fs = self.st.free_symbols(&[t]);
         fs.funs.iter().all(|f| self.seq.get(f).is_none_or(|&s| s < mark))
+    }
+
+    /// `t` with the names (`Enc::name`) defined after `mark` replaced by
+    /// what they name, when that leaves only symbols from before `mark`
+    /// (an equal term, since each name is defined equal to its term), or
+    /// `None`. An inner loop's start `threadIdx.x + 1`, computed in the
+    /// body of the loop around it, is named there, yet it is the same in
+    /// every iteration of that loop; a candidate about a ghost copy of the
+    /// inner counter needs it.
+    pub(crate) fn expand_names(&mut self, t: TermId, mark: usize) -> Option<TermId> {
+        if self.allowed(t, mark) {
+            return Some(t);
+        }
+        // The names below `t` defined after `mark`, with what they name
+        // (whose own names are visited in turn); a bounded walk.
+        let mut map: HashMap<TermId, TermId> = HashMap::new();
+        let mut stack = vec![t];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(u) = stack.pop() {
+            if !seen.insert(u) {
+                continue;
+            }
+            if seen.len() > 4096 {
+                return None;
+            }
+            match self.st.kind(u).clone() {
+                TermKind::Const(f) => {
+                    if self.seq.get(&f).is_none_or(|&s| s < mark) {
+                        continue;
+                    }
+                    let def = *self.named.get(&u)?;
+                    map.insert(u, def);
+                    stack.push(def);
+                }
+                TermKind::App(_, args) => stack.extend(args),
+                _ => {}
+            }
+        }
+        // Substituting a name's term may bring in the next level's names.
+        let mut cur = t;
+        for _ in 0..=map.len() {
+            let next = self.subst(cur, &map);
+            if next == cur {
+                break;
+            }
+            cur = next;
+        }
+        self.allowed(cur, mark).then_some(cur)
     }
 
     pub(crate) fn encode_loop(&mut self, l: usize) -> Res<()> {
@@ -289,7 +337,8 @@ impl<'a> Enc<'a> {
         // keeping them would be unsound.
         for (m, kinds) in state.logs.objs.iter().enumerate() {
             for k in 0..3 {
-                if !changed[k] && kinds[k] != next.logs.objs[m][k] {
+                let kept = !changed[k] || (k == AccessKind::Read.index() && self.read_log_unused(m));
+                if kept && kinds[k] != next.logs.objs[m][k] {
                     return err("internal: a loop changed a race log its instructions should not change", None);
                 }
             }

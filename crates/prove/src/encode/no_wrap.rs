@@ -183,6 +183,31 @@ impl<'a> Enc<'a> {
         }
     }
 
+    /// Gives every product of two symbolic values in `t` (an application
+    /// of the uninterpreted `mul` that `Enc::mul` built, here with a race
+    /// log's ghost values substituted for a thread's) the lemmas of
+    /// `product_lemmas`: the logged `out[row * n + col]` of an earlier
+    /// iteration has the product `mul(row', n)` over the log's ghost
+    /// `row'`, and only a lemma relating it to thread 2's `mul(row, n)`
+    /// keeps the two rows apart.
+    pub(crate) fn product_lemmas_of(&mut self, t: TermId) {
+        let mut stack = vec![t];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(u) = stack.pop() {
+            if !seen.insert(u) {
+                continue;
+            }
+            if let lockstep_smt::TermKind::App(op, args) = self.st.kind(u).clone() {
+                if let lockstep_smt::Op::Apply(f) = op {
+                    if args.len() == 2 && self.st.fun(f).name.starts_with("mul_") {
+                        self.product_lemmas(args[0], args[1], u);
+                    }
+                }
+                stack.extend(args);
+            }
+        }
+    }
+
     /// Records the product `m = mul(a, b)` of two symbolic values and
     /// states what the real product satisfies when it does not overflow
     /// (`nsw_mul_ok`), alone and against every recorded product sharing a
@@ -199,6 +224,33 @@ impl<'a> Enc<'a> {
             return;
         }
         let ok = self.uf("nsw_mul_ok", &[a, b], Sort::Bool);
+        // Factors extended from narrower values may not be able to
+        // overflow at all: a signed j-bit and a signed k-bit value have a
+        // product that fits j + k signed bits (`(size_t)row * cols` of two
+        // `int`s, 32 + 32 bits, fits 64), and then the promise is a fact,
+        // whether or not the compiler marked the `mul` (an unsigned
+        // `size_t` product is never marked).
+        if self.signed_bits(a) + self.signed_bits(b) <= w {
+            self.defs.push(ok);
+        }
+        // And two such non-negative factors have a product no larger than
+        // the product of their largest values: `(size_t)row * cols + col`
+        // with `0 <= col < cols` stays below 2^62, so scaling it by the
+        // element size cannot wrap around 2^64 and meet another row.
+        if let (Some(ha), Some(hb)) = (self.largest(a), self.largest(b)) {
+            if let Some(hm) = ha.checked_mul(hb).filter(|&h| w < 128 && h < (1u128 << (w - 1))) {
+                let zero = self.st.bv_const(w, 0);
+                let a_nonneg = self.st.bvsle(zero, a);
+                let b_nonneg = self.st.bvsle(zero, b);
+                let pre = self.st.and(&[a_nonneg, b_nonneg]);
+                let hi = self.st.bv_const(w, hm);
+                let lo_ok = self.st.bvsle(zero, m);
+                let hi_ok = self.st.bvsle(m, hi);
+                let post = self.st.and(&[lo_ok, hi_ok]);
+                let lemma = self.st.implies(pre, post);
+                self.defs.push(lemma);
+            }
+        }
         let zero = self.st.bv_const(w, 0);
         // Two non-negative factors have a non-negative product.
         let a_nonneg = self.st.bvsle(zero, a);
@@ -239,6 +291,41 @@ impl<'a> Enc<'a> {
             }
         }
         self.products.push((a, b, m));
+    }
+}
+
+impl Enc<'_> {
+    /// How many bits `t` needs as a signed value, from its form alone: a
+    /// sign extension of a `j`-bit value needs `j`, a zero extension `j +
+    /// 1`, anything else its width.
+    fn signed_bits(&self, t: TermId) -> u32 {
+        let w = self.st.sort_of(t).bv_width().unwrap_or(u32::MAX / 4);
+        match self.st.kind(t) {
+            lockstep_smt::TermKind::App(lockstep_smt::Op::SignExtend(_), args) => {
+                self.signed_bits(args[0]).min(w)
+            }
+            lockstep_smt::TermKind::App(lockstep_smt::Op::ZeroExtend(_), args) => {
+                let inner = self.st.sort_of(args[0]).bv_width().unwrap_or(w);
+                (inner + 1).min(w)
+            }
+            _ => w,
+        }
+    }
+
+    /// The largest signed value `t` can have, from its form alone (a sign
+    /// or zero extension of a narrower value), or `None`.
+    fn largest(&self, t: TermId) -> Option<u128> {
+        match self.st.kind(t) {
+            lockstep_smt::TermKind::App(lockstep_smt::Op::SignExtend(_), args) => {
+                let j = self.st.sort_of(args[0]).bv_width()?;
+                (j >= 1 && j < 128).then(|| (1u128 << (j - 1)) - 1)
+            }
+            lockstep_smt::TermKind::App(lockstep_smt::Op::ZeroExtend(_), args) => {
+                let j = self.st.sort_of(args[0]).bv_width()?;
+                (j < 127).then(|| (1u128 << j) - 1)
+            }
+            _ => None,
+        }
     }
 }
 
