@@ -114,8 +114,8 @@ fn a_restriction_to_an_array_the_kernel_lacks_is_rejected() {
     assert!(stderr(&out).contains("no array named `b`"), "stderr: {}", stderr(&out));
 }
 
-/// `--smt-log=DIR` leaves one replayable file per solver session, and the
-/// prover's file replays to the same answers.
+/// `--smt-log=DIR` leaves one replayable file per solver session: the
+/// prover's main session and its checks' sessions, and the finder's.
 #[test]
 fn smt_log_writes_a_replayable_session_per_engine() {
     let file = scratch("logged.cu", b"__global__ void logged(int *a) { a[threadIdx.x] = 1; }\n");
@@ -124,7 +124,16 @@ fn smt_log_writes_a_replayable_session_per_engine() {
     let out = lockstep(&["check", file.to_str().unwrap(), "--blockDim=8", "--gridDim=2", &format!("--smt-log={}", dir.display())]);
     assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
     let prove = std::fs::read_to_string(dir.join("logged.prove.smt2")).expect("the prover's log");
-    assert!(prove.contains("(check-sat)"), "{prove}");
+    assert!(prove.contains("lockstep-smt session log"), "{prove}");
+    // The checks after inference run on solvers of their own, one per path,
+    // each logged beside the main session (`logged.prove.checksN.smt2`).
+    let checks: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the log folder")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("logged.prove.checks"))
+        .map(|e| std::fs::read_to_string(e.path()).expect("a check session's log"))
+        .collect();
+    assert!(!checks.is_empty() && checks.iter().all(|c| c.contains("(check-sat)")), "{checks:?}");
     // After a proof the finder has nothing left to look for in this kernel
     // (it has no division and no array of known size), so its session is
     // logged when it runs alone.
@@ -136,8 +145,9 @@ fn smt_log_writes_a_replayable_session_per_engine() {
 }
 
 /// A prover whose checks run in a second session (a grid-stride loop whose
-/// step is no power of two, see `ackermann`) logs that session to a file of
-/// its own beside the first.
+/// step is no power of two, see `ackermann`) logs that session, and the
+/// per-path check sessions cut from it, to files of their own beside the
+/// first.
 #[test]
 fn smt_log_keeps_the_second_prover_session() {
     let source = b"__global__ void strided(int *a, unsigned n) {\n  __requires(n <= 0x7fffffff);\n  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) a[i] = 1;\n}\n";
@@ -147,10 +157,19 @@ fn smt_log_keeps_the_second_prover_session() {
     let log = format!("--smt-log={}", dir.display());
     let out = lockstep(&["check", file.to_str().unwrap(), "--mode=prove", "--blockDim=96", "--gridDim=5", &log]);
     assert_eq!(out.status.code(), Some(0), "stdout: {}\nstderr: {}", String::from_utf8_lossy(&out.stdout), stderr(&out));
-    for name in ["strided.prove.smt2", "strided.prove.checks.smt2"] {
-        let text = std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(text.contains("(check-sat)"), "{name}: {text}");
-    }
+    let text = std::fs::read_to_string(dir.join("strided.prove.smt2")).expect("the first session's log");
+    assert!(text.contains("(check-sat)"), "{text}");
+    // The second session holds the rewritten assertions; its checks run on
+    // solvers of their own, one per path, logged beside it.
+    let second = std::fs::read_to_string(dir.join("strided.prove.checks.smt2")).expect("the second session's log");
+    assert!(second.contains("lockstep-smt session log"), "{second}");
+    let paths: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the log folder")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("strided.prove.checks.checks"))
+        .map(|e| std::fs::read_to_string(e.path()).expect("a check session's log"))
+        .collect();
+    assert!(!paths.is_empty() && paths.iter().all(|c| c.contains("(check-sat)")), "{paths:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -320,7 +320,13 @@ impl<'a, 'b> Exec<'a, 'b> {
         // default, since exactly one edge is taken when `pc` holds).
         let first = incoming[0].1;
         let mut env = HashMap::with_capacity(first.env.len());
-        for (&k, &v0) in &first.env {
+        // In value order, not the map's: the merged terms get their names
+        // (and the solver its declarations) in the order they are made, and
+        // z3's models depend on that order, so a witness would change from
+        // run to run.
+        let mut merged_values: Vec<(ValueId, Val)> = first.env.iter().map(|(&k, &v)| (k, v)).collect();
+        merged_values.sort_unstable_by_key(|&(k, _)| k);
+        for (k, v0) in merged_values {
             let mut vals = Vec::with_capacity(incoming.len());
             vals.push(v0);
             for (_, st, _) in &incoming[1..] {
