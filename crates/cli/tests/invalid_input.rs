@@ -114,6 +114,17 @@ fn a_restriction_to_an_array_the_kernel_lacks_is_rejected() {
     assert!(stderr(&out).contains("no array named `b`"), "stderr: {}", stderr(&out));
 }
 
+/// The contents of the session logs in `dir` whose names start with
+/// `prefix` (the per-path check sessions of one prover session).
+fn logs_starting_with(dir: &std::path::Path, prefix: &str) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("the log folder")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(prefix))
+        .map(|e| std::fs::read_to_string(e.path()).expect("a check session's log"))
+        .collect()
+}
+
 /// `--smt-log=DIR` leaves one replayable file per solver session: the
 /// prover's main session and its checks' sessions, and the finder's.
 #[test]
@@ -127,12 +138,7 @@ fn smt_log_writes_a_replayable_session_per_engine() {
     assert!(prove.contains("lockstep-smt session log"), "{prove}");
     // The checks after inference run on solvers of their own, one per path,
     // each logged beside the main session (`logged.prove.checksN.smt2`).
-    let checks: Vec<String> = std::fs::read_dir(&dir)
-        .expect("the log folder")
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with("logged.prove.checks"))
-        .map(|e| std::fs::read_to_string(e.path()).expect("a check session's log"))
-        .collect();
+    let checks = logs_starting_with(&dir, "logged.prove.checks");
     assert!(!checks.is_empty() && checks.iter().all(|c| c.contains("(check-sat)")), "{checks:?}");
     // After a proof the finder has nothing left to look for in this kernel
     // (it has no division and no array of known size), so its session is
@@ -163,12 +169,7 @@ fn smt_log_keeps_the_second_prover_session() {
     // solvers of their own, one per path, logged beside it.
     let second = std::fs::read_to_string(dir.join("strided.prove.checks.smt2")).expect("the second session's log");
     assert!(second.contains("lockstep-smt session log"), "{second}");
-    let paths: Vec<String> = std::fs::read_dir(&dir)
-        .expect("the log folder")
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with("strided.prove.checks.checks"))
-        .map(|e| std::fs::read_to_string(e.path()).expect("a check session's log"))
-        .collect();
+    let paths = logs_starting_with(&dir, "strided.prove.checks.checks");
     assert!(!paths.is_empty() && paths.iter().all(|c| c.contains("(check-sat)")), "{paths:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
