@@ -52,7 +52,7 @@ use lockstep_kir::{
     BlockId, CastOp, Function, InstId, InstKind, LocalId, MemSpace, SrcLoc, Terminator, Type, ValueDef, ValueId,
 };
 
-use crate::cfg::Cfg;
+use lockstep_analysis::block_order::BlockOrder;
 
 /// The external call that starts a copy and yields its event.
 pub(crate) const ASYNC_COPY: &str = "__lockstep_async_copy";
@@ -171,7 +171,7 @@ struct Analysis<'a> {
 
 /// The copies of `func` and the copies that may be in flight at each
 /// barrier (see the module docs).
-pub(crate) fn analyse(func: &Function, cfg: &Cfg) -> Result<AsyncCopies, AsyncError> {
+pub(crate) fn analyse(func: &Function, cfg: &BlockOrder) -> Result<AsyncCopies, AsyncError> {
     let mut a = Analysis { func, sites: Vec::new(), site_of: HashMap::new() };
     for &b in &cfg.rpo {
         let insts = &func.blocks[b].insts;

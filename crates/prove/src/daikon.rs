@@ -70,7 +70,7 @@ pub enum LogField {
 /// stand for.
 #[derive(Clone, Debug)]
 pub struct DaikonLoop {
-    /// The prover's loop index (`cfg::Loops`).
+    /// The prover's loop index (`LoopNest`).
     pub index: usize,
     pub parent: Option<usize>,
     pub header: BlockId,

@@ -32,8 +32,8 @@ use std::collections::HashMap;
 
 use lockstep_kir::{AnnotKind, BlockId, Function, InstData, InstId, InstKind, ValueDef, ValueId};
 
-use crate::cfg::Cfg;
-use crate::inline::Inlined;
+use lockstep_analysis::block_order::{BlockOrder, LoopNest};
+use crate::inlined::Inlined;
 
 /// Copies every function-wide (candidate) invariant of the inlined kernel
 /// to an invariant (candidate) annotation at each loop header, and marks
@@ -58,7 +58,7 @@ pub fn place(inlined: &mut Inlined) -> Result<(), (String, InstId)> {
         inlined.function_wide_placed = true;
         return Ok(());
     }
-    let cfg = Cfg::compute(f);
+    let cfg = BlockOrder::compute(f);
     // Irreducible control flow is reported by the encoding; leave the
     // function as it is (and the invariants unplaced) until then.
     let Ok(loops) = cfg.loops(f) else { return Ok(()) };
@@ -108,7 +108,7 @@ pub fn place(inlined: &mut Inlined) -> Result<(), (String, InstId)> {
 /// stays where it is (and the encoding reports it as not in a loop header).
 pub fn relocate_invariants(inlined: &mut Inlined) {
     let f = &mut inlined.func;
-    let cfg = Cfg::compute(f);
+    let cfg = BlockOrder::compute(f);
     let Ok(loops) = cfg.loops(f) else { return };
     let inst_blocks = f.inst_blocks();
     let mut found: Vec<(BlockId, InstId, BlockId)> = Vec::new();
@@ -159,7 +159,7 @@ pub fn relocate_invariants(inlined: &mut Inlined) {
 /// Whether every path from `header` to the annotation `annot` in block `b`
 /// inside the loop passes only through code without effects (pure
 /// computations and annotations).
-fn condition_region(f: &Function, cfg: &Cfg, loops: &crate::cfg::Loops, b: BlockId, annot: InstId, header: BlockId) -> bool {
+fn condition_region(f: &Function, cfg: &BlockOrder, loops: &LoopNest, b: BlockId, annot: InstId, header: BlockId) -> bool {
     let Some(l) = loops.by_header.get(&header).copied() else { return false };
     let body = &loops.loops[l].blocks;
     let mut seen = std::collections::HashSet::new();
@@ -190,7 +190,7 @@ fn condition_region(f: &Function, cfg: &Cfg, loops: &crate::cfg::Loops, b: Block
 /// Rebuilds one expression at the start of one loop header.
 struct Placer<'a> {
     f: &'a mut Function,
-    cfg: &'a Cfg,
+    cfg: &'a BlockOrder,
     inst_blocks: &'a lockstep_kir::SecondaryMap<InstId, Option<BlockId>>,
     header: BlockId,
     /// Values already rebuilt at this header.

@@ -4,8 +4,10 @@
 //! The method (GPUVerify, Betts et al., see DESIGN.md and the seed chapter on
 //! the two-thread reduction) in this crate's terms:
 //!
-//! 1. [`inline`]: all calls of the kernel are inlined; [`cfg`] finds the
-//!    natural loops and rejects irreducible control flow.
+//! 1. [`inlined`]: all calls of the kernel are inlined in place
+//!    (`lockstep_analysis::inline::in_place`), and the analysis crate's
+//!    `BlockOrder` finds the natural loops and rejects irreducible control
+//!    flow.
 //! 2. [`encode`]: two arbitrary distinct threads execute the kernel in
 //!    lockstep as one predicated, sequential program (every block has one
 //!    predicate per thread), expressed directly as SMT terms. Loops are cut at
@@ -44,7 +46,7 @@
 //!   [`race`]). Loads that only feed annotations are not accesses.
 //! - Callees' `__ensures` (with `__return_val_*`) are checked at each
 //!   inlined return, and modularly: for arbitrary arguments satisfying the
-//!   callee's `__requires` (see `inline::contract_wrapper`).
+//!   callee's `__requires` (see `modular::contract_wrapper`).
 //! - Floats are bit patterns under uninterpreted functions; products of two
 //!   non-constant integers are uninterpreted too (an over-approximation that
 //!   keeps solver queries fast), related to the real product by lemmas that
@@ -87,9 +89,8 @@
 //!   invariants that read memory or are not in a loop header, async copies
 //!   or waits whose events cannot be traced to their copies, timeouts.
 //!
-//! The CFG facts ([`cfg`]) and the inliner ([`inline`]) are private, minimal
-//! versions: the shared `lockstep-analysis` crate did not yet provide loops
-//! or inlining when this crate was written.
+//! The control-flow facts and the inliner come from the analysis crate;
+//! [`modular`] builds the wrapper kernels of GPUVerify's modular checks.
 
 // Thread indices (`t` in 0..2) index several per-thread arrays at once.
 #![allow(clippy::needless_range_loop)]
@@ -99,13 +100,13 @@ mod ackermann;
 mod benign;
 pub mod barrier_inv;
 pub mod candidates;
-pub mod cfg;
 pub mod daikon;
 pub mod encode;
 pub mod function_wide;
 pub mod houdini;
-pub mod inline;
+pub mod inlined;
 mod invalid_call;
+pub mod modular;
 pub mod promote;
 pub mod race;
 pub mod report;
@@ -354,12 +355,11 @@ fn prepare(
     entry: FuncId,
     contract_of: Option<FuncId>,
     config: &ProveConfig,
-) -> Result<(inline::Inlined, encode::Problem), ProveOutcome> {
-    let mut inlined = inline::inline_kernel(module, entry).map_err(|(reason, inst)| {
+) -> Result<(inlined::Inlined, encode::Problem), ProveOutcome> {
+    let mut inlined = inlined::inline_kernel(module, entry, contract_of).map_err(|(reason, inst)| {
         let at = module.functions[entry].inst_locs.get(inst).or(module.functions[entry].loc);
         ProveOutcome::Unknown { reason, at }
     })?;
-    inlined.contract_of = contract_of;
     function_wide::relocate_invariants(&mut inlined);
     if let Err((reason, inst)) = function_wide::place(&mut inlined) {
         let at = *inlined.func.inst_locs.get(inst);
@@ -374,12 +374,12 @@ fn prepare(
 /// Proves `func`, a function no kernel calls, race-free, divergence-free and
 /// correct with respect to its annotations when every thread calls it once
 /// with arguments of its own that satisfy its `__requires` (see
-/// `inline::standalone_wrapper`): GPUVerify's modular check of every
+/// `modular::standalone_wrapper`): GPUVerify's modular check of every
 /// procedure under `--no-inline`, which a kernel-by-kernel check would skip
 /// for a function nothing calls.
 pub fn prove_uncalled_function(module: &Module, func: FuncId, config: &ProveConfig) -> ProveOutcome {
     let mut m = module.clone();
-    let wrapper = m.functions.push(inline::standalone_wrapper(module, func));
+    let wrapper = m.functions.push(modular::standalone_wrapper(module, func));
     let problem = match prepare(&m, wrapper, Some(func), config) {
         Ok((_, problem)) => problem,
         Err(unknown) => return unknown,
@@ -388,7 +388,7 @@ pub fn prove_uncalled_function(module: &Module, func: FuncId, config: &ProveConf
 }
 
 /// Proves that `callee`'s postconditions follow from its preconditions for
-/// any caller (see `inline::contract_wrapper`). Only postconditions and the
+/// any caller (see `modular::contract_wrapper`). Only postconditions and the
 /// loop invariants they rely on are checked here; everything else is checked
 /// in the context of the actual calls.
 fn check_contract(module: &Module, callee: FuncId, config: &ProveConfig) -> ProveOutcome {
@@ -403,7 +403,7 @@ fn check_contract(module: &Module, callee: FuncId, config: &ProveConfig) -> Prov
         None => config,
     };
     let mut m = module.clone();
-    let wrapper = m.functions.push(inline::contract_wrapper(module, callee));
+    let wrapper = m.functions.push(modular::contract_wrapper(module, callee));
     let (inlined, mut problem) = match prepare(&m, wrapper, Some(callee), config) {
         Ok(prepared) => prepared,
         Err(unknown) => return unknown,

@@ -39,8 +39,8 @@ use lockstep_kir::{
 };
 use lockstep_smt::{FunId, Sort, TermId, TermKind, TermStore};
 
-use crate::cfg::{Cfg, Loops};
-use crate::inline::Inlined;
+use lockstep_analysis::block_order::{BlockOrder, LoopNest};
+use crate::inlined::Inlined;
 use crate::race::{overlap, AccessKind, Log, LogState, Own};
 use crate::ProveConfig;
 use lockstep_analysis::memory as premem;
@@ -265,8 +265,8 @@ pub(crate) struct Enc<'a> {
     pub func: &'a Function,
     pub origin: &'a HashMap<InstId, (FuncId, InstId)>,
     pub config: &'a ProveConfig,
-    pub cfg: Cfg,
-    pub loops: Loops,
+    pub cfg: BlockOrder,
+    pub loops: LoopNest,
     pub st: TermStore,
     pub defs: Vec<TermId>,
     pub nodes: Vec<(TermId, TermId, Option<usize>)>,
@@ -378,7 +378,7 @@ pub(crate) struct Enc<'a> {
 /// Builds the proof problem of a kernel.
 pub fn encode(module: &Module, kernel: FuncId, inlined: &Inlined, config: &ProveConfig) -> Res<Problem> {
     let func = &inlined.func;
-    let cfg = Cfg::compute(func);
+    let cfg = BlockOrder::compute(func);
     let loops = cfg.loops(func).map_err(|(from, _)| EncodeError {
         reason: "irreducible control flow".into(),
         at: *func.term_locs.get(from),
@@ -419,8 +419,8 @@ impl<'a> Enc<'a> {
         kernel: FuncId,
         inlined: &'a Inlined,
         config: &'a ProveConfig,
-        cfg: Cfg,
-        loops: Loops,
+        cfg: BlockOrder,
+        loops: LoopNest,
     ) -> Res<Enc<'a>> {
         let func = &inlined.func;
         let mut st = TermStore::new();

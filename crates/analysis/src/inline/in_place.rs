@@ -1,11 +1,26 @@
-//! A minimal inliner: replaces every `Call` of a kernel by a copy of the
-//! callee's body, so that the product encoding sees one function.
+//! Inlining in place, for the prover: replaces every `Call` of a kernel by a
+//! copy of the callee's body inside a copy of the kernel, so that the
+//! two-thread product encoding sees one function.
 //!
-//! This is a private version written because the shared analysis crate's
-//! inliner was not available yet. The kernel's own instructions keep their
-//! ids; copied instructions get new ids, and `origin` maps every instruction
-//! of the result back to the function and instruction it came from, so that
-//! reports can name module-level locations.
+//! It differs from the engines' inliner (`inline_calls`, the parent module)
+//! in three ways the prover relies on:
+//!
+//! - The kernel's own instructions, values and blocks keep their ids, and
+//!   copied instructions get new ids after them; `origin` maps every
+//!   instruction of the result back to the module function and instruction
+//!   it came from, so that reports and side tables computed on the module
+//!   (the finder's facts, the Daikon filter's plan) name the same places.
+//! - A callee's `__ensures` is *checked* where the call returns, not
+//!   assumed: it moves to the call's continuation with the instructions that
+//!   compute it, and its instruction is listed in `InPlace::postconditions`
+//!   (GPUVerify checks a postcondition against the inlined body). A
+//!   postcondition that cannot be moved stays in the callee's copy, where
+//!   the prover does not support it and gives up.
+//! - `__requires` stays where the callee wrote it, at the top of its copy;
+//!   the prover checks it there.
+//!
+//! Blocks are not reordered and unreachable ones are kept (the prover's
+//! `BlockOrder` skips them).
 
 use std::collections::{HashMap, HashSet};
 
@@ -19,7 +34,7 @@ use lockstep_kir::{
 const MAX_INLINES: usize = 2000;
 
 /// The kernel with all calls inlined.
-pub struct Inlined {
+pub struct InPlace {
     pub func: Function,
     /// For every instruction of `func`: the module function and instruction
     /// it is a copy of.
@@ -28,19 +43,11 @@ pub struct Inlined {
     /// (with `__return_val_*` replaced by the call's result): each is a
     /// postcondition to check there.
     pub postconditions: HashSet<InstId>,
-    /// For a contract check (see `contract_wrapper`): the function whose
-    /// preconditions are assumed rather than checked.
-    pub contract_of: Option<FuncId>,
-    /// Set by `function_wide::place`: the function-wide invariants have been
-    /// copied to the loop headers, so the encoding skips the originals (which
-    /// stay in place so that the loads feeding them still count as
-    /// annotation reads, not program accesses).
-    pub function_wide_placed: bool,
 }
 
 /// Inlines every call in `kernel`. Fails (with the call's instruction) on
 /// recursion or calls of functions without a body.
-pub fn inline_kernel(module: &Module, kernel: FuncId) -> Result<Inlined, (String, InstId)> {
+pub fn inline_in_place(module: &Module, kernel: FuncId) -> Result<InPlace, (String, InstId)> {
     let mut f = module.functions[kernel].clone();
     let mut origin: HashMap<InstId, (FuncId, InstId)> =
         f.insts.keys().map(|i| (i, (kernel, i))).collect();
@@ -64,7 +71,7 @@ pub fn inline_kernel(module: &Module, kernel: FuncId) -> Result<Inlined, (String
         }
         inline_one(&mut f, &mut origin, &mut postconditions, block, pos, call, callee_id, callee, &args);
     }
-    Ok(Inlined { func: f, origin, postconditions, contract_of: None, function_wide_placed: false })
+    Ok(InPlace { func: f, origin, postconditions })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -241,66 +248,4 @@ fn move_postconditions(
     f.blocks[entry].insts.retain(|i| !moved_set.contains(i) && !return_val_insts.contains(i));
     let rest = std::mem::take(&mut f.blocks[cont].insts);
     f.blocks[cont].insts = moved.into_iter().chain(rest).collect();
-}
-
-/// A kernel that calls `callee` once in every thread, for a function no
-/// kernel calls (`--no-inline`'s modular check, as GPUVerify does it): the
-/// wrapper takes `callee`'s parameters as its own, so that each pointer
-/// parameter names an object of its own, and each thread passes its own
-/// arbitrary offset into that object and its own arbitrary scalars. The
-/// check therefore holds for every caller that satisfies the callee's
-/// `__requires` (which the wrapper assumes, see `Inlined::contract_of`),
-/// including callers whose threads pass different arguments.
-pub fn standalone_wrapper(module: &Module, callee: FuncId) -> Function {
-    let c = &module.functions[callee];
-    let mut w = Function::new(c.name.clone(), String::new(), true);
-    w.loc = c.loc;
-    let entry = w.entry;
-    let mut args = Vec::new();
-    for p in &c.params {
-        let arg = match p.ty {
-            // A private pointer is a by-value aggregate: the thread's own
-            // copy, which the callee reads from its start.
-            lockstep_kir::Type::Ptr(space) if space != lockstep_kir::MemSpace::Private => {
-                let base = w.add_param(p.name.clone(), p.ty, p.pointee.clone());
-                let offset = havoc(&mut w, entry, lockstep_kir::Type::I64, c.loc);
-                w.append_inst(entry, InstKind::PtrAdd { base, offset }, Some(p.ty), c.loc).1.expect("has a result")
-            }
-            lockstep_kir::Type::Ptr(_) => w.add_param(p.name.clone(), p.ty, p.pointee.clone()),
-            ty => havoc(&mut w, entry, ty, c.loc),
-        };
-        args.push(arg);
-    }
-    w.append_inst(entry, InstKind::Call { callee, args }, c.ret, c.loc);
-    w.blocks[entry].term = Terminator::Return(None);
-    w
-}
-
-/// Appends an instruction that gives an arbitrary value of type `ty`.
-fn havoc(w: &mut Function, block: BlockId, ty: lockstep_kir::Type, loc: Option<lockstep_kir::SrcLoc>) -> ValueId {
-    w.append_inst(block, InstKind::Havoc, Some(ty), loc).1.expect("has a result")
-}
-
-/// A kernel that calls `callee` once, with arbitrary arguments for each
-/// thread and an arbitrary choice of the threads that make the call: the
-/// context in which GPUVerify checks a function's contract (its
-/// postconditions must follow from its preconditions whatever the caller).
-pub fn contract_wrapper(module: &Module, callee: FuncId) -> Function {
-    let c = &module.functions[callee];
-    let mut w = Function::new(format!("contract of {}", c.name), String::new(), true);
-    w.loc = c.loc;
-    let entry = w.entry;
-    let call_block = w.add_block();
-    let exit = w.add_block();
-    let enabled = havoc(&mut w, entry, lockstep_kir::Type::BOOL, c.loc);
-    w.blocks[entry].term = Terminator::Branch {
-        cond: enabled,
-        then_dest: BlockCall { block: call_block, args: vec![] },
-        else_dest: BlockCall { block: exit, args: vec![] },
-    };
-    let args: Vec<ValueId> = c.params.iter().map(|p| havoc(&mut w, call_block, p.ty, c.loc)).collect();
-    w.append_inst(call_block, InstKind::Call { callee, args }, c.ret, c.loc);
-    w.blocks[call_block].term = Terminator::Jump(BlockCall { block: exit, args: vec![] });
-    w.blocks[exit].term = Terminator::Return(None);
-    w
 }

@@ -40,6 +40,8 @@
 //! Invariant: if the module passes `verify_module`, so does the module with
 //! the inlined function written back in place of the original.
 
+pub mod in_place;
+
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 

@@ -1,21 +1,25 @@
-//! The prover's view of the analysis crate's control-flow facts
-//! (`lockstep_analysis::{cfg, dom, loops}`): the reverse postorder, the
-//! predecessors and dominators of the reachable blocks, and the natural
-//! loops as numbered block sets, which is how the encoding walks them.
-//! No algorithm lives here; only blocks reachable from the entry are
-//! considered, and unreachable blocks are never encoded.
+//! The control-flow facts of `cfg`, `dom` and `loops` in the form an encoder
+//! that walks a function block by block needs: the reverse postorder with
+//! each block's position, the reachable predecessors and dominators of the
+//! reachable blocks, and the natural loops as numbered block sets, outer
+//! loops before the loops they contain (the prover's encoding walks them so).
+//!
+//! No algorithm lives here: `BlockOrder` and `LoopNest` are views of `Cfg`,
+//! `DomTree` and `LoopInfo`. Only blocks reachable from the entry are
+//! considered; an irreducible function has no `LoopNest` (the edge that
+//! makes it irreducible is returned instead).
 
 use std::collections::{BTreeSet, HashMap};
 
-use lockstep_analysis::{DomTree, LoopInfo};
+use crate::{Cfg, DomTree, LoopInfo};
 use lockstep_kir::{BlockId, Function, ValueId};
 
 /// Predecessors and a reverse postorder of the reachable blocks.
-pub struct Cfg {
+pub struct BlockOrder {
     pub rpo: Vec<BlockId>,
     pub rpo_index: HashMap<BlockId, usize>,
     pub preds: HashMap<BlockId, Vec<BlockId>>,
-    graph: lockstep_analysis::Cfg,
+    graph: Cfg,
     dom: DomTree,
 }
 
@@ -25,27 +29,27 @@ pub struct Cfg {
 pub struct NaturalLoop {
     pub header: BlockId,
     pub blocks: BTreeSet<BlockId>,
-    /// The loop immediately containing this one, by index into `Loops::loops`.
+    /// The loop immediately containing this one, by index into `LoopNest::loops`.
     pub parent: Option<usize>,
 }
 
 /// All natural loops of a function, outer loops before the loops they
 /// contain.
-pub struct Loops {
+pub struct LoopNest {
     pub loops: Vec<NaturalLoop>,
     /// The loop whose header is this block.
     pub by_header: HashMap<BlockId, usize>,
     innermost: HashMap<BlockId, usize>,
 }
 
-impl Cfg {
-    pub fn compute(func: &Function) -> Cfg {
-        let graph = lockstep_analysis::Cfg::compute(func);
+impl BlockOrder {
+    pub fn compute(func: &Function) -> BlockOrder {
+        let graph = Cfg::compute(func);
         let dom = DomTree::compute(&graph);
         let rpo = graph.rpo().to_vec();
         let rpo_index = rpo.iter().enumerate().map(|(i, &b)| (b, i)).collect();
         let preds = rpo.iter().map(|&b| (b, graph.reachable_preds(b).collect())).collect();
-        Cfg { rpo, rpo_index, preds, graph, dom }
+        BlockOrder { rpo, rpo_index, preds, graph, dom }
     }
 
     pub fn is_reachable(&self, b: BlockId) -> bool {
@@ -59,7 +63,7 @@ impl Cfg {
 
     /// The natural loops, or an edge that makes the CFG irreducible (a
     /// retreating edge whose target does not dominate its source).
-    pub fn loops(&self, func: &Function) -> Result<Loops, (BlockId, BlockId)> {
+    pub fn loops(&self, func: &Function) -> Result<LoopNest, (BlockId, BlockId)> {
         let info = LoopInfo::compute(func, &self.graph, &self.dom);
         if let Some(r) = info.irreducible().first() {
             return Err(r.retreating_edges.first().copied().unwrap_or((r.blocks[0], r.entries[0])));
@@ -77,16 +81,16 @@ impl Cfg {
         let by_header = loops.iter().enumerate().map(|(i, l)| (l.header, i)).collect();
         let innermost =
             self.rpo.iter().filter_map(|&b| info.innermost(b).map(|l| (b, index[&l]))).collect();
-        Ok(Loops { loops, by_header, innermost })
+        Ok(LoopNest { loops, by_header, innermost })
     }
 
-    /// See `lockstep_analysis::cfg::gated_param`.
+    /// See `crate::cfg::gated_param`.
     pub fn gated_param(&self, func: &Function, blk: BlockId, k: usize) -> Option<(ValueId, ValueId, ValueId)> {
-        lockstep_analysis::cfg::gated_param(func, &self.graph, blk, k)
+        crate::cfg::gated_param(func, &self.graph, blk, k)
     }
 }
 
-impl Loops {
+impl LoopNest {
     /// The innermost loop containing `b`, if any.
     pub fn innermost(&self, b: BlockId) -> Option<usize> {
         self.innermost.get(&b).copied()
