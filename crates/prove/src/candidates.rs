@@ -16,8 +16,8 @@
 //! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is not a literal (a launch size, an argument) or a constant that is not a power of two (with facts for starts `base + k`, `k >= c`); `x % c == 0` for a constant `c > 1` when `x` does not start at 0; a negative literal step (`k--` is `k + -1`) counts as a step down by its magnitude |
 //! | `linked-counters` | `(x - x0) * sy == (y - y0) * sx` for two counters stepping by constants `sx`, `sy` on the loop's one back edge (`k++` and `index += WIDTH`) |
 //! | `pow2` | `x == 0 \|\| (x & (x - 1)) == 0` for `x *= 2`, `x /= 2`, shifts by one |
-//! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2` |
-//! | `pred-eq` | `q1 == q2`, `same_group => q1 == q2` (barriers in loops) |
+//! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2`; `same_warp => x1 == x2` in loops of warp collectives |
+//! | `pred-eq` | `q1 == q2`, `same_group => q1 == q2` (barriers in loops); `same_warp => q1 == q2` in loops of warp collectives (shuffle loops entered by whole warps, `if (warp == 0)`) |
 //! | `no-access` | `!READ_HAS_OCCURRED_M` etc., and `same_group => !HAS` for `__shared__` objects |
 //! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)` (and `VALUE == v_s(ghosts)` for writes that may be benign), `HAS && SITE == s => nowrap_s(ghosts)` (the no-wrap promises of the arithmetic of the site's address), `HAS => SITE in {...}` |
 //! | `log-width` | `HAS => WIDTH in {...}`: the widths of the accesses that may have been logged (none: `!HAS`); `HAS => OFFSET % WIDTH == 0` for one power-of-two width |
@@ -641,6 +641,16 @@ impl Enc<'_> {
             let g = self.st.implies(self.same_group, e);
             out.push(("pred-eq", "threads of one group are in the loop together".into(), g));
         }
+        // A loop of warp collectives (a shuffle reduction, a `__syncwarp`
+        // step) is often entered by whole warps only (`if (warp == 0)`,
+        // `if (threadIdx.x < 32)`): its threads stay together per warp,
+        // not per group, and a shuffle needs no more than that.
+        let same_warp = self.loop_has_warp_collective(l).then(|| self.same_warp(crate::encode::warp::LANES as u32));
+        if let (Some(w), true) = (same_warp, self.rule_on("pred-eq")) {
+            let e = self.st.eq(q[0], q[1]);
+            let g = self.st.implies(w, e);
+            out.push(("pred-eq", "threads of one warp are in the loop together".into(), g));
+        }
         if self.rule_on("uniform") {
             let header = self.loops.loops[l].header;
             let params = self.func.blocks[header].params.clone();
@@ -650,6 +660,10 @@ impl Enc<'_> {
                 out.push(("uniform", format!("{name} is uniform"), e));
                 let g = self.st.implies(self.same_group, e);
                 out.push(("uniform", format!("{name} is uniform in a group"), g));
+                if let Some(w) = same_warp {
+                    let g = self.st.implies(w, e);
+                    out.push(("uniform", format!("{name} is uniform in a warp"), g));
+                }
                 let both = self.st.and(&[q[0], q[1]]);
                 let g = self.st.implies(both, e);
                 out.push(("uniform", format!("{name} is uniform while both threads loop"), g));
@@ -972,6 +986,19 @@ impl Enc<'_> {
                 out.push(("uniform", format!("{name} is uniform (uniformity analysis)"), e));
             }
         }
+    }
+
+    /// Whether loop `l` executes a warp collective: a shuffle, a vote, a
+    /// `__match_any_sync` or a `__syncwarp`.
+    fn loop_has_warp_collective(&self, l: usize) -> bool {
+        use lockstep_kir::{BarrierScope, InstKind, WarpOp};
+        self.loops.loops[l].blocks.iter().flat_map(|&b| self.func.blocks[b].insts.iter()).any(|&i| {
+            match &self.func.insts[i].kind {
+                InstKind::Warp { op, .. } => !matches!(op, WarpOp::LaneId | WarpOp::ActiveMask),
+                InstKind::Barrier { scope, .. } => *scope == BarrierScope::Warp,
+                _ => false,
+            }
+        })
     }
 
     fn tracked_name(&self, m: usize) -> String {

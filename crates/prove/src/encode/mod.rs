@@ -55,7 +55,7 @@ mod no_wrap;
 mod setup;
 mod slots;
 mod stride;
-mod warp;
+pub(crate) mod warp;
 
 /// Why a kernel cannot be encoded (it becomes `Unknown`).
 #[derive(Debug)]
