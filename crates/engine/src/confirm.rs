@@ -9,12 +9,20 @@
 //! for the same run (the same launch, groups and inputs: common for a kernel
 //! without parameters) share one replay, since the interpreter is
 //! deterministic: a kernel with a long loop and several unconfirmed
-//! findings paid for the same run once per finding.
+//! findings paid for the same run once per finding. The replays of one
+//! search share a budget of CPU time (the finder's own, see
+//! `Replays::new`): a kernel whose runs end only on the step budget (a
+//! loop on an unspecified value, say) cannot spend it once per finding and
+//! witness. Findings left when it is spent stay unconfirmed, which only
+//! weakens the report (the prover's verdict stands).
+
+use std::time::{Duration, Instant};
 
 use lockstep_diag::{Span, Violation};
 use lockstep_find::{ConcreteWitness, Found, MemRef};
 use lockstep_kir::{FuncId, Module};
 use lockstep_replay::Launch;
+use lockstep_smt::cpu::thread_cpu_time;
 
 use crate::config::CheckConfig;
 use crate::locate::span_of;
@@ -29,12 +37,23 @@ const MAX_CONFIRM_THREADS: u64 = 1 << 16;
 const CONFIRM_BUFFER_BYTES: u64 = lockstep_replay::memory::MAX_ALLOCATION_BYTES;
 
 /// Replays of the findings of one bounded search, by the run they ask for.
-#[derive(Default)]
 pub struct Replays {
     runs: Vec<((Launch, Inputs), SearchOutcome)>,
+    /// CPU time (this thread's, where the system tells it; else wall time)
+    /// the replays may take together.
+    budget: Duration,
+    spent: Duration,
+    /// Runs not made because the budget was spent.
+    pub skipped: usize,
 }
 
 impl Replays {
+    /// Replays that together take at most `budget` of CPU time (a run
+    /// started within it finishes).
+    pub fn new(budget: Duration) -> Replays {
+        Replays { runs: Vec::new(), budget, spent: Duration::ZERO, skipped: 0 }
+    }
+
     /// Replays `found`'s witness, then its fallback witness if it has one
     /// (or reuses the replay of an earlier finding that asked for the same
     /// run); returns the interpreter's violation when one reproduces the
@@ -57,9 +76,9 @@ impl Replays {
         // access it takes for an artefact of its inputs, before the race.
         // Such a witness is replayed once more with buffers as large as the
         // interpreter allocates (lazily: only touched pages cost memory).
-        let pointers = module.functions[kernel].params.iter().filter(|p| matches!(p.ty, lockstep_kir::Type::Ptr(_))).count();
-        let some_unsized = (0..pointers).any(|p| config.array_sizes.get(p).copied().flatten().is_none());
-        if !some_unsized {
+        // A run in which no thread left such a buffer would only be repeated
+        // (a long one at the cost of its whole step budget).
+        if !self.run_of(&key).is_some_and(|outcome| outcome.left_chosen_buffer) {
             return None;
         }
         let (launch, inputs) = key;
@@ -67,13 +86,28 @@ impl Replays {
         self.replay(module, kernel, config, found, (launch, large))
     }
 
+    /// The outcome of the run of `key`, if it was replayed.
+    fn run_of(&self, key: &(Launch, Inputs)) -> Option<&SearchOutcome> {
+        self.runs.iter().find(|(k, _)| k == key).map(|(_, outcome)| outcome)
+    }
+
     /// The violation of the run of `key` (replayed, or reused) that
     /// reproduces `found`.
     fn replay(&mut self, module: &Module, kernel: FuncId, config: &CheckConfig, found: &Found, key: (Launch, Inputs)) -> Option<Violation> {
         let at = match self.runs.iter().position(|(k, _)| *k == key) {
             Some(at) => at,
+            None if self.spent >= self.budget => {
+                self.skipped += 1;
+                return None;
+            }
             None => {
+                let wall = Instant::now();
+                let cpu = thread_cpu_time();
                 let outcome = run(module, kernel, config, &key.0, &key.1);
+                self.spent += match (cpu, thread_cpu_time()) {
+                    (Some(before), Some(after)) => after.saturating_sub(before),
+                    _ => wall.elapsed(),
+                };
                 self.runs.push((key, outcome));
                 self.runs.len() - 1
             }
@@ -88,9 +122,10 @@ impl Replays {
     }
 }
 
-/// Replays `found`'s witness alone (see [`Replays::confirm`]).
+/// Replays `found`'s witness alone (see [`Replays::confirm`]), within the
+/// finder's budget.
 pub fn confirm(module: &Module, kernel: FuncId, config: &CheckConfig, found: &Found) -> Option<Violation> {
-    Replays::default().confirm(module, kernel, config, found)
+    Replays::new(config.find_budget).confirm(module, kernel, config, found)
 }
 
 /// The run that replays a witness: its launch and inputs, or

@@ -356,7 +356,13 @@ fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, skip:
     };
     let outcome = lockstep_find::find_bugs(module, kernel, &find_config);
     let mut unconfirmed = 0;
-    let mut replays = confirm::Replays::default();
+    // The replays get the finder's budget again (under a deadline, what is
+    // left of it): confirming is as much of the search as solving.
+    let confirm_budget = match config.time_left() {
+        Some(left) => left.min(config.find_budget),
+        None => config.find_budget,
+    };
+    let mut replays = confirm::Replays::new(confirm_budget);
     for found in &outcome.violations {
         match replays.confirm(module, kernel, config, found) {
             Some(v) => {
@@ -376,6 +382,13 @@ fn find_and_confirm(module: &Module, kernel: FuncId, config: &CheckConfig, skip:
     let mut notes = Vec::new();
     if unconfirmed > 0 {
         notes.push(format!("{unconfirmed} finding(s) of the bounded search not confirmed by replay"));
+    }
+    if replays.skipped > 0 {
+        notes.push(format!(
+            "{} replay(s) of findings not run: the replays' budget ({} s of CPU) was spent",
+            replays.skipped,
+            confirm_budget.as_secs()
+        ));
     }
     notes
 }

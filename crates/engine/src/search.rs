@@ -38,6 +38,10 @@ pub struct SearchOutcome {
     /// happen, and without a violation other than those the search itself
     /// discards as artefacts of its inputs (see `observe`).
     pub observations: Option<lockstep_analysis::observe::Observations>,
+    /// Whether a thread of the run stopped at an access past the end of an
+    /// argument buffer whose size the search chose (not the user): an
+    /// artefact of the inputs, which a larger buffer would not have.
+    pub left_chosen_buffer: bool,
 }
 
 /// The concrete launch to search: the user's sizes, with small ones in
@@ -87,6 +91,7 @@ pub fn search(module: &Module, kernel: FuncId, config: &CheckConfig) -> SearchOu
                 violations: Vec::new(),
                 notes: vec![format!("concrete search skipped: the launch has {threads} threads")],
                 observations: None,
+                left_chosen_buffer: false,
             };
         }
         // The first and the last group: edge conditions on group ids are
@@ -343,12 +348,12 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
     let mut oracle = SimpleHavoc(SeededHavoc { seed: options.havoc_seed });
     let mut result = match replay_with_oracle(module, kernel, launch, &args, memory, &options, &mut oracle) {
         Ok(r) => r,
-        Err(e) => return SearchOutcome { violations: Vec::new(), notes: vec![format!("concrete search failed: {e}")], observations: None },
+        Err(e) => return SearchOutcome { violations: Vec::new(), notes: vec![format!("concrete search failed: {e}")], observations: None, left_chosen_buffer: false },
     };
     let mut notes = Vec::new();
     if !result.infeasible.is_empty() || breaks_precondition(&result, kernel) {
         notes.push("concrete search discarded: its inputs break the kernel's preconditions".into());
-        return SearchOutcome { violations: Vec::new(), notes, observations: None };
+        return SearchOutcome { violations: Vec::new(), notes, observations: None, left_chosen_buffer: false };
     }
     // A run in which signed arithmetic overflowed has undefined behaviour
     // (clang's `nsw`): the prover assumes it does not happen, and what the
@@ -359,7 +364,7 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
         notes.push(format!(
             "concrete run discarded: integer arithmetic the source declares non-overflowing (signed, undefined behaviour in C/C++) overflowed{at} in {thread}"
         ));
-        return SearchOutcome { violations: Vec::new(), notes, observations: None };
+        return SearchOutcome { violations: Vec::new(), notes, observations: None, left_chosen_buffer: false };
     }
     if !result.completed {
         // The reason that ended the run says which limit it was (a budget,
@@ -423,7 +428,13 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
             }
         }
     }
-    SearchOutcome { violations, notes, observations }
+    let left_chosen_buffer = result.violations.iter().any(|v| match &v.kind {
+        RKind::OutOfBounds { object, .. } => {
+            matches!(result.memory.object(*object).origin, ObjOrigin::Buffer) && !sized_buffers.contains(object)
+        }
+        _ => false,
+    });
+    SearchOutcome { violations, notes, observations, left_chosen_buffer }
 }
 
 /// The runs the prover's Daikon filter observes (`lockstep_prove::Observer`):
