@@ -32,6 +32,8 @@ check's JSON document is kept as DIR/runs/NNNN.json (the row's `run`), so
 verdicts can be reviewed without running again. `--deadline` stops
 starting new checks after that many seconds and says how many were left;
 the first kernel of every file is checked before any file's second.
+`--skip-done JSON` skips the kernels a previous run's kernels-alone.json
+lists, so that a long measurement can be made in several runs.
 """
 
 import argparse
@@ -215,6 +217,7 @@ def main():
     ap.add_argument("--out", default=".")
     ap.add_argument("--only", default=None, help="only files whose path contains this")
     ap.add_argument("--jobs", type=int, default=1, help="checks run at a time")
+    ap.add_argument("--skip-done", default=None, help="a previous run's kernels-alone.json: skip the kernels it checked")
     args = ap.parse_args()
     samples = os.path.join(args.root, "Samples")
     common = os.path.join(args.root, "Common")
@@ -230,6 +233,10 @@ def main():
     # and so on: a run stopped by --deadline has still compiled every file.
     work = [(i, n, f, k) for n, f in enumerate(files) for i, k in enumerate(kernels_of(f))]
     work = [(f, k) for _, _, f, k in sorted(work)]
+    if args.skip_done:
+        with open(args.skip_done) as fh:
+            done = {(r["file"], r["kernel"]) for r in json.load(fh)["rows"]}
+        work = [(f, k) for f, k in work if (os.path.relpath(f, samples), k) not in done]
     print(f"{len(files)} files, {len(work)} kernels", file=sys.stderr)
     os.makedirs(os.path.join(args.out, "runs"), exist_ok=True)
     rows = []
