@@ -49,6 +49,10 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
     let timed = StageTimer::new(&name);
     if config.mode != Mode::Prove {
         let outcome = timed.stage("concrete search", || search::search(module, kernel, config));
+        // Set LOCKSTEP_FIND_DEBUG to see what the concrete search found.
+        if std::env::var_os("LOCKSTEP_FIND_DEBUG").is_some() {
+            eprintln!("concrete search: {} violation(s); {}", outcome.violations.len(), outcome.notes.join("; "));
+        }
         confirmed.extend(outcome.violations);
         notes.extend(outcome.notes);
         // When the concrete search found nothing, the prover decides the

@@ -419,7 +419,7 @@ impl<'a> Search<'a> {
             }
             solver.push()?;
             solver.assert(&self.terms.st, cond)?;
-            let mut checked = match limit {
+            let checked = match limit {
                 Some(limit) => solver.check_sat_within(limit)?,
                 None => solver.check_sat()?,
             };
@@ -428,39 +428,30 @@ impl<'a> Search<'a> {
             // `assume_no_wrap`), so a first model may take `row * n` past
             // the signed range, which is undefined behaviour the replay
             // does not confirm; small values are also easier to read. The
-            // first model's witness is kept as a fallback, since the
+            // first model's witness is read before that question (which
+            // replaces the model) and kept as a fallback, since the
             // search's approximations may make either one unconfirmable.
             // Only satisfiable queries that need a witness pay for this.
-            let mut preferred = None;
-            if checked == SatResult::Sat && !threads.is_empty() {
-                if let Some(small) = small {
-                    solver.push()?;
-                    solver.assert(&self.terms.st, small)?;
-                    let small_limit = limit.unwrap_or(SMALL_WITNESS_LIMIT).min(SMALL_WITNESS_LIMIT);
-                    if solver.check_sat_within(small_limit)? == SatResult::Sat {
-                        preferred = Some(Self::witness(solver, &mut self.terms, &self.launch, &self.ids, &self.traces, self.func, threads)?);
-                    }
-                    solver.pop()?;
-                    // The model of the first answer is gone: ask again.
-                    checked = match limit {
-                        Some(limit) => solver.check_sat_within(limit)?,
-                        None => solver.check_sat()?,
-                    };
-                }
-            }
-            let answer = match (checked, preferred) {
-                (SatResult::Sat, preferred) => {
+            let answer = match checked {
+                SatResult::Sat => {
                     let first = Self::witness(solver, &mut self.terms, &self.launch, &self.ids, &self.traces, self.func, threads)?;
+                    let mut preferred = None;
+                    if let (Some(small), false) = (small, threads.is_empty()) {
+                        solver.push()?;
+                        solver.assert(&self.terms.st, small)?;
+                        let small_limit = limit.unwrap_or(SMALL_WITNESS_LIMIT).min(SMALL_WITNESS_LIMIT);
+                        if solver.check_sat_within(small_limit)? == SatResult::Sat {
+                            preferred = Some(Self::witness(solver, &mut self.terms, &self.launch, &self.ids, &self.traces, self.func, threads)?);
+                        }
+                        solver.pop()?;
+                    }
                     match preferred {
                         Some(small) if small != first => Answer::Sat(small, Some(first)),
                         _ => Answer::Sat(first, None),
                     }
                 }
-                // The first answer was satisfiable; asked again, it was not
-                // answered (a limit): the small witness stands alone.
-                (_, Some(small)) => Answer::Sat(small, None),
-                (SatResult::Unsat, None) => Answer::Unsat,
-                (SatResult::Unknown(r), None) => Answer::Unknown(r),
+                SatResult::Unsat => Answer::Unsat,
+                SatResult::Unknown(r) => Answer::Unknown(r),
             };
             solver.pop()?;
             Ok(answer)
