@@ -87,6 +87,11 @@ struct Search<'a> {
     traces: [Trace; 2],
     constraints: Vec<TermId>,
     solver: Option<Solver>,
+    /// Whether the question for a witness with small scalar arguments is
+    /// still asked: after the first one the solver does not answer within
+    /// its limit, the kernel's arithmetic makes it hard, and asking it again
+    /// for every later finding would only cost that limit each time.
+    ask_small: bool,
 }
 
 /// How large a scalar argument of a preferred witness may be (see
@@ -324,6 +329,7 @@ impl<'a> Search<'a> {
             traces: [t1, t2],
             constraints,
             solver: None,
+            ask_small: true,
         }
     }
 
@@ -410,7 +416,8 @@ impl<'a> Search<'a> {
         // Definitions created after the solver started (none today, but
         // cheap to handle) go in with the query.
         let extra = std::mem::take(&mut self.terms.defs);
-        let small = self.small_scalar_args();
+        let small = if self.ask_small { self.small_scalar_args() } else { None };
+        let mut small_unanswered = false;
         let solver = self.solver.as_mut().expect("solver started");
         let result = (|| -> lockstep_smt::Result<Answer> {
             if !extra.is_empty() {
@@ -440,8 +447,12 @@ impl<'a> Search<'a> {
                         solver.push()?;
                         solver.assert(&self.terms.st, small)?;
                         let small_limit = limit.unwrap_or(SMALL_WITNESS_LIMIT).min(SMALL_WITNESS_LIMIT);
-                        if solver.check_sat_within(small_limit)? == SatResult::Sat {
-                            preferred = Some(Self::witness(solver, &mut self.terms, &self.launch, &self.ids, &self.traces, self.func, threads)?);
+                        match solver.check_sat_within(small_limit)? {
+                            SatResult::Sat => {
+                                preferred = Some(Self::witness(solver, &mut self.terms, &self.launch, &self.ids, &self.traces, self.func, threads)?);
+                            }
+                            SatResult::Unknown(_) => small_unanswered = true,
+                            SatResult::Unsat => {}
                         }
                         solver.pop()?;
                     }
@@ -456,6 +467,9 @@ impl<'a> Search<'a> {
             solver.pop()?;
             Ok(answer)
         })();
+        if small_unanswered {
+            self.ask_small = false;
+        }
         match result {
             Ok(a) => a,
             Err(e) => {
