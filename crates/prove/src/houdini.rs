@@ -530,6 +530,7 @@ impl Session {
         sc.memory_limit = config.solver_memory;
         sc.timer_factor = config.solver_timer_factor;
         sc.cpu_meter = Some(meter.clone());
+        sc.stop = config.stop.clone();
         if let Some(path) = log {
             sc = sc.with_log(path);
         }
@@ -567,8 +568,10 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
     // same on every run, however loaded the machine), with CPU time as the
     // safety net of work; the wall clock is the user's deadline or a
     // backstop far beyond either.
+    let stopped = || config.stop.as_ref().is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed));
     let over_budget = |s: &Session, start: std::time::Instant| {
-        config.work_budget.is_some_and(|w| s.work > w)
+        stopped()
+            || config.work_budget.is_some_and(|w| s.work > w)
             || config.cpu_budget.is_some_and(|b| cpu.elapsed() > b)
             || config.time_budget.is_some_and(|b| start.elapsed() > b)
     };
@@ -577,6 +580,9 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
     let ncand = s.p.candidates.len();
     let mut alive = vec![true; ncand];
     let t_holds = std::time::Instant::now();
+    if stopped() {
+        return ProveOutcome::Unknown { reason: "the proof was stopped".into(), at: None };
+    }
     if ncand > 0 && s.holds_without_invariants() {
         // Nothing to prove needs an inferred invariant (a kernel whose loops
         // touch no shared state, say): inference is skipped, and the checks

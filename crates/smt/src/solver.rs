@@ -190,6 +190,11 @@ pub struct SolverConfig {
     /// configuration (and its clones), for an engine's budget
     /// ([`CpuStopwatch`](crate::CpuStopwatch)). Default: none.
     pub cpu_meter: Option<CpuMeter>,
+    /// Once set (by another thread), a check in progress is ended: the
+    /// process is killed and the answer is [`SatResult::Unknown`]`("stopped")`,
+    /// for a caller whose answer is no longer wanted. Read while the driver
+    /// waits for an answer, as the CPU timer is. Default: none.
+    pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl SolverConfig {
@@ -205,6 +210,7 @@ impl SolverConfig {
             work_per_ms: Some(Z3_WORK_PER_MS),
             timer_factor: TIMER_FACTOR,
             cpu_meter: None,
+            stop: None,
         }
     }
 
@@ -1295,13 +1301,15 @@ impl Solver {
         let answer = loop {
             // Without a CPU timer, the wait is one wait until the deadline;
             // with one, it is cut into polls of the process's CPU time.
-            let wait_until = match cpu_stop {
-                Some(_) => deadline.min(Instant::now() + CPU_POLL),
-                None => deadline,
-            };
+            let polled = cpu_stop.is_some() || self.config.stop.is_some();
+            let wait_until = if polled { deadline.min(Instant::now() + CPU_POLL) } else { deadline };
             match self.recv(wait_until)? {
                 Reply::Answer(answer) => break answer,
                 Reply::TimedOut if Instant::now() < deadline => {
+                    if self.config.stop.as_ref().is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed)) {
+                        self.kill("the caller stopped the check");
+                        return Ok(SatResult::Unknown("stopped".to_string()));
+                    }
                     let used = self.process_cpu_time();
                     if let (Some(stop), Some(used)) = (cpu_stop, used) {
                         if used > stop {
