@@ -91,6 +91,10 @@ pub struct CheckConfig {
     /// Re-do a proof that succeeded with the other solver (z3 and cvc5),
     /// so that `verified` does not rest on one solver's `unsat` alone.
     pub cross_check: bool,
+    /// Stops the prover at its next query once set (see
+    /// `lockstep_prove::ProveConfig::stop`): the engine sets it when the
+    /// concrete search, run beside the prover, confirms a violation.
+    pub stop_prover: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Default for CheckConfig {
@@ -124,6 +128,7 @@ impl Default for CheckConfig {
             deadline: None,
             memory_limit: DEFAULT_MEMORY_LIMIT,
             cross_check: false,
+            stop_prover: None,
         }
     }
 }

@@ -31,6 +31,9 @@ pub use lockstep_prove::candidates::RULES as INFERENCE_RULES;
 use lockstep_diag::{KernelReport, Verdict, Violation};
 use lockstep_kir::{FuncId, Module};
 
+/// The stack of the thread the prover runs on beside the concrete search.
+const PROVER_STACK: usize = 64 << 20;
+
 /// Checks one kernel as `config` asks.
 pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> KernelReport {
     if let Some(why) = limits::unsupported_launch(config) {
@@ -48,7 +51,36 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
     // Set LOCKSTEP_PROVE_DEBUG to see how long each engine took.
     let timed = StageTimer::new(&name);
     if config.mode != Mode::Prove {
-        let outcome = timed.stage("concrete search", || search::search(module, kernel, config));
+        // Without a deadline, the prover runs beside the concrete search
+        // (on a thread of its own, its solvers in processes of their own):
+        // its answer is the one it would give after the search, since
+        // neither reads what the other does. When the search confirms a
+        // violation, the prover is stopped and its answer discarded, and
+        // it runs again below with the short budget it gets then, as
+        // before; otherwise its answer is the one used below.
+        let beside = config.mode == Mode::Both && config.deadline.is_none();
+        let (outcome, proof) = if beside {
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let prover_config = CheckConfig { stop_prover: Some(stop.clone()), ..config.clone() };
+            std::thread::scope(|scope| {
+                // The stack of a main thread (8 MiB is usual) and more: the
+                // encoder and the term printer recurse over the kernel.
+                let prover = std::thread::Builder::new()
+                    .name("prover".into())
+                    .stack_size(PROVER_STACK)
+                    .spawn_scoped(scope, || timed.stage("prover", || run_prover(module, kernel, &prover_config, config.prove_budget)));
+                let outcome = timed.stage("concrete search", || search::search(module, kernel, config));
+                if !outcome.violations.is_empty() {
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                // A prover thread that could not start or panicked leaves
+                // the proof to the sequential path below.
+                let proof = prover.ok().and_then(|h| h.join().ok());
+                (outcome, proof.filter(|_| !stop.load(std::sync::atomic::Ordering::Relaxed)))
+            })
+        } else {
+            (timed.stage("concrete search", || search::search(module, kernel, config)), None)
+        };
         // Set LOCKSTEP_FIND_DEBUG to see what the concrete search found.
         if std::env::var_os("LOCKSTEP_FIND_DEBUG").is_some() {
             eprintln!("concrete search: {} violation(s); {}", outcome.violations.len(), outcome.notes.join("; "));
@@ -70,7 +102,10 @@ pub fn check_kernel(module: &Module, kernel: FuncId, config: &CheckConfig) -> Ke
         // the time comes first, so that a prover that never answers cannot
         // hold back what the finder would find.
         if confirmed.is_empty() && config.mode == Mode::Both && config.deadline.is_none() {
-            proved_first = Some(timed.stage("prover", || run_prover(module, kernel, config, config.prove_budget)));
+            proved_first = Some(match proof {
+                Some(proof) => proof,
+                None => timed.stage("prover", || run_prover(module, kernel, config, config.prove_budget)),
+            });
         }
         let skip: &[lockstep_diag::ViolationKind] = match proved_first {
             Some(prove::Proof::Verified { .. }) => PROVED_KINDS,

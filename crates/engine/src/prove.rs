@@ -70,6 +70,7 @@ fn prove_config(module: &Module, kernel: FuncId, config: &CheckConfig) -> ProveC
         solver_timer_factor: config.solver_timer_factor(),
         warp_size: config.warp_sync,
         daikon: config.daikon,
+        stop: config.stop_prover.clone(),
         // Annotation switches are applied to the module before any engine
         // runs (`annotations`), so the prover sees the rewritten kernel.
         ..ProveConfig::default()

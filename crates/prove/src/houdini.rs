@@ -65,10 +65,11 @@ fn work_since(solver: &mut Solver, before: Option<u64>) -> u64 {
 
 /// Asks `solver` whether `neg` (a negated obligation) is satisfiable with
 /// `assumptions`, in a scope of its own, and for a model the values of
-/// `values`; returns the answer and the z3 work it took. A solver that
+/// `values`; returns the answer and the z3 work it took. `within` limits
+/// the query to less than the session's per-query limit. A solver that
 /// fails is restarted with its base assertions (the query's scope is
 /// gone), and the answer is unknown.
-fn ask(solver: &mut Solver, st: &lockstep_smt::TermStore, neg: TermId, assumptions: &[TermId], values: &[TermId]) -> (Answer, u64) {
+fn ask(solver: &mut Solver, st: &lockstep_smt::TermStore, neg: TermId, assumptions: &[TermId], values: &[TermId], within: Option<Duration>) -> (Answer, u64) {
     let before = solver.work_done().ok().flatten();
     let result = (|| -> lockstep_smt::Result<Answer> {
         // The assumptions are asserted in the query's scope rather than
@@ -79,7 +80,10 @@ fn ask(solver: &mut Solver, st: &lockstep_smt::TermStore, neg: TermId, assumptio
         for &a in assumptions {
             solver.assert(st, a)?;
         }
-        let r = solver.check_sat()?;
+        let r = match within {
+            Some(limit) => solver.check_sat_within(limit)?,
+            None => solver.check_sat()?,
+        };
         let ans = match r {
             SatResult::Unsat => Answer::Proved,
             SatResult::Sat => {
@@ -116,9 +120,27 @@ fn ask(solver: &mut Solver, st: &lockstep_smt::TermStore, neg: TermId, assumptio
 /// literal of its path (when it has one) and the terms whose values a
 /// failure reports.
 struct Check {
+    /// What the obligation says, for `LOCKSTEP_PROVE_DEBUG`.
+    message: String,
     neg: TermId,
     ctx: Option<TermId>,
     values: Vec<TermId>,
+}
+
+/// Starts a solver for `config` (its log named by `suffix`) and asserts
+/// `kept` into it; `fallback` as `Solver::fall_back_after` (none: z3's
+/// incremental core only, once a scope is pushed).
+fn start_slice(st: &lockstep_smt::TermStore, config: &SolverConfig, suffix: &str, kept: &[TermId], fallback: Option<Duration>) -> lockstep_smt::Result<Solver> {
+    let mut sc = config.clone();
+    sc.log_path = sc.log_path.map(|path| path.with_extension(format!("{suffix}.smt2")));
+    let mut solver = Solver::spawn(sc)?;
+    if let Some(after) = fallback {
+        solver.fall_back_after(after)?;
+    }
+    for &t in kept {
+        solver.assert(st, t)?;
+    }
+    Ok(solver)
 }
 
 /// Checks `checks` (the real obligations of one path) under `guards` on a
@@ -126,6 +148,14 @@ struct Check {
 /// (`slice`): the answers, in order, and the z3 work they took. A fresh
 /// solver per path makes each answer, and each model, depend only on the
 /// path's own queries, whichever process asks and whatever ran beside it.
+///
+/// With z3, the path's solver runs only z3's incremental core, each check
+/// limited to `CHECK_FALLBACK`'s work; a check it does not answer goes to
+/// z3's bit-blasting tactic (`Solver::fall_back_after`) on a fresh solver
+/// of its own, holding the slice of that one check, with the full limit.
+/// The tactic costs about half as much in a process whose incremental
+/// core never ran (see `Solver::fall_back_after`), and the answer still
+/// depends only on the check itself.
 fn check_path(st: &lockstep_smt::TermStore, base: &[TermId], config: &SolverConfig, key: usize, checks: &[Check], guards: &[TermId]) -> (Vec<Answer>, u64) {
     let mut roots: Vec<TermId> = guards.to_vec();
     for c in checks {
@@ -134,31 +164,60 @@ fn check_path(st: &lockstep_smt::TermStore, base: &[TermId], config: &SolverConf
         roots.extend(c.values.iter().copied());
     }
     let kept = slice(st, base, &roots);
-    let mut sc = config.clone();
-    sc.log_path = sc.log_path.map(|path| path.with_extension(format!("checks{key}.smt2")));
-    let started = (|| -> lockstep_smt::Result<Solver> {
-        let mut solver = Solver::spawn(sc)?;
-        solver.fall_back_after(CHECK_FALLBACK)?;
-        for &t in &kept {
-            solver.assert(st, t)?;
-        }
-        Ok(solver)
-    })();
-    let mut solver = match started {
+    let z3 = config.kind == lockstep_smt::SolverKind::Z3;
+    // Without the tactic of a fresh solver to hand checks to (cvc5), the
+    // path's solver falls back itself.
+    let fallback = if z3 { None } else { Some(CHECK_FALLBACK) };
+    let mut solver = match start_slice(st, config, &format!("checks{key}"), &kept, fallback) {
         Ok(solver) => solver,
         Err(e) => return (checks.iter().map(|_| Answer::Unknown(format!("solver failure: {e}"))).collect(), 0),
     };
+    let within = z3.then_some(CHECK_FALLBACK);
     let mut work = 0;
+    let debug = std::env::var_os("LOCKSTEP_PROVE_DEBUG").is_some();
+    let t0 = std::time::Instant::now();
     let answers = checks
         .iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(i, c)| {
             let mut assumptions = guards.to_vec();
             assumptions.extend(c.ctx);
-            let (answer, w) = ask(&mut solver, st, c.neg, &assumptions, &c.values);
+            let q0 = std::time::Instant::now();
+            let (mut answer, mut w) = ask(&mut solver, st, c.neg, &assumptions, &c.values, within);
+            if z3 && matches!(&answer, Answer::Unknown(r) if r.contains(lockstep_smt::WORK_LIMIT)) {
+                let mut roots = assumptions.clone();
+                roots.push(c.neg);
+                roots.extend(c.values.iter().copied());
+                let kept = slice(st, base, &roots);
+                (answer, w) = match start_slice(st, config, &format!("checks{key}.{i}"), &kept, Some(Duration::ZERO)) {
+                    Ok(mut fresh) => {
+                        let (a, more) = ask(&mut fresh, st, c.neg, &assumptions, &c.values, None);
+                        (a, w + more)
+                    }
+                    Err(e) => (Answer::Unknown(format!("solver failure: {e}")), w),
+                };
+            }
+            if debug {
+                let what = match &answer {
+                    Answer::Proved => "proved".to_string(),
+                    Answer::Failed(_) => "failed".to_string(),
+                    Answer::Unknown(r) => format!("unknown ({r})"),
+                };
+                eprintln!("houdini: check on path {key}: {what}, {:.0} ms, z3 work {w}: {}", q0.elapsed().as_secs_f64() * 1000.0, c.message);
+            }
             work += w;
             answer
         })
         .collect();
+    if debug {
+        eprintln!(
+            "houdini: checks of path {key}: {} obligations, {} of {} assertions in the slice, {:.0} ms, z3 work {work}",
+            checks.len(),
+            kept.len(),
+            base.len(),
+            t0.elapsed().as_secs_f64() * 1000.0
+        );
+    }
     (answers, work)
 }
 
@@ -202,7 +261,7 @@ impl Session {
                             if let ObKind::Race { off1, off2, site1, .. } = o.kind {
                                 values.extend([off1, off2, site1]);
                             }
-                            Check { neg: self.negations[ob], ctx: o.ctx.map(|c| self.p.nodes[c].0), values }
+                            Check { message: o.message.clone(), neg: self.negations[ob], ctx: o.ctx.map(|c| self.p.nodes[c].0), values }
                         })
                         .collect();
                     (*key, checks)
@@ -287,6 +346,9 @@ impl Session {
                 roots.extend(o.ctx.map(|c| self.p.nodes[c].0));
             }
             let kept = slice(&self.p.st, &self.base, &roots);
+            if std::env::var_os("LOCKSTEP_PROVE_DEBUG").is_some() {
+                eprintln!("houdini: group {key}'s solver: {} of {} assertions in the slice", kept.len(), self.base.len());
+            }
             let mut sc = self.slice_config.clone();
             sc.log_path = sc.log_path.map(|path| path.with_extension(format!("houdini{key}.smt2")));
             let mut solver = Solver::spawn(sc)?;
@@ -468,6 +530,7 @@ impl Session {
         sc.memory_limit = config.solver_memory;
         sc.timer_factor = config.solver_timer_factor;
         sc.cpu_meter = Some(meter.clone());
+        sc.stop = config.stop.clone();
         if let Some(path) = log {
             sc = sc.with_log(path);
         }
@@ -505,8 +568,10 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
     // same on every run, however loaded the machine), with CPU time as the
     // safety net of work; the wall clock is the user's deadline or a
     // backstop far beyond either.
+    let stopped = || config.stop.as_ref().is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed));
     let over_budget = |s: &Session, start: std::time::Instant| {
-        config.work_budget.is_some_and(|w| s.work > w)
+        stopped()
+            || config.work_budget.is_some_and(|w| s.work > w)
             || config.cpu_budget.is_some_and(|b| cpu.elapsed() > b)
             || config.time_budget.is_some_and(|b| start.elapsed() > b)
     };
@@ -515,6 +580,9 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
     let ncand = s.p.candidates.len();
     let mut alive = vec![true; ncand];
     let t_holds = std::time::Instant::now();
+    if stopped() {
+        return ProveOutcome::Unknown { reason: "the proof was stopped".into(), at: None };
+    }
     if ncand > 0 && s.holds_without_invariants() {
         // Nothing to prove needs an inferred invariant (a kernel whose loops
         // touch no shared state, say): inference is skipped, and the checks

@@ -202,6 +202,11 @@ pub struct ProveConfig {
     /// Houdini's first query (the Daikon filter, [`daikon`]), when the
     /// caller gives an [`Observer`].
     pub daikon: bool,
+    /// Set by the caller when the proof is no longer wanted (the engine's
+    /// concrete search, run beside the prover, confirmed a violation):
+    /// the prover then stops at its next query and answers `Unknown`,
+    /// which the caller discards. Never set, it changes nothing.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl ProveConfig {
@@ -241,6 +246,7 @@ impl Default for ProveConfig {
             no_annotations: false,
             only_requires: false,
             daikon: true,
+            stop: None,
         }
     }
 }

@@ -12,13 +12,17 @@
 //!   `rlimit`, [`SolverConfig::work_per_ms`] units per millisecond of the
 //!   query's time limit), which makes its answers independent of the
 //!   machine's speed and load: a query that runs out of work is
-//!   [`SatResult::Unknown`]`("work limit")` on every run. The solver's own
-//!   per-query timer and a wall-clock watchdog (the timer plus
-//!   `watchdog_margin`, which kills a solver that does not answer) are the
-//!   safety nets; a `check-sat` that times out either way yields
-//!   [`SatResult::Unknown`]`("timeout")`. So that load does not make the
-//!   safety net bite before the work limit, z3's timer under a work limit
-//!   is [`SolverConfig::timer_factor`] times the query's time limit;
+//!   [`SatResult::Unknown`]`("work limit")` on every run. The safety net
+//!   behind the work limit is the solver process's *CPU time* in the query
+//!   ([`SolverConfig::timer_factor`] times the query's time limit, read
+//!   from `/proc` while the driver waits; a process over it is killed),
+//!   which load does not use up either, and behind that, so that nothing
+//!   hangs, the wall clock: z3's own timer and the watchdog (the timer plus
+//!   `watchdog_margin`, which kills a solver that does not answer), at
+//!   [`WALL_BACKSTOP`] times the CPU timer. A `check-sat` that ends on
+//!   either net yields [`SatResult::Unknown`]`("timeout")`. A caller that
+//!   keeps a deadline (factor 1) gets the wall-clock timer alone, equal to
+//!   the query's limit;
 //! * restarts a killed or exited process on the next command (or on
 //!   [`Solver::restart`]), replaying the declarations and assertions of every
 //!   open scope, so callers can simply `pop` and go on;
@@ -119,6 +123,19 @@ pub const Z3_WORK_PER_MS: u64 = 3_000;
 /// to about three busy jobs per core.
 pub const TIMER_FACTOR: u32 = 3;
 
+/// How many times the CPU-time timer ([`SolverConfig::timer_factor`] times
+/// a query's limit) the wall clock allows a z3 query whose work is limited,
+/// before z3's own timer or the watchdog ends it: only a backstop, for a
+/// solver that uses no CPU time yet does not answer, or a machine so
+/// loaded that its CPU time says little. Under [`TIMER_FACTOR`]'s default
+/// a query of the prover's 20 s limit may then take 4 minutes of wall
+/// time, which the engines' own wall-clock backstops bound further.
+pub const WALL_BACKSTOP: u32 = 4;
+
+/// How often the driver reads a solver's CPU time while it waits for the
+/// answer to a check (see [`SolverConfig::timer_factor`]).
+const CPU_POLL: Duration = Duration::from_millis(50);
+
 /// cvc5's resource units (`--rlimit-per`) per millisecond of a query's time
 /// limit, when work is limited ([`SolverConfig::work_per_ms`] is set).
 /// Measured with cvc5 1.0.3 on lockstep's queries (prover sessions of the
@@ -161,17 +178,23 @@ pub struct SolverConfig {
     /// own units, [`CVC5_WORK_PER_MS`] per millisecond at the default and in
     /// proportion otherwise; `None` leaves cvc5 without a work limit too.
     pub work_per_ms: Option<u64>,
-    /// How many times a query's time limit z3's timer (and so the
-    /// watchdog) allows when `work_per_ms` limits its work: the work limit
-    /// is the bound that decides, the timer only a safety net. 1 makes the
-    /// timer the limit itself, for callers that must keep a deadline (an
-    /// engine under `--timeout`). Ignored for cvc5 and without a work
-    /// limit. Default: [`TIMER_FACTOR`].
+    /// How many times a query's time limit the solver process may use of
+    /// CPU time in the query when `work_per_ms` limits z3's work: the work
+    /// limit is the bound that decides, the CPU timer only a safety net
+    /// (with the wall clock at [`WALL_BACKSTOP`] times it behind). 1 makes
+    /// z3's wall-clock timer the limit itself, with no CPU timer, for
+    /// callers that must keep a deadline (an engine under `--timeout`).
+    /// Ignored for cvc5 and without a work limit. Default: [`TIMER_FACTOR`].
     pub timer_factor: u32,
     /// Counts the CPU time of every process started with this
     /// configuration (and its clones), for an engine's budget
     /// ([`CpuStopwatch`](crate::CpuStopwatch)). Default: none.
     pub cpu_meter: Option<CpuMeter>,
+    /// Once set (by another thread), a check in progress is ended: the
+    /// process is killed and the answer is [`SatResult::Unknown`]`("stopped")`,
+    /// for a caller whose answer is no longer wanted. Read while the driver
+    /// waits for an answer, as the CPU timer is. Default: none.
+    pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl SolverConfig {
@@ -187,6 +210,7 @@ impl SolverConfig {
             work_per_ms: Some(Z3_WORK_PER_MS),
             timer_factor: TIMER_FACTOR,
             cpu_meter: None,
+            stop: None,
         }
     }
 
@@ -200,13 +224,24 @@ impl SolverConfig {
         self.timeout_per_query.as_millis().max(1)
     }
 
-    /// z3's timer for a query limited to `limit` of time: `limit` times
-    /// [`SolverConfig::timer_factor`] when work bounds the query, `limit`
-    /// itself otherwise.
+    /// z3's (wall-clock) timer for a query limited to `limit` of time:
+    /// [`WALL_BACKSTOP`] times the CPU timer (`cpu_timer_for`) when there
+    /// is one, `limit` itself otherwise.
     fn timer_for(&self, limit: Duration) -> Duration {
+        match self.cpu_timer_for(limit) {
+            Some(cpu) => cpu.saturating_mul(WALL_BACKSTOP),
+            None => limit,
+        }
+    }
+
+    /// The CPU time a z3 query limited to `limit` may use before the driver
+    /// kills the process: `limit` times [`SolverConfig::timer_factor`] when
+    /// work bounds the query and the factor is above 1; none otherwise
+    /// (cvc5, no work limit, or a caller keeping a deadline).
+    fn cpu_timer_for(&self, limit: Duration) -> Option<Duration> {
         match (self.kind, self.work_per_ms) {
-            (SolverKind::Z3, Some(_)) => limit.saturating_mul(self.timer_factor.max(1)),
-            _ => limit,
+            (SolverKind::Z3, Some(_)) if self.timer_factor > 1 => Some(limit.saturating_mul(self.timer_factor)),
+            _ => None,
         }
     }
 
@@ -681,6 +716,14 @@ impl Solver {
     /// work limit (`work_per_ms` is `None`) the switch is z3's timer again.
     /// Plain `check-sat` only (z3 uses its incremental core for
     /// `check-sat-assuming`). No-op for cvc5.
+    ///
+    /// `Duration::ZERO` (with a work limit) sends every plain check to the
+    /// tactic at once, without the incremental core ever running in the
+    /// process: a query that the core did not answer elsewhere costs the
+    /// tactic far less in a process whose core never ran (2.3M units of
+    /// work instead of 9.4M on a 2-D race check of
+    /// `bench/items59/rowcol_rows.cu`, 7.3M instead of 15.4M on
+    /// `layernorm.cu`'s).
     pub fn fall_back_after(&mut self, after: Duration) -> Result<()> {
         if self.config.kind != SolverKind::Z3 {
             return Ok(());
@@ -807,17 +850,22 @@ impl Solver {
     fn check_limited(&mut self, limit: Duration) -> Result<SatResult> {
         let total = if self.config.kind == SolverKind::Z3 { self.config.work_for(limit) } else { None };
         let Some(total) = total else {
-            return self.check("(check-sat)".to_string());
+            return self.check("(check-sat)".to_string(), None);
         };
-        // z3's timer (set by the caller) is the safety net, longer than
-        // the limit by the configured factor.
+        // The safety nets behind the work limit: the process's CPU time in
+        // the query (both steps below together), and z3's wall-clock
+        // timer (set by the caller) behind it.
         let timer = self.config.timer_for(limit);
+        let cpu_stop = self.config.cpu_timer_for(limit).and_then(|cpu| Some(self.process_cpu_time()? + cpu));
+        if self.fallback == Some(Duration::ZERO) {
+            return self.check_with_work("(check-sat-using default)", total, timer, cpu_stop);
+        }
         let first = self.fallback.and_then(|after| self.config.work_for(after)).filter(|&first| first < total);
         let Some(first) = first else {
-            return self.check_with_work("(check-sat)", total, timer);
+            return self.check_with_work("(check-sat)", total, timer, cpu_stop);
         };
         let started = Instant::now();
-        match self.check_with_work("(check-sat)", first, timer)? {
+        match self.check_with_work("(check-sat)", first, timer, cpu_stop)? {
             SatResult::Unknown(reason) if reason == WORK_LIMIT => {}
             answer => return Ok(answer),
         }
@@ -830,7 +878,7 @@ impl Solver {
             return Ok(SatResult::Unknown("timeout".to_string()));
         }
         self.run_unrecorded(&format!("(set-option :timeout {})", left.as_millis().max(1)))?;
-        let answer = self.check_with_work("(check-sat-using default)", total, left);
+        let answer = self.check_with_work("(check-sat-using default)", total, left, cpu_stop);
         if self.process.is_some() {
             self.run_unrecorded(&format!("(set-option :timeout {})", timer.as_millis().max(1)))?;
         }
@@ -849,10 +897,10 @@ impl Solver {
     /// too (`push`, `assert`, `pop`), and some of them leave it behind, so
     /// that after a few queries every check of the session was `canceled`
     /// at once, whatever its own limit.
-    fn check_with_work(&mut self, command: &str, work: u64, timer: Duration) -> Result<SatResult> {
+    fn check_with_work(&mut self, command: &str, work: u64, timer: Duration, cpu_stop: Option<Duration>) -> Result<SatResult> {
         self.run_unrecorded(&format!("(set-option :rlimit {work})"))?;
         let sent = Instant::now();
-        let answer = self.check(command.to_string());
+        let answer = self.check(command.to_string(), cpu_stop);
         if self.process.is_some() {
             self.run_unrecorded("(set-option :rlimit 0)")?;
         }
@@ -904,7 +952,7 @@ impl Solver {
             .iter()
             .map(|&a| term_to_string(store, a))
             .collect();
-        self.check(format!("(check-sat-assuming ({}))", lits.join(" ")))
+        self.check(format!("(check-sat-assuming ({}))", lits.join(" ")), None)
     }
 
     /// The values of `terms` in the model of the last satisfiable check.
@@ -1237,20 +1285,48 @@ impl Solver {
         Ok(items)
     }
 
-    /// Runs a `check-sat` style command.
-    fn check(&mut self, command: String) -> Result<SatResult> {
+    /// The CPU time the running solver process has used since it started
+    /// (`None` when no process runs or `/proc` cannot tell).
+    fn process_cpu_time(&self) -> Option<Duration> {
+        crate::cpu::process_cpu_time(self.process.as_ref()?.child.id())
+    }
+
+    /// Runs a `check-sat` style command. With `cpu_stop`, the process is
+    /// killed, and the answer is a timeout, once its CPU time (since it
+    /// started) passes `cpu_stop`; the watchdog's wall-clock limit applies
+    /// in any case.
+    fn check(&mut self, command: String, cpu_stop: Option<Duration>) -> Result<SatResult> {
         self.send(&command, true)?;
         let deadline = Instant::now() + self.watchdog_limit();
-        let answer = match self.recv(deadline)? {
-            Reply::Answer(answer) => answer,
-            Reply::TimedOut => {
-                let limit = self.watchdog_limit();
-                self.kill(&format!(
-                    "no answer to check-sat within {limit:?} (watchdog)"
-                ));
-                return Ok(SatResult::Unknown("timeout".to_string()));
+        let answer = loop {
+            // Without a CPU timer, the wait is one wait until the deadline;
+            // with one, it is cut into polls of the process's CPU time.
+            let polled = cpu_stop.is_some() || self.config.stop.is_some();
+            let wait_until = if polled { deadline.min(Instant::now() + CPU_POLL) } else { deadline };
+            match self.recv(wait_until)? {
+                Reply::Answer(answer) => break answer,
+                Reply::TimedOut if Instant::now() < deadline => {
+                    if self.config.stop.as_ref().is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed)) {
+                        self.kill("the caller stopped the check");
+                        return Ok(SatResult::Unknown("stopped".to_string()));
+                    }
+                    let used = self.process_cpu_time();
+                    if let (Some(stop), Some(used)) = (cpu_stop, used) {
+                        if used > stop {
+                            self.kill(&format!("no answer to check-sat within its CPU time ({used:?} of the process's CPU time, the limit {stop:?})"));
+                            return Ok(SatResult::Unknown("timeout".to_string()));
+                        }
+                    }
+                }
+                Reply::TimedOut => {
+                    let limit = self.watchdog_limit();
+                    self.kill(&format!(
+                        "no answer to check-sat within {limit:?} (watchdog)"
+                    ));
+                    return Ok(SatResult::Unknown("timeout".to_string()));
+                }
+                Reply::Closed => return Err(self.exited(&command)),
             }
-            Reply::Closed => return Err(self.exited(&command)),
         };
         match answer.as_atom() {
             Some("sat") => Ok(SatResult::Sat),
@@ -1363,13 +1439,17 @@ mod tests {
     fn the_timer_outlasts_the_work_limit_only_when_work_is_limited() {
         let limit = Duration::from_millis(2_000);
         let z3 = SolverConfig::new(SolverKind::Z3, Duration::from_secs(10));
-        assert_eq!(z3.timer_for(limit), limit * TIMER_FACTOR);
+        assert_eq!(z3.cpu_timer_for(limit), Some(limit * TIMER_FACTOR));
+        assert_eq!(z3.timer_for(limit), limit * TIMER_FACTOR * WALL_BACKSTOP);
         assert_eq!(z3.work_for(limit), Some(2_000 * Z3_WORK_PER_MS));
         let strict = SolverConfig { timer_factor: 1, ..z3.clone() };
         assert_eq!(strict.timer_for(limit), limit);
+        assert_eq!(strict.cpu_timer_for(limit), None);
         let unlimited = SolverConfig { work_per_ms: None, ..z3.clone() };
         assert_eq!(unlimited.timer_for(limit), limit);
+        assert_eq!(unlimited.cpu_timer_for(limit), None);
         let cvc5 = SolverConfig::new(SolverKind::Cvc5, Duration::from_secs(10));
         assert_eq!(cvc5.timer_for(limit), limit);
+        assert_eq!(cvc5.cpu_timer_for(limit), None);
     }
 }

@@ -111,3 +111,21 @@ fn a_cpu_meter_counts_its_solvers_cpu_time_running_and_ended() {
     assert!(ended >= running, "the ended solver's time was lost: {ended:?} after {running:?}");
     assert!(stopwatch.elapsed() >= running);
 }
+
+#[test]
+fn the_cpu_timer_kills_a_spinning_solver_before_the_wall_backstop() {
+    // The shell itself spins on `check-sat`, using CPU time and never
+    // answering: z3 with a work limit that does not count what it does.
+    // The query's limit is 100 ms, so the CPU timer is 300 ms of the
+    // process's CPU time and the wall backstop (z3's timer, which a fake
+    // solver ignores, plus the margin) 1.4 s.
+    let mut s = spawn(fake_solver("spinning-forever", "while :; do :; done"));
+    s.push().unwrap();
+    let started = Instant::now();
+    assert_eq!(s.check_sat().unwrap(), SatResult::Unknown("timeout".into()));
+    let elapsed = started.elapsed();
+    assert!(elapsed >= Duration::from_millis(300), "waited only {elapsed:?}");
+    assert!(elapsed < Duration::from_secs(3), "waited {elapsed:?}");
+    assert!(!s.is_running());
+    s.pop().unwrap();
+}
