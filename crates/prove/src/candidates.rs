@@ -19,7 +19,7 @@
 //! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2` |
 //! | `pred-eq` | `q1 == q2`, `same_group => q1 == q2` (barriers in loops) |
 //! | `no-access` | `!READ_HAS_OCCURRED_M` etc., and `same_group => !HAS` for `__shared__` objects |
-//! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)` (and `VALUE == v_s(ghosts)` for writes that may be benign), `HAS && SITE == s => nowrap_s(ghosts)` (the no-wrap promises of the arithmetic of the site's address), `HAS => SITE in {...}` |
+//! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)` (and `VALUE == v_s(ghosts)` for writes that may be benign), `HAS && SITE == s => nowrap_s(ghosts)` (the no-wrap promises of the arithmetic of the site's address), `HAS && SITE == s => guards_s(ghosts)` (the conjuncts of thread 1's predicate at the site that name no loop's current state: a column guard `col < n` over values constant for the loop), `HAS => SITE in {...}` |
 //! | `log-width` | `HAS => WIDTH in {...}`: the widths of the accesses that may have been logged (none: `!HAS`); `HAS => OFFSET % WIDTH == 0` for one power-of-two width |
 //!
 //! The rules `init-bound`, `guard-bound`, `stride`, `linked-counters` and
@@ -767,6 +767,34 @@ impl Enc<'_> {
                                 c,
                             ));
                         }
+                        // The conditions thread 1 executed the access
+                        // under, over the same ghosts: a column guard `col
+                        // < n` around `out[row * n + col]` is what keeps an
+                        // earlier iteration's logged element in its row,
+                        // and nothing else states it once the loop moves
+                        // on (a guard over values constant for the loop is
+                        // no loop condition). Conjuncts that still mention
+                        // a loop's state (its predicate, a counter without a
+                        // ghost copy) name the current iteration, not the
+                        // logged one, and are left out.
+                        let mut path = Vec::new();
+                        for &c in &s.path1 {
+                            let g = self.subst(c, &map);
+                            let Some(g) = self.expand_names(g, mark) else { continue };
+                            if self.st.as_bool(g) == Some(true) || path.contains(&g) || self.mentions_loop_state(g) {
+                                continue;
+                            }
+                            path.push(g);
+                        }
+                        if !path.is_empty() {
+                            let all = self.st.and(&path);
+                            let c = self.st.implies(pre, all);
+                            out.push((
+                                "access-offset",
+                                format!("a logged {} of `{oname}` at {at} was made under its guards", k.name()),
+                                c,
+                            ));
+                        }
                         // The value of a write that may be benign.
                         if let Some(v) = s.val1 {
                             let v = self.subst(v, &map);
@@ -881,6 +909,19 @@ impl Enc<'_> {
         }
         out.retain(|(_, _, t)| self.st.as_bool(*t) != Some(true));
         out
+    }
+
+    /// Whether `t` mentions a symbol of some encoded loop's state (header
+    /// parameters or predicates of either thread; its logs are allowed),
+    /// which stands for the current iteration of that loop.
+    fn mentions_loop_state(&self, t: TermId) -> bool {
+        let fs = self.st.free_symbols(&[t]);
+        self.loop_data.iter().filter_map(|d| d.state.as_ref()).any(|st| {
+            st.hp.iter().flatten().map(|&x| Self::sym_term(x)).chain(st.q).any(|x| match self.st.kind(x) {
+                lockstep_smt::TermKind::Const(f) => fs.funs.contains(f),
+                _ => false,
+            })
+        })
     }
 
     /// Without inference, GPUVerify still knows the loops whose control is

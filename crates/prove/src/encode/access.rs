@@ -65,6 +65,56 @@ impl<'a> Enc<'a> {
         out
     }
 
+    /// The conjuncts of a predicate `p`, looking through conjunctions, the
+    /// names (`Enc::name`) that stand for them and disjunctions (a conjunct
+    /// of every disjunct is one of the whole: the predicate of a block after
+    /// a ternary's two branches is the disjunction of theirs). A bounded
+    /// walk (depth 32, at most 64 conjuncts), since they only feed
+    /// candidates.
+    pub(crate) fn path_conjuncts(&self, p: TermId) -> Vec<TermId> {
+        let mut memo = HashMap::new();
+        let mut out = self.conjuncts_rec(p, 32, &mut memo);
+        out.truncate(64);
+        out
+    }
+
+    fn conjuncts_rec(&self, t: TermId, depth: u32, memo: &mut HashMap<TermId, Vec<TermId>>) -> Vec<TermId> {
+        if let Some(v) = memo.get(&t) {
+            return v.clone();
+        }
+        let out = if depth == 0 {
+            vec![t]
+        } else if let Some(&def) = self.named.get(&t) {
+            self.conjuncts_rec(def, depth - 1, memo)
+        } else {
+            match self.st.kind(t) {
+                TermKind::Bool(true) => Vec::new(),
+                TermKind::App(lockstep_smt::Op::And, args) => {
+                    let mut v: Vec<TermId> = Vec::new();
+                    for &a in args.iter() {
+                        for c in self.conjuncts_rec(a, depth - 1, memo) {
+                            if !v.contains(&c) {
+                                v.push(c);
+                            }
+                        }
+                    }
+                    v
+                }
+                TermKind::App(lockstep_smt::Op::Or, args) if !args.is_empty() => {
+                    let mut common = self.conjuncts_rec(args[0], depth - 1, memo);
+                    for &a in args[1..].iter() {
+                        let other = self.conjuncts_rec(a, depth - 1, memo);
+                        common.retain(|c| other.contains(c));
+                    }
+                    common
+                }
+                _ => vec![t],
+            }
+        };
+        memo.insert(t, out.clone());
+        out
+    }
+
     /// Instruments an access: thread 1 may log it, thread 2 checks it.
     /// `value` is the written value of each thread for a store that may be
     /// part of a benign race (two writes of the same value to the same
@@ -90,6 +140,7 @@ impl<'a> Enc<'a> {
         let site = self.st.bv_const(32, i.as_u32() as u128);
         let enclosing = self.loops.enclosing(b);
         let no_wrap1 = self.address_no_wrap(ptr);
+        let path1 = self.path_conjuncts(p[0]);
         // Memory safety checks the prover can make cheaply: no access
         // through a null pointer, no write to constant memory.
         let null = self.st.bv_const(BASE_BITS, 0);
@@ -219,6 +270,7 @@ impl<'a> Enc<'a> {
                 width1: width[0],
                 val1: value.map(|v| v[0]),
                 no_wrap1: no_wrap1.clone(),
+                path1: path1.clone(),
                 loops: enclosing.clone(),
             });
 

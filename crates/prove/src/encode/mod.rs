@@ -195,6 +195,12 @@ pub(crate) struct Site {
     /// the access, so they also hold of a logged access's ghost values
     /// (see the `access-offset` candidates).
     pub no_wrap1: Vec<TermId>,
+    /// The conjuncts of thread 1's predicate at the access (its names
+    /// expanded, see `Enc::path_conjuncts`): the conditions under which
+    /// thread 1 executes it, such as a column guard `col < n` tested
+    /// around the access. Like the no-wrap promises, they hold of a logged
+    /// access's ghost values (the `access-offset` candidates).
+    pub path1: Vec<TermId>,
     pub loops: Vec<usize>,
 }
 
