@@ -45,7 +45,7 @@
 
 use std::collections::HashMap;
 
-use lockstep_kir::{BinOp, InstKind, MemSpace, Terminator, ValueDef, ValueId};
+use lockstep_kir::{BinOp, InstId, InstKind, MemSpace, Terminator, ValueDef, ValueId};
 use lockstep_smt::TermId;
 
 use crate::encode::{Enc, LoopState, Sym};
@@ -633,6 +633,23 @@ impl Enc<'_> {
             out.push((pc.tag, pc.text.clone(), t));
         }
         self.exit_candidates(l, &mut out);
+        // The `__syncwarp`s of this loop (`LogState::warp`): threads of one
+        // warp that iterate together execute each as often as the other,
+        // so that they meet at the same occurrence of it.
+        let warp_here: Vec<(usize, InstId)> = state
+            .logs
+            .warp
+            .iter()
+            .enumerate()
+            .filter(|(_, (i, _))| self.inst_block.get(i).is_some_and(|b| self.loops.loops[l].blocks.contains(b)))
+            .map(|(w, (i, _))| (w, *i))
+            .collect();
+        let same_warp = if warp_here.is_empty() {
+            None
+        } else {
+            let lanes = self.config.warp_size.unwrap_or(crate::encode::access::WARP_LANES);
+            Some(self.same_warp(lanes))
+        };
         // Two-thread candidates.
         let q = state.q;
         if self.rule_on("pred-eq") {
@@ -640,6 +657,10 @@ impl Enc<'_> {
             out.push(("pred-eq", "both threads are in the loop or neither is".into(), e));
             let g = self.st.implies(self.same_group, e);
             out.push(("pred-eq", "threads of one group are in the loop together".into(), g));
+            if let Some(sw) = same_warp {
+                let g = self.st.implies(sw, e);
+                out.push(("pred-eq", "threads of one warp are in the loop together".into(), g));
+            }
         }
         if self.rule_on("uniform") {
             let header = self.loops.loops[l].header;
@@ -650,9 +671,23 @@ impl Enc<'_> {
                 out.push(("uniform", format!("{name} is uniform"), e));
                 let g = self.st.implies(self.same_group, e);
                 out.push(("uniform", format!("{name} is uniform in a group"), g));
+                if let Some(sw) = same_warp {
+                    let g = self.st.implies(sw, e);
+                    out.push(("uniform", format!("{name} is uniform in a warp"), g));
+                }
                 let both = self.st.and(&[q[0], q[1]]);
                 let g = self.st.implies(both, e);
                 out.push(("uniform", format!("{name} is uniform while both threads loop"), g));
+            }
+        }
+        if let (true, Some(sw)) = (self.rule_on("uniform"), same_warp) {
+            for &(w, i) in &warp_here {
+                let [c1, c2] = state.logs.warp[w].1;
+                let at = self.loc_text(*self.func.inst_locs.get(i));
+                let e = self.st.eq(c1, c2);
+                out.push(("uniform", format!("both threads executed the __syncwarp at {at} as often"), e));
+                let g = self.st.implies(sw, e);
+                out.push(("uniform", format!("threads of one warp executed the __syncwarp at {at} as often"), g));
             }
         }
         // Race-log candidates.
@@ -674,6 +709,12 @@ impl Enc<'_> {
                     if shared && self.sites.iter().any(|s| s.tracked == m && s.kind == k) {
                         let g = self.st.implies(self.same_group, n);
                         out.push(("no-access", format!("no {} of `{name}` logged for a thread of the same group", k.name()), g));
+                    }
+                    // A loop that synchronises a warp clears the logs for
+                    // threads of one warp only.
+                    if let Some(sw) = same_warp {
+                        let g = self.st.implies(sw, n);
+                        out.push(("no-access", format!("no {} of `{name}` logged for a thread of the same warp", k.name()), g));
                     }
                 }
             }

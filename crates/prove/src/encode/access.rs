@@ -5,7 +5,7 @@
 use super::*;
 
 /// The threads of a CUDA warp (the interpreter's `warp_lanes`).
-const WARP_LANES: u32 = 32;
+pub(crate) const WARP_LANES: u32 = 32;
 
 impl<'a> Enc<'a> {
     /// The value a store writes, as a bv80 per thread (`VAL_BITS`), when
@@ -86,6 +86,14 @@ impl<'a> Enc<'a> {
             vec![t]
         } else if let Some(&def) = self.named.get(&t) {
             self.conjuncts_rec(def, depth - 1, memo)
+        } else if let Some(pe) = self.loop_data.iter().find_map(|d| match (&d.state, d.pe) {
+            (Some(st), Some(pe)) if st.q[0] == t => Some(pe[0]),
+            _ => None,
+        }) {
+            // Thread 1's predicate in a loop implies its predicate where it
+            // entered the loop (assumed at the header): a guard `t < 32`
+            // around the loop holds of every access in it.
+            self.conjuncts_rec(pe, depth - 1, memo)
         } else {
             match self.st.kind(t) {
                 TermKind::Bool(true) => Vec::new(),
@@ -621,11 +629,39 @@ impl<'a> Enc<'a> {
                 // iterations need not correspond (no divergence check holds
                 // them together), so there it synchronises nothing, which
                 // only keeps more of the log.
+                //
+                // In a loop, each thread counts its executions of the
+                // `__syncwarp` (`LogState::warp`, loop state with candidate
+                // invariants such as `same_warp => c1 == c2`): two threads of
+                // one warp that execute it at the same occurrence meet at the
+                // same instance, as the interpreter pairs them, and that
+                // orders thread 1's earlier accesses before thread 2's later
+                // ones. A warp-synchronous tail loop (`v = m[t + s];
+                // __syncwarp(); m[t] = v; __syncwarp();`) needs it.
                 let in_loop = self.inst_block.get(&i).is_none_or(|&b| self.loops.innermost(b).is_some());
-                if !in_loop && !self.config.only_divergence {
+                let counter = self.logs.warp.iter().position(|(w, _)| *w == i);
+                let same_occurrence = match counter {
+                    Some(w) => {
+                        let [c1, c2] = self.logs.warp[w].1;
+                        Some(self.st.eq(c1, c2))
+                    }
+                    None => None,
+                };
+                if let Some(w) = counter {
+                    for t in 0..2 {
+                        let c = self.logs.warp[w].1[t];
+                        let one = self.st.bv_const(32, 1);
+                        let next = self.st.bvadd(c, one);
+                        let n = self.st.ite(p[t], next, c);
+                        self.logs.warp[w].1[t] = self.name(n);
+                    }
+                }
+                if (!in_loop || same_occurrence.is_some()) && !self.config.only_divergence {
                     let lanes = self.config.warp_size.unwrap_or(WARP_LANES);
                     let same_warp = self.same_warp(lanes);
-                    let reset = self.st.and(&[both, same_warp]);
+                    let mut parts = vec![both, same_warp];
+                    parts.extend(same_occurrence);
+                    let reset = self.st.and(&parts);
                     let keep = self.st.not(reset);
                     for obj in self.objects.clone() {
                         let Some(m) = obj.tracked else { continue };

@@ -215,6 +215,7 @@ impl<'a> Enc<'a> {
     /// kinds not in `changed` are kept as they are in `logs`.
     pub(crate) fn havoc_state(
         &mut self,
+        l: usize,
         shape_hp: &[ValueId],
         logs: &LogState,
         prefix: &str,
@@ -253,6 +254,14 @@ impl<'a> Enc<'a> {
                     let was = self.st.implies(has, logs.objs[m][k].has);
                     self.assume(was);
                 }
+            }
+        }
+        // The occurrence counters of the `__syncwarp`s outside the loop keep
+        // their values through it.
+        for (w, (i, c)) in logs_out.warp.iter_mut().enumerate() {
+            let inside = self.inst_block.get(i).is_some_and(|b| self.loops.loops[l].blocks.contains(b));
+            if !inside {
+                *c = logs.warp[w].1;
             }
         }
         LoopState { hp, q, logs: logs_out }
@@ -367,7 +376,7 @@ impl<'a> Enc<'a> {
         let body_node = self.cur.expect("the body literal is a node of its own");
         let changed = self.loop_log_kinds(l);
         let cleared_only = self.loop_cleared_only(l, changed);
-        let state = self.havoc_state(&hparams, &entry.logs, &format!("L{l}"), changed, &cleared_only);
+        let state = self.havoc_state(l, &hparams, &entry.logs, &format!("L{l}"), changed, &cleared_only);
         let mark = self.seq_counter;
         for t in 0..2 {
             let imp = self.st.implies(state.q[t], pe[t]);
@@ -502,7 +511,7 @@ impl<'a> Enc<'a> {
                 self.candidates[*ci].gates.push(post_node);
             }
         }
-        let mut post = self.havoc_state(&hparams, &entry.logs, &format!("P{l}"), changed, &cleared_only);
+        let mut post = self.havoc_state(l, &hparams, &entry.logs, &format!("P{l}"), changed, &cleared_only);
         for t in 0..2 {
             let nq = self.st.not(post.q[t]);
             self.assume(nq);
