@@ -644,7 +644,13 @@ impl Enc<'_> {
             .filter(|(_, (i, _))| self.inst_block.get(i).is_some_and(|b| self.loops.loops[l].blocks.contains(b)))
             .map(|(w, (i, _))| (w, *i))
             .collect();
-        let same_warp = if warp_here.is_empty() {
+        // Loops with a warp intrinsic (a shuffle, a vote) need the same
+        // facts for two threads of one warp, which must both take part.
+        let warp_ops = self.loops.loops[l]
+            .blocks
+            .iter()
+            .any(|&b| self.func.blocks[b].insts.iter().any(|&i| matches!(self.func.insts[i].kind, InstKind::Warp { .. })));
+        let same_warp = if warp_here.is_empty() && !warp_ops {
             None
         } else {
             let lanes = self.config.warp_size.unwrap_or(crate::encode::access::WARP_LANES);
@@ -712,7 +718,7 @@ impl Enc<'_> {
                     }
                     // A loop that synchronises a warp clears the logs for
                     // threads of one warp only.
-                    if let Some(sw) = same_warp {
+                    if let (Some(sw), false) = (same_warp, warp_here.is_empty()) {
                         let g = self.st.implies(sw, n);
                         out.push(("no-access", format!("no {} of `{name}` logged for a thread of the same warp", k.name()), g));
                     }

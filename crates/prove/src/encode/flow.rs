@@ -127,7 +127,8 @@ impl<'a> Enc<'a> {
     /// The kinds of log (indexed by `AccessKind::index`) that the body of
     /// loop `l` may change: those of its accesses, and every kind if it has
     /// a barrier (which clears logs) or an instruction this list does not
-    /// know. The logs of other kinds keep their values through the loop, as
+    /// know (warp intrinsics, which touch no memory, are known). The logs
+    /// of other kinds keep their values through the loop, as
     /// GPUVerify's loops only havoc the variables their body modifies; this
     /// matters most without inferred invariants (`--no-infer`), where a
     /// havocked atomic log of a loop without atomics would be unconstrained.
@@ -145,6 +146,7 @@ impl<'a> Enc<'a> {
                     InstKind::Atomic { .. } | InstKind::CmpXchg { .. } => changed[AccessKind::Atomic.index()] = true,
                     k if k.is_pure_computation() => {}
                     InstKind::Fence { .. }
+                    | InstKind::Warp { .. }
                     | InstKind::Nop { .. }
                     | InstKind::Havoc
                     | InstKind::InvalidCall { .. }
@@ -198,6 +200,7 @@ impl<'a> Enc<'a> {
                     InstKind::Barrier { .. } => {}
                     k if k.is_pure_computation() => {}
                     InstKind::Fence { .. }
+                    | InstKind::Warp { .. }
                     | InstKind::Nop { .. }
                     | InstKind::Havoc
                     | InstKind::InvalidCall { .. }
