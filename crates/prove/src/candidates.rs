@@ -19,7 +19,7 @@
 //! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2`; `same_warp => x1 == x2` in loops of warp collectives |
 //! | `pred-eq` | `q1 == q2`, `same_group => q1 == q2` (barriers in loops); `same_warp => q1 == q2` in loops of warp collectives (shuffle loops entered by whole warps, `if (warp == 0)`) |
 //! | `no-access` | `!READ_HAS_OCCURRED_M` etc., and `same_group => !HAS` for `__shared__` objects |
-//! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)` (and `VALUE == v_s(ghosts)` for writes that may be benign), `HAS && SITE == s => nowrap_s(ghosts)` (the no-wrap promises of the arithmetic of the site's address), `HAS => SITE in {...}` |
+//! | `access-offset` | `HAS && SITE == s => OFFSET == f_s(ghosts)` (and `VALUE == v_s(ghosts)` for writes that may be benign), `HAS && SITE == s => nowrap_s(ghosts)` (the no-wrap promises of the arithmetic of the site's address), `HAS && SITE == s => guards_s(ghosts)` (the conjuncts of thread 1's predicate at the site that name no loop's current state: a column guard `col < n` over values constant for the loop), `HAS => SITE in {...}` |
 //! | `log-width` | `HAS => WIDTH in {...}`: the widths of the accesses that may have been logged (none: `!HAS`); `HAS => OFFSET % WIDTH == 0` for one power-of-two width |
 //!
 //! The rules `init-bound`, `guard-bound`, `stride`, `linked-counters` and
@@ -45,7 +45,7 @@
 
 use std::collections::HashMap;
 
-use lockstep_kir::{BinOp, InstKind, MemSpace, Terminator, ValueDef, ValueId};
+use lockstep_kir::{BinOp, InstId, InstKind, MemSpace, Terminator, ValueDef, ValueId};
 use lockstep_smt::TermId;
 
 use crate::encode::{Enc, LoopState, Sym};
@@ -633,6 +633,32 @@ impl Enc<'_> {
             out.push((pc.tag, pc.text.clone(), t));
         }
         self.exit_candidates(l, &mut out);
+        // The `__syncwarp`s of this loop (`LogState::warp`): threads of one
+        // warp that iterate together execute each as often as the other,
+        // so that they meet at the same occurrence of it.
+        let warp_here: Vec<(usize, InstId)> = state
+            .logs
+            .warp
+            .iter()
+            .enumerate()
+            .filter(|(_, (i, _))| self.inst_block.get(i).is_some_and(|b| self.loops.loops[l].blocks.contains(b)))
+            .map(|(w, (i, _))| (w, *i))
+            .collect();
+        // Loops with a warp intrinsic (a shuffle, a vote) need the same
+        // facts for two threads of one warp, which must both take part: such
+        // a loop is often entered by whole warps only (`if (warp == 0)`,
+        // `if (threadIdx.x < 32)`), so its threads stay together per warp,
+        // not per group, and a shuffle needs no more than that.
+        let warp_ops = self.loops.loops[l]
+            .blocks
+            .iter()
+            .any(|&b| self.func.blocks[b].insts.iter().any(|&i| matches!(self.func.insts[i].kind, InstKind::Warp { .. })));
+        let same_warp = if warp_here.is_empty() && !warp_ops {
+            None
+        } else {
+            let lanes = self.config.warp_size.unwrap_or(crate::encode::access::WARP_LANES);
+            Some(self.same_warp(lanes))
+        };
         // Two-thread candidates.
         let q = state.q;
         if self.rule_on("pred-eq") {
@@ -640,16 +666,10 @@ impl Enc<'_> {
             out.push(("pred-eq", "both threads are in the loop or neither is".into(), e));
             let g = self.st.implies(self.same_group, e);
             out.push(("pred-eq", "threads of one group are in the loop together".into(), g));
-        }
-        // A loop of warp collectives (a shuffle reduction, a `__syncwarp`
-        // step) is often entered by whole warps only (`if (warp == 0)`,
-        // `if (threadIdx.x < 32)`): its threads stay together per warp,
-        // not per group, and a shuffle needs no more than that.
-        let same_warp = self.loop_has_warp_collective(l).then(|| self.same_warp(crate::encode::warp::LANES as u32));
-        if let (Some(w), true) = (same_warp, self.rule_on("pred-eq")) {
-            let e = self.st.eq(q[0], q[1]);
-            let g = self.st.implies(w, e);
-            out.push(("pred-eq", "threads of one warp are in the loop together".into(), g));
+            if let Some(sw) = same_warp {
+                let g = self.st.implies(sw, e);
+                out.push(("pred-eq", "threads of one warp are in the loop together".into(), g));
+            }
         }
         if self.rule_on("uniform") {
             let header = self.loops.loops[l].header;
@@ -660,13 +680,23 @@ impl Enc<'_> {
                 out.push(("uniform", format!("{name} is uniform"), e));
                 let g = self.st.implies(self.same_group, e);
                 out.push(("uniform", format!("{name} is uniform in a group"), g));
-                if let Some(w) = same_warp {
-                    let g = self.st.implies(w, e);
+                if let Some(sw) = same_warp {
+                    let g = self.st.implies(sw, e);
                     out.push(("uniform", format!("{name} is uniform in a warp"), g));
                 }
                 let both = self.st.and(&[q[0], q[1]]);
                 let g = self.st.implies(both, e);
                 out.push(("uniform", format!("{name} is uniform while both threads loop"), g));
+            }
+        }
+        if let (true, Some(sw)) = (self.rule_on("uniform"), same_warp) {
+            for &(w, i) in &warp_here {
+                let [c1, c2] = state.logs.warp[w].1;
+                let at = self.loc_text(*self.func.inst_locs.get(i));
+                let e = self.st.eq(c1, c2);
+                out.push(("uniform", format!("both threads executed the __syncwarp at {at} as often"), e));
+                let g = self.st.implies(sw, e);
+                out.push(("uniform", format!("threads of one warp executed the __syncwarp at {at} as often"), g));
             }
         }
         // Race-log candidates.
@@ -688,6 +718,12 @@ impl Enc<'_> {
                     if shared && self.sites.iter().any(|s| s.tracked == m && s.kind == k) {
                         let g = self.st.implies(self.same_group, n);
                         out.push(("no-access", format!("no {} of `{name}` logged for a thread of the same group", k.name()), g));
+                    }
+                    // A loop that synchronises a warp clears the logs for
+                    // threads of one warp only.
+                    if let (Some(sw), false) = (same_warp, warp_here.is_empty()) {
+                        let g = self.st.implies(sw, n);
+                        out.push(("no-access", format!("no {} of `{name}` logged for a thread of the same warp", k.name()), g));
                     }
                 }
             }
@@ -778,6 +814,34 @@ impl Enc<'_> {
                             out.push((
                                 "access-offset",
                                 format!("a logged {} of `{oname}` at {at} kept the no-wrap promises of its address", k.name()),
+                                c,
+                            ));
+                        }
+                        // The conditions thread 1 executed the access
+                        // under, over the same ghosts: a column guard `col
+                        // < n` around `out[row * n + col]` is what keeps an
+                        // earlier iteration's logged element in its row,
+                        // and nothing else states it once the loop moves
+                        // on (a guard over values constant for the loop is
+                        // no loop condition). Conjuncts that still mention
+                        // a loop's state (its predicate, a counter without a
+                        // ghost copy) name the current iteration, not the
+                        // logged one, and are left out.
+                        let mut path = Vec::new();
+                        for &c in &s.path1 {
+                            let g = self.subst(c, &map);
+                            let Some(g) = self.expand_names(g, mark) else { continue };
+                            if self.st.as_bool(g) == Some(true) || path.contains(&g) || self.mentions_loop_state(g) {
+                                continue;
+                            }
+                            path.push(g);
+                        }
+                        if !path.is_empty() {
+                            let all = self.st.and(&path);
+                            let c = self.st.implies(pre, all);
+                            out.push((
+                                "access-offset",
+                                format!("a logged {} of `{oname}` at {at} was made under its guards", k.name()),
                                 c,
                             ));
                         }
@@ -897,6 +961,19 @@ impl Enc<'_> {
         out
     }
 
+    /// Whether `t` mentions a symbol of some encoded loop's state (header
+    /// parameters or predicates of either thread; its logs are allowed),
+    /// which stands for the current iteration of that loop.
+    fn mentions_loop_state(&self, t: TermId) -> bool {
+        let fs = self.st.free_symbols(&[t]);
+        self.loop_data.iter().filter_map(|d| d.state.as_ref()).any(|st| {
+            st.hp.iter().flatten().map(|&x| Self::sym_term(x)).chain(st.q).any(|x| match self.st.kind(x) {
+                lockstep_smt::TermKind::Const(f) => fs.funs.contains(f),
+                _ => false,
+            })
+        })
+    }
+
     /// Without inference, GPUVerify still knows the loops whose control is
     /// (group-)uniform from its static uniformity analysis. Here the static
     /// analysis only proposes: Houdini checks the candidates like any other.
@@ -986,19 +1063,6 @@ impl Enc<'_> {
                 out.push(("uniform", format!("{name} is uniform (uniformity analysis)"), e));
             }
         }
-    }
-
-    /// Whether loop `l` executes a warp collective: a shuffle, a vote, a
-    /// `__match_any_sync` or a `__syncwarp`.
-    fn loop_has_warp_collective(&self, l: usize) -> bool {
-        use lockstep_kir::{BarrierScope, InstKind, WarpOp};
-        self.loops.loops[l].blocks.iter().flat_map(|&b| self.func.blocks[b].insts.iter()).any(|&i| {
-            match &self.func.insts[i].kind {
-                InstKind::Warp { op, .. } => !matches!(op, WarpOp::LaneId | WarpOp::ActiveMask),
-                InstKind::Barrier { scope, .. } => *scope == BarrierScope::Warp,
-                _ => false,
-            }
-        })
     }
 
     fn tracked_name(&self, m: usize) -> String {

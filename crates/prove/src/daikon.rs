@@ -116,8 +116,12 @@ impl Enc<'_> {
                 }
             }
             bind(&self.st, state.q[th], th, Bind::InLoop);
-            // The race logs are the first thread's.
-            if th == 0 {
+            // The race logs are the first thread's. A `__syncwarp` in a
+            // loop clears them for threads of one warp that meet at the same
+            // occurrence of it (`LogState::warp`), which the interpreter's
+            // logs (kept since the last group barrier) do not show: in such
+            // kernels the candidates about logs are left to the solver.
+            if th == 0 && self.logs.warp.is_empty() {
                 for (m, logs) in state.logs.objs.iter().enumerate() {
                     for (k, log) in logs.iter().enumerate() {
                         let k = k as u8;

@@ -99,6 +99,11 @@ pub struct Log {
 #[derive(Clone, Debug)]
 pub struct LogState {
     pub objs: Vec<[Log; 3]>,
+    /// Per `__syncwarp` inside a loop, how many times each thread has
+    /// executed it (bv32): two threads of one warp synchronise there only
+    /// at the same occurrence (the interpreter's warp instances), which the
+    /// loop cut would otherwise lose. Loop state, like the logs.
+    pub warp: Vec<(lockstep_kir::InstId, [TermId; 2])>,
 }
 
 impl LogState {
@@ -110,6 +115,9 @@ impl LogState {
                 out.extend([log.has, log.off, log.width, log.site, log.val, log.own, log.silent]);
                 out.extend(log.ghosts.iter().copied());
             }
+        }
+        for (_, c) in &self.warp {
+            out.extend(c.iter().copied());
         }
         out
     }
@@ -157,7 +165,19 @@ impl LogState {
                 [mk(st, 0, &logs[0]), mk(st, 1, &logs[1]), mk(st, 2, &logs[2])]
             })
             .collect();
-        LogState { objs }
+        let warp = self
+            .warp
+            .iter()
+            .enumerate()
+            .map(|(w, (i, _))| {
+                let c = [
+                    st.fresh_const(&format!("{prefix}_warpocc_{w}_t1"), Sort::bv(32)),
+                    st.fresh_const(&format!("{prefix}_warpocc_{w}_t2"), Sort::bv(32)),
+                ];
+                (*i, c)
+            })
+            .collect();
+        LogState { objs, warp }
     }
 }
 

@@ -1,10 +1,11 @@
-// expect: possible-errors
+// expect: errors
 // flags: --blockDim=64 --gridDim=8
-// As row_loop_smooth_passes, but each thread writes its value one place to
-// the right in the output (t + 1): the last thread's value lands on the
-// next row's first element, which the block that owns that row writes.
-// A rule tried in session 17 (a loop that only clears a log keeps its
-// contents) called this verified; the prover must keep reporting it.
+// As row_loop_smooth_passes, but rows of the output are 63 elements apart
+// while each block writes 64 of them (`y[r * 63 + t]`): the last thread's
+// value lands on the next row's first element, which another block writes.
+// (An earlier version wrote `y[r * 64 + t + 1]`, which is race-free: each
+// (r, t) with t < 64 writes its own element. Session 17 reverted a rule for
+// calling that version verified; the rule was right.)
 __global__ void smooth_rows_shifted(const float *x, float *y, int rows) {
     __shared__ float a[64];
     unsigned t = threadIdx.x;
@@ -17,7 +18,7 @@ __global__ void smooth_rows_shifted(const float *x, float *y, int rows) {
             a[t] = v;
             __syncthreads();
         }
-        y[r * 64 + t + 1] = a[t];
+        y[r * 63 + t] = a[t];
         __syncthreads();
     }
 }

@@ -5,7 +5,7 @@
 use super::*;
 
 /// The threads of a CUDA warp (the interpreter's `warp_lanes`).
-const WARP_LANES: u32 = 32;
+pub(crate) const WARP_LANES: u32 = 32;
 
 impl<'a> Enc<'a> {
     /// The value a store writes, as a bv80 per thread (`VAL_BITS`), when
@@ -65,6 +65,64 @@ impl<'a> Enc<'a> {
         out
     }
 
+    /// The conjuncts of a predicate `p`, looking through conjunctions, the
+    /// names (`Enc::name`) that stand for them and disjunctions (a conjunct
+    /// of every disjunct is one of the whole: the predicate of a block after
+    /// a ternary's two branches is the disjunction of theirs). A bounded
+    /// walk (depth 32, at most 64 conjuncts), since they only feed
+    /// candidates.
+    pub(crate) fn path_conjuncts(&self, p: TermId) -> Vec<TermId> {
+        let mut memo = HashMap::new();
+        let mut out = self.conjuncts_rec(p, 32, &mut memo);
+        out.truncate(64);
+        out
+    }
+
+    fn conjuncts_rec(&self, t: TermId, depth: u32, memo: &mut HashMap<TermId, Vec<TermId>>) -> Vec<TermId> {
+        if let Some(v) = memo.get(&t) {
+            return v.clone();
+        }
+        let out = if depth == 0 {
+            vec![t]
+        } else if let Some(&def) = self.named.get(&t) {
+            self.conjuncts_rec(def, depth - 1, memo)
+        } else if let Some(pe) = self.loop_data.iter().find_map(|d| match (&d.state, d.pe) {
+            (Some(st), Some(pe)) if st.q[0] == t => Some(pe[0]),
+            _ => None,
+        }) {
+            // Thread 1's predicate in a loop implies its predicate where it
+            // entered the loop (assumed at the header): a guard `t < 32`
+            // around the loop holds of every access in it.
+            self.conjuncts_rec(pe, depth - 1, memo)
+        } else {
+            match self.st.kind(t) {
+                TermKind::Bool(true) => Vec::new(),
+                TermKind::App(lockstep_smt::Op::And, args) => {
+                    let mut v: Vec<TermId> = Vec::new();
+                    for &a in args.iter() {
+                        for c in self.conjuncts_rec(a, depth - 1, memo) {
+                            if !v.contains(&c) {
+                                v.push(c);
+                            }
+                        }
+                    }
+                    v
+                }
+                TermKind::App(lockstep_smt::Op::Or, args) if !args.is_empty() => {
+                    let mut common = self.conjuncts_rec(args[0], depth - 1, memo);
+                    for &a in args[1..].iter() {
+                        let other = self.conjuncts_rec(a, depth - 1, memo);
+                        common.retain(|c| other.contains(c));
+                    }
+                    common
+                }
+                _ => vec![t],
+            }
+        };
+        memo.insert(t, out.clone());
+        out
+    }
+
     /// Instruments an access: thread 1 may log it, thread 2 checks it.
     /// `value` is the written value of each thread for a store that may be
     /// part of a benign race (two writes of the same value to the same
@@ -90,6 +148,7 @@ impl<'a> Enc<'a> {
         let site = self.st.bv_const(32, i.as_u32() as u128);
         let enclosing = self.loops.enclosing(b);
         let no_wrap1 = self.address_no_wrap(ptr);
+        let path1 = self.path_conjuncts(p[0]);
         // Memory safety checks the prover can make cheaply: no access
         // through a null pointer, no write to constant memory.
         let null = self.st.bv_const(BASE_BITS, 0);
@@ -219,6 +278,7 @@ impl<'a> Enc<'a> {
                 width1: width[0],
                 val1: value.map(|v| v[0]),
                 no_wrap1: no_wrap1.clone(),
+                path1: path1.clone(),
                 loops: enclosing.clone(),
             });
 
@@ -569,11 +629,39 @@ impl<'a> Enc<'a> {
                 // iterations need not correspond (no divergence check holds
                 // them together), so there it synchronises nothing, which
                 // only keeps more of the log.
+                //
+                // In a loop, each thread counts its executions of the
+                // `__syncwarp` (`LogState::warp`, loop state with candidate
+                // invariants such as `same_warp => c1 == c2`): two threads of
+                // one warp that execute it at the same occurrence meet at the
+                // same instance, as the interpreter pairs them, and that
+                // orders thread 1's earlier accesses before thread 2's later
+                // ones. A warp-synchronous tail loop (`v = m[t + s];
+                // __syncwarp(); m[t] = v; __syncwarp();`) needs it.
                 let in_loop = self.inst_block.get(&i).is_none_or(|&b| self.loops.innermost(b).is_some());
-                if !in_loop && !self.config.only_divergence {
+                let counter = self.logs.warp.iter().position(|(w, _)| *w == i);
+                let same_occurrence = match counter {
+                    Some(w) => {
+                        let [c1, c2] = self.logs.warp[w].1;
+                        Some(self.st.eq(c1, c2))
+                    }
+                    None => None,
+                };
+                if let Some(w) = counter {
+                    for t in 0..2 {
+                        let c = self.logs.warp[w].1[t];
+                        let one = self.st.bv_const(32, 1);
+                        let next = self.st.bvadd(c, one);
+                        let n = self.st.ite(p[t], next, c);
+                        self.logs.warp[w].1[t] = self.name(n);
+                    }
+                }
+                if (!in_loop || same_occurrence.is_some()) && !self.config.only_divergence {
                     let lanes = self.config.warp_size.unwrap_or(WARP_LANES);
                     let same_warp = self.same_warp(lanes);
-                    let reset = self.st.and(&[both, same_warp]);
+                    let mut parts = vec![both, same_warp];
+                    parts.extend(same_occurrence);
+                    let reset = self.st.and(&parts);
                     let keep = self.st.not(reset);
                     for obj in self.objects.clone() {
                         let Some(m) = obj.tracked else { continue };

@@ -127,7 +127,8 @@ impl<'a> Enc<'a> {
     /// The kinds of log (indexed by `AccessKind::index`) that the body of
     /// loop `l` may change: those of its accesses, and every kind if it has
     /// a barrier (which clears logs) or an instruction this list does not
-    /// know. The logs of other kinds keep their values through the loop, as
+    /// know (warp intrinsics, which touch no memory, are known). The logs
+    /// of other kinds keep their values through the loop, as
     /// GPUVerify's loops only havoc the variables their body modifies; this
     /// matters most without inferred invariants (`--no-infer`), where a
     /// havocked atomic log of a loop without atomics would be unconstrained.
@@ -145,6 +146,7 @@ impl<'a> Enc<'a> {
                     InstKind::Atomic { .. } | InstKind::CmpXchg { .. } => changed[AccessKind::Atomic.index()] = true,
                     k if k.is_pure_computation() => {}
                     InstKind::Fence { .. }
+                    | InstKind::Warp { .. }
                     | InstKind::Nop { .. }
                     | InstKind::Havoc
                     | InstKind::InvalidCall { .. }
@@ -158,9 +160,71 @@ impl<'a> Enc<'a> {
         changed
     }
 
+    /// Per tracked object, the kinds of log that loop `l` changes only by
+    /// clearing them (its barriers), never by logging an access: no access
+    /// of that kind in the body may reach the object (its pointer derives
+    /// from another parameter or global). Such a log keeps what it holds
+    /// through the loop, or loses it: `havoc_state` keeps its contents and
+    /// only the flag that it holds something is fresh, implying the
+    /// entry's. A softmax's reduction loop, which writes shared memory and
+    /// synchronises, then leaves the log of the output's writes from the
+    /// previous row as it was, instead of a log about which nothing is
+    /// known because the writes that fill it come later in the row loop's
+    /// body. Empty (nothing known) when the body has an instruction this
+    /// does not know, or a call.
+    pub(crate) fn loop_cleared_only(&self, l: usize, changed: [bool; 3]) -> Vec<[bool; 3]> {
+        let n = self.logs.objs.len();
+        let mut accessed = vec![[false; 3]; n];
+        let mark = |enc: &Self, accessed: &mut Vec<[bool; 3]>, ptr: ValueId, k: AccessKind| {
+            let obj = lockstep_analysis::pointers::static_root(enc.func, ptr).map(|r| enc.root_object(r));
+            for (oi, o) in enc.objects.iter().enumerate() {
+                let Some(m) = o.tracked else { continue };
+                if obj.is_none_or(|x| x == oi) {
+                    accessed[m][k.index()] = true;
+                }
+            }
+        };
+        for &b in &self.loops.loops[l].blocks {
+            for &i in &self.func.blocks[b].insts {
+                match &self.func.insts[i].kind {
+                    InstKind::Load { ptr, .. } => mark(self, &mut accessed, *ptr, AccessKind::Read),
+                    InstKind::Store { ptr, .. } => mark(self, &mut accessed, *ptr, AccessKind::Write),
+                    InstKind::MemSet { dst, .. } => mark(self, &mut accessed, *dst, AccessKind::Write),
+                    InstKind::MemCopy { dst, src, .. } => {
+                        mark(self, &mut accessed, *dst, AccessKind::Write);
+                        mark(self, &mut accessed, *src, AccessKind::Read);
+                    }
+                    InstKind::Atomic { ptr, .. } | InstKind::CmpXchg { ptr, .. } => {
+                        mark(self, &mut accessed, *ptr, AccessKind::Atomic)
+                    }
+                    InstKind::Barrier { .. } => {}
+                    k if k.is_pure_computation() => {}
+                    InstKind::Fence { .. }
+                    | InstKind::Warp { .. }
+                    | InstKind::Nop { .. }
+                    | InstKind::Havoc
+                    | InstKind::InvalidCall { .. }
+                    | InstKind::CallExternal { .. }
+                    | InstKind::Annot { .. }
+                    | InstKind::AnnotValue { .. } => {}
+                    _ => return Vec::new(),
+                }
+            }
+        }
+        accessed.iter().map(|a| std::array::from_fn(|k| changed[k] && !a[k])).collect()
+    }
+
     /// A fresh loop state shaped like `shape_hp` and `logs`; the logs of the
     /// kinds not in `changed` are kept as they are in `logs`.
-    pub(crate) fn havoc_state(&mut self, shape_hp: &[ValueId], logs: &LogState, prefix: &str, changed: [bool; 3]) -> LoopState {
+    pub(crate) fn havoc_state(
+        &mut self,
+        l: usize,
+        shape_hp: &[ValueId],
+        logs: &LogState,
+        prefix: &str,
+        changed: [bool; 3],
+        cleared_only: &[[bool; 3]],
+    ) -> LoopState {
         let mut hp = [Vec::new(), Vec::new()];
         for t in 0..2 {
             for &p in shape_hp {
@@ -184,7 +248,23 @@ impl<'a> Enc<'a> {
             for k in 0..3 {
                 if !changed[k] || (k == AccessKind::Read.index() && self.read_log_unused(m)) {
                     kinds[k] = logs.objs[m][k].clone();
+                } else if cleared_only.get(m).is_some_and(|c| c[k]) {
+                    // Only cleared in the loop: the same contents, and
+                    // something logged only if it was on entry.
+                    let has = kinds[k].has;
+                    kinds[k] = logs.objs[m][k].clone();
+                    kinds[k].has = has;
+                    let was = self.st.implies(has, logs.objs[m][k].has);
+                    self.assume(was);
                 }
+            }
+        }
+        // The occurrence counters of the `__syncwarp`s outside the loop keep
+        // their values through it.
+        for (w, (i, c)) in logs_out.warp.iter_mut().enumerate() {
+            let inside = self.inst_block.get(i).is_some_and(|b| self.loops.loops[l].blocks.contains(b));
+            if !inside {
+                *c = logs.warp[w].1;
             }
         }
         LoopState { hp, q, logs: logs_out }
@@ -298,7 +378,8 @@ impl<'a> Enc<'a> {
         self.assume(body_lit);
         let body_node = self.cur.expect("the body literal is a node of its own");
         let changed = self.loop_log_kinds(l);
-        let state = self.havoc_state(&hparams, &entry.logs, &format!("L{l}"), changed);
+        let cleared_only = self.loop_cleared_only(l, changed);
+        let state = self.havoc_state(l, &hparams, &entry.logs, &format!("L{l}"), changed, &cleared_only);
         let mark = self.seq_counter;
         for t in 0..2 {
             let imp = self.st.implies(state.q[t], pe[t]);
@@ -338,7 +419,12 @@ impl<'a> Enc<'a> {
         for (m, kinds) in state.logs.objs.iter().enumerate() {
             for k in 0..3 {
                 let kept = !changed[k] || (k == AccessKind::Read.index() && self.read_log_unused(m));
-                if kept && kinds[k] != next.logs.objs[m][k] {
+                let mut back = next.logs.objs[m][k].clone();
+                if cleared_only.get(m).is_some_and(|c| c[k]) {
+                    // Only the flag may change (it is what a barrier clears).
+                    back.has = kinds[k].has;
+                }
+                if (kept || cleared_only.get(m).is_some_and(|c| c[k])) && kinds[k] != back {
                     return err("internal: a loop changed a race log its instructions should not change", None);
                 }
             }
@@ -428,7 +514,7 @@ impl<'a> Enc<'a> {
                 self.candidates[*ci].gates.push(post_node);
             }
         }
-        let mut post = self.havoc_state(&hparams, &entry.logs, &format!("P{l}"), changed);
+        let mut post = self.havoc_state(l, &hparams, &entry.logs, &format!("P{l}"), changed, &cleared_only);
         for t in 0..2 {
             let nq = self.st.not(post.q[t]);
             self.assume(nq);

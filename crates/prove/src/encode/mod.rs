@@ -46,7 +46,7 @@ use crate::ProveConfig;
 use lockstep_analysis::memory as premem;
 use lockstep_analysis::pointers::Root;
 
-mod access;
+pub(crate) mod access;
 mod annot;
 mod flow;
 mod insts;
@@ -55,7 +55,7 @@ mod no_wrap;
 mod setup;
 mod slots;
 mod stride;
-pub(crate) mod warp;
+mod warp;
 
 /// Why a kernel cannot be encoded (it becomes `Unknown`).
 #[derive(Debug)]
@@ -195,6 +195,12 @@ pub(crate) struct Site {
     /// the access, so they also hold of a logged access's ghost values
     /// (see the `access-offset` candidates).
     pub no_wrap1: Vec<TermId>,
+    /// The conjuncts of thread 1's predicate at the access (its names
+    /// expanded, see `Enc::path_conjuncts`): the conditions under which
+    /// thread 1 executes it, such as a column guard `col < n` tested
+    /// around the access. Like the no-wrap promises, they hold of a logged
+    /// access's ghost values (the `access-offset` candidates).
+    pub path1: Vec<TermId>,
     pub loops: Vec<usize>,
 }
 
@@ -302,7 +308,7 @@ pub(crate) struct Enc<'a> {
     pub gs: [TermId; 3],
     pub ng: [TermId; 3],
     pub same_group: TermId,
-    inst_block: HashMap<InstId, BlockId>,
+    pub(crate) inst_block: HashMap<InstId, BlockId>,
     /// Instructions whose value depends on the race logs (annotations that
     /// use them are instantiated for thread 1 only).
     log_dependent: HashSet<ValueId>,
@@ -451,7 +457,7 @@ impl<'a> Enc<'a> {
             param_obj: HashMap::new(),
             global_obj: HashMap::new(),
             local_obj: HashMap::new(),
-            logs: LogState { objs: Vec::new() },
+            logs: LogState { objs: Vec::new(), warp: Vec::new() },
             own: [Vec::new(), Vec::new()],
             mem_version: Vec::new(),
             ghost_slot: HashMap::new(),
@@ -541,6 +547,19 @@ impl<'a> Enc<'a> {
         let flow = lockstep_analysis::loops::analyze(func);
         enc.readonly_args = premem::readonly_private_params(func, &flow.0);
         enc.setup_objects();
+        // An occurrence counter per `__syncwarp` inside a loop
+        // (`LogState::warp`), zero at the start.
+        for (b, block) in func.blocks.iter() {
+            if enc.loops.innermost(b).is_none() {
+                continue;
+            }
+            for &i in &block.insts {
+                if matches!(func.insts[i].kind, InstKind::Barrier { scope: BarrierScope::Warp, .. }) {
+                    let zero = enc.st.bv_const(32, 0);
+                    enc.logs.warp.push((i, [zero, zero]));
+                }
+            }
+        }
         enc.add_pointer_benign_sites(config.equality_abstraction);
         enc.unwritten = enc.unwritten_objects(&premem::written_memory(func));
         enc.const_locals = premem::constant_initialised_locals(module, func, &flow.0);

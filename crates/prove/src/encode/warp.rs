@@ -14,7 +14,7 @@ use super::*;
 use lockstep_kir::WarpOp;
 
 /// The lanes of a warp, as CUDA numbers them.
-pub(crate) const LANES: u128 = 32;
+const LANES: u128 = 32;
 
 impl<'a> Enc<'a> {
     /// Thread `t`'s lane (its linear local id modulo 32), 32 bits wide.
