@@ -46,6 +46,7 @@ use crate::FloatModel;
 
 mod float;
 mod inputs;
+mod iterate;
 mod memory;
 mod normalise;
 mod prune;
@@ -56,6 +57,8 @@ use inputs::{float_format, sort_tag};
 pub use inputs::{BufferRead, Inputs};
 use normalise::{extract_known, normalise};
 pub use prune::Pruner;
+pub use iterate::LoopIteration;
+use iterate::IterPlan;
 pub use summary::LoopSummary;
 use summary::SummaryPlan;
 
@@ -91,6 +94,7 @@ enum ObjKey {
     Local(usize, lockstep_kir::LocalId),
 }
 
+#[derive(Clone)]
 struct Obj {
     key: ObjKey,
     name: String,
@@ -232,6 +236,9 @@ pub struct ThreadRun {
     /// Loops without a barrier whose trip count is symbolic, summarised
     /// ([`Executor::with_summaries`]), in the order the thread met them.
     pub summaries: Vec<LoopSummary>,
+    /// The loop with writes whose trip count is symbolic, iterated
+    /// ([`Executor::with_iterations`]).
+    pub iteration: Option<LoopIteration>,
 }
 
 /// The one loop with a barrier of a kernel, as [`Executor::run_param_aligned`]
@@ -396,6 +403,18 @@ pub struct Executor<'a> {
     /// The loop whose arbitrary iteration is running ([`summary`]).
     summary_plan: Option<SummaryPlan>,
     summaries: Vec<LoopSummary>,
+    /// [`Self::with_iterations`]: the loops that may be iterated, by
+    /// header, with their blocks.
+    iterable: Option<HashMap<BlockId, HashSet<BlockId>>>,
+    /// The loop whose iteration is running ([`iterate`]).
+    iter_plan: Option<IterPlan>,
+    /// The iteration symbol while an iteration runs: the summaries inside
+    /// it are functions of it as of the thread's ids.
+    iter_ids: Vec<TermId>,
+    /// The iterated loop, once it ran, and the buffers it writes (which
+    /// the thread may not touch after the loop).
+    iteration: Option<LoopIteration>,
+    iter_written: HashSet<usize>,
 }
 
 impl<'a> Executor<'a> {
@@ -432,6 +451,11 @@ impl<'a> Executor<'a> {
             summarisable: None,
             summary_plan: None,
             summaries: Vec::new(),
+            iterable: None,
+            iter_plan: None,
+            iter_ids: Vec::new(),
+            iteration: None,
+            iter_written: HashSet::new(),
         }
     }
 
@@ -569,6 +593,7 @@ impl<'a> Executor<'a> {
             post_reads: self.post_reads,
             aligned,
             summaries: self.summaries,
+            iteration: self.iteration,
         }
     }
 
@@ -686,6 +711,9 @@ impl<'a> Executor<'a> {
     /// current block.
     fn route(&self, from: BlockId, to: BlockId, loc: Option<SrcLoc>) -> Res<Route> {
         if let Some(r) = self.summary_route(from, to, loc) {
+            return r;
+        }
+        if let Some(r) = self.iteration_route(from, to, loc) {
             return r;
         }
         let Some(plan) = &self.plan else { return Ok(Route::Go) };
@@ -852,6 +880,13 @@ impl<'a> Executor<'a> {
                                         self.jump(&mut p, &else_dest, loc)?;
                                         continue;
                                     }
+                                }
+                                // A loop with writes whose trip count is
+                                // symbolic: its iteration `q` as a thread
+                                // of its own, then out of it.
+                                if self.iteration_due(&p) {
+                                    p = self.iterate(t, lid, &p, loc)?;
+                                    continue;
                                 }
                                 let mut other = p.clone();
                                 other.pc = else_pc;
@@ -1127,6 +1162,11 @@ impl<'a> Executor<'a> {
                 if self.summary_plan.is_some() {
                     return unsupported("a write in a loop whose trip count is symbolic", loc);
                 }
+                if let ObjKey::Param(i) = self.objs[obj].key {
+                    if self.iter_plan.is_none() && self.iter_written.contains(&i) {
+                        return unsupported("a write, after a loop with writes whose trip count is symbolic, to a buffer the loop writes", loc);
+                    }
+                }
                 if self.phase() == Some(Phase::Body) {
                     if p.after_barrier.is_some() {
                         return unsupported("a write between the loop's barrier and its next iteration", loc);
@@ -1195,7 +1235,7 @@ impl<'a> Executor<'a> {
                     Some(&a) => self.boolean(p, a, loc)?,
                     None => self.inp.st.true_(),
                 };
-                if self.summary_plan.is_some() && matches!(kind, AnnotKind::Requires | AnnotKind::Assume | AnnotKind::Ensures) {
+                if (self.summary_plan.is_some() || self.iter_plan.is_some()) && matches!(kind, AnnotKind::Requires | AnnotKind::Assume | AnnotKind::Ensures) {
                     return unsupported("an annotation in a loop whose trip count is symbolic", loc);
                 }
                 match kind {

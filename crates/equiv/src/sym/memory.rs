@@ -12,6 +12,11 @@ impl Executor<'_> {
     /// of object `obj` reads, on path `p`.
     pub(super) fn load_at(&mut self, p: &Path, inst: InstId, obj: usize, off: TermId, ty: Type, loc: Option<SrcLoc>) -> Res<TermId> {
         let bits = self.access(p, obj, off, ty, loc)?;
+        if let ObjKey::Param(i) = self.objs[obj].key {
+            if self.iter_plan.is_none() && self.iter_written.contains(&i) {
+                return unsupported("a read, after a loop with writes whose trip count is symbolic, of a buffer the loop writes", loc);
+            }
+        }
         let x = match self.objs[obj].key {
             ObjKey::Param(i) if self.post && self.param && self.objs[obj].written => {
                 let ph = self.inp.st.fresh_const(&format!("{}.post.{}", self.tag, self.objs[obj].name), Sort::bv(bits));
