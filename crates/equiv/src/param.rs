@@ -566,7 +566,12 @@ impl Prover<'_> {
             self.label = "value and writer";
             let mut batch = vec![facts.clone()];
             batch.extend(writer_queries.first().cloned());
-            let answers = self.sat_many(&batch)?;
+            // Products abstracted first (fresh constants, or functions of
+            // their operands): the values usually agree once the
+            // per-thread facts are known, without the 64-bit products of
+            // the launch facts; only `unsat` answers of the abstraction
+            // count, the rest are asked again in full.
+            let answers = self.sat_many_abstracted(&batch)?;
             first_writer = answers.get(1).cloned();
             answers[0].clone()
         };
