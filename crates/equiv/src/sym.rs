@@ -45,6 +45,7 @@ use lockstep_smt::{FpOp, Sort, TermId, TermStore};
 use crate::FloatModel;
 
 mod float;
+mod half;
 mod inputs;
 mod iterate;
 mod memory;
@@ -415,6 +416,10 @@ pub struct Executor<'a> {
     /// the thread may not touch after the loop).
     iteration: Option<LoopIteration>,
     iter_written: HashSet<usize>,
+    /// Private objects filled by a `memcpy` at their start, with the
+    /// number of bytes copied: the by-value copies of `__half` and
+    /// `__half2` that the prelude's operations receive by address.
+    copied: HashMap<usize, u128>,
 }
 
 impl<'a> Executor<'a> {
@@ -456,6 +461,7 @@ impl<'a> Executor<'a> {
             iter_ids: Vec::new(),
             iteration: None,
             iter_written: HashSet::new(),
+            copied: HashMap::new(),
         }
     }
 
@@ -1022,6 +1028,36 @@ impl<'a> Executor<'a> {
         }
     }
 
+    /// A store of `v` (of type `ty`) at `off` of `obj` on path `p`: the
+    /// checks of the modes that restrict writes, then the write (element
+    /// by element when it is wider than the buffer's elements).
+    fn store_value(&mut self, p: &Path, obj: usize, off: TermId, v: TermId, ty: Type, loc: Option<SrcLoc>) -> Res<()> {
+        if self.summary_plan.is_some() {
+            return unsupported("a write in a loop whose trip count is symbolic", loc);
+        }
+        if let ObjKey::Param(i) = self.objs[obj].key {
+            if self.iter_plan.is_none() && self.iter_written.contains(&i) {
+                return unsupported("a write, after a loop with writes whose trip count is symbolic, to a buffer the loop writes", loc);
+            }
+        }
+        if self.phase() == Some(Phase::Body) {
+            if p.after_barrier.is_some() {
+                return unsupported("a write between the loop's barrier and its next iteration", loc);
+            }
+            if !matches!(self.objs[obj].key, ObjKey::Shared(_)) {
+                return unsupported(format!("the loop with a barrier writes `{}` (only __shared__ memory is aligned)", self.objs[obj].name), loc);
+            }
+        }
+        if let Some((k, eb)) = self.split_access(obj, ty) {
+            self.store_split(p, obj, off, v, k, eb, loc)?;
+            return Ok(());
+        }
+        let bits = self.access(p, obj, off, ty, loc)?;
+        debug_assert_eq!(self.inp.st.sort_of(v).bv_width(), Some(bits));
+        self.write(obj, off, v, p.pc);
+        Ok(())
+    }
+
     fn exec(&mut self, t: usize, lid: [u32; 3], p: &mut Path, inst: InstId) -> Res<Flow> {
         let data = &self.func.insts[inst];
         let loc = self.loc(inst);
@@ -1159,33 +1195,18 @@ impl<'a> Executor<'a> {
                 }
                 let ty = self.func.values[value].ty;
                 let (obj, off) = self.pointer(p, ptr, loc)?;
-                if self.summary_plan.is_some() {
-                    return unsupported("a write in a loop whose trip count is symbolic", loc);
-                }
-                if let ObjKey::Param(i) = self.objs[obj].key {
-                    if self.iter_plan.is_none() && self.iter_written.contains(&i) {
-                        return unsupported("a write, after a loop with writes whose trip count is symbolic, to a buffer the loop writes", loc);
-                    }
-                }
-                if self.phase() == Some(Phase::Body) {
-                    if p.after_barrier.is_some() {
-                        return unsupported("a write between the loop's barrier and its next iteration", loc);
-                    }
-                    if !matches!(self.objs[obj].key, ObjKey::Shared(_)) {
-                        return unsupported(format!("the loop with a barrier writes `{}` (only __shared__ memory is aligned)", self.objs[obj].name), loc);
-                    }
-                }
                 let v = match self.val(p, value, loc)? {
                     SV::Bv(v) => v,
                     _ => return unsupported("a store of a pointer or a boolean", loc),
                 };
-                if let Some((k, eb)) = self.split_access(obj, ty) {
-                    self.store_split(p, obj, off, v, k, eb, loc)?;
-                    return Ok(Flow::Next);
+                self.store_value(p, obj, off, v, ty, loc)?;
+                return Ok(Flow::Next);
+            }
+            InstKind::MemCopy { dst, src, len } => {
+                if self.post || self.pre {
+                    return Ok(Flow::Stop);
                 }
-                let bits = self.access(p, obj, off, ty, loc)?;
-                debug_assert_eq!(self.inp.st.sort_of(v).bv_width(), Some(bits));
-                self.write(obj, off, v, p.pc);
+                self.mem_copy(p, inst, dst, src, len, loc)?;
                 return Ok(Flow::Next);
             }
             InstKind::Barrier { scope, .. } => {
@@ -1219,6 +1240,9 @@ impl<'a> Executor<'a> {
                     Some(t @ (Type::Int(_) | Type::Float(_))) if t != Type::Int(1) => t,
                     _ => return unsupported(format!("a call of `{name}` without a numeric result"), loc),
                 };
+                if let Some(v) = self.half_call(p, inst, &name, &args, ty, loc)? {
+                    return self.bind(p, result, SV::Bv(v));
+                }
                 let vals: Vec<TermId> = args.iter().map(|&a| self.bv(p, a, loc)).collect::<Res<_>>()?;
                 if vals.is_empty() {
                     return unsupported(format!("a call of `{name}` without arguments"), loc);
@@ -1295,7 +1319,7 @@ impl<'a> Executor<'a> {
             InstKind::InvalidCall { .. } => {
                 return unsupported("a call through a pointer that may be no function's address", loc)
             }
-            InstKind::MemCopy { .. } | InstKind::MemSet { .. } => return unsupported("memcpy/memset", loc),
+            InstKind::MemSet { .. } => return unsupported("memset", loc),
             InstKind::Call { .. } => return unsupported("a call that could not be inlined", loc),
         };
         let _ = t;

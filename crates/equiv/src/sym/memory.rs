@@ -116,6 +116,51 @@ impl Executor<'_> {
         Ok(())
     }
 
+    /// A `memcpy` of a literal number of bytes (the copy of a small struct
+    /// such as the prelude's `__half`, passed by value): element by element,
+    /// a load and a store each, in the elements' width: the width either
+    /// object already uses (they must agree), else the widest of 8, 4, 2
+    /// and 1 bytes that divides the length.
+    pub(super) fn mem_copy(&mut self, p: &Path, inst: InstId, dst: ValueId, src: ValueId, len: ValueId, loc: Option<SrcLoc>) -> Res<()> {
+        let n = self.bv(p, len, loc)?;
+        let Some(n) = self.inp.st.as_bv(n).and_then(|v| v.to_u128()) else {
+            return unsupported("a memcpy of a symbolic number of bytes", loc);
+        };
+        if n > 64 {
+            return unsupported("a memcpy of more than 64 bytes", loc);
+        }
+        let (sobj, soff) = self.pointer(p, src, loc)?;
+        let (dobj, doff) = self.pointer(p, dst, loc)?;
+        let known = |this: &Self, obj: usize| match (this.objs[obj].bits, &this.objs[obj].key) {
+            (Some(b), _) => Some(b),
+            (None, ObjKey::Param(i)) => this.inp.buffers.get(i).map(|b| b.0),
+            _ => None,
+        };
+        let eb = match (known(self, sobj), known(self, dobj)) {
+            (Some(a), Some(b)) if a != b => return unsupported("a memcpy between objects of different element widths", loc),
+            (Some(a), _) | (None, Some(a)) => a,
+            (None, None) => [64u32, 32, 16, 8].into_iter().find(|w| n % u128::from(w / 8) == 0).unwrap_or(8),
+        };
+        let size = u128::from((eb / 8).max(1));
+        if n % size != 0 {
+            return unsupported("a memcpy whose length is not a whole number of elements", loc);
+        }
+        if self.post && self.objs[sobj].written {
+            return unsupported("a postcondition depends on a read of a written buffer outside the annotation", loc);
+        }
+        if matches!(self.objs[dobj].key, ObjKey::Local(..)) && self.inp.st.as_bv(doff).and_then(|v| v.to_u128()) == Some(0) {
+            self.copied.insert(dobj, n);
+        }
+        let ty = Type::Int(eb as u16);
+        for i in 0..n / size {
+            let d = self.inp.st.bv_const(64, i * size);
+            let (so, dof) = (self.inp.st.bvadd(soff, d), self.inp.st.bvadd(doff, d));
+            let v = self.load_at(p, inst, sobj, so, ty, loc)?;
+            self.store_value(p, dobj, dof, v, ty, loc)?;
+        }
+        Ok(())
+    }
+
     /// `(k, bits)` when an access of type `ty` to `obj` covers `k > 1`
     /// elements of the `bits` wide elements that the object (or, for a
     /// buffer argument, the other kernel) already uses: the access is then
