@@ -558,6 +558,10 @@ fn generated_rows_per_thread_pairs_are_never_wrongly_equivalent() {
         rows_per_thread(gid, "r < m", "stride", &format!("sum = 1; {plain}"), store),
         rows_per_thread(gid, "r < m", "stride", plain, "out[m - 1 - r] = sum;"),
         rows_per_thread(gid, "r < m", "stride", plain, "out[r / 2] = sum;"),
+        // The inner loop unrolled with the remainder as an `if` (the
+        // recurrence's instance at the exit counter), right and one short.
+        rows_per_thread(gid, "r < m", "stride", "unsigned k = 0; for (; k + 2 <= n; k += 2) { sum += in[r * n + k]; sum += in[r * n + k + 1]; } if (k < n) sum += in[r * n + k];", store),
+        rows_per_thread(gid, "r < m", "stride", "unsigned k = 0; for (; k + 2 <= n; k += 2) { sum += in[r * n + k]; sum += in[r * n + k + 1]; } if (k + 1 < n) sum += in[r * n + k];", store),
     ];
     let mut verdicts = Vec::new();
     for (k, b) in cases.iter().enumerate() {
@@ -579,6 +583,7 @@ fn generated_rows_per_thread_pairs_are_never_wrongly_equivalent() {
     eprintln!("rows-per-thread pairs: {verdicts:?}");
     assert_eq!(verdicts[0], Verdict::Equivalent, "the same rows-per-thread kernel is not proved equivalent to itself");
     assert_eq!(verdicts[1], Verdict::Equivalent, "the unrolled inner loop is not proved equivalent");
+    assert_eq!(verdicts[11], Verdict::Equivalent, "the unrolled inner loop with an `if` remainder is not proved equivalent");
     assert!(verdicts.contains(&Verdict::Different), "no pair was found different: {verdicts:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -120,6 +120,16 @@ impl Prover<'_> {
                     let r = self.rec_at(&recs[ri], perm[i], xk);
                     facts.push(self.inp.st.eq(s.exit[a], r));
                 }
+                // A loop unrolled by `c > 1` stops up to `c - 1` steps
+                // before the end, and a remainder written as an `if` (not
+                // a loop) takes one more step: the recurrence's instance
+                // at the exit counter (true wherever its guard holds, by
+                // the recurrence's definition) relates that step to
+                // `R(k + 1)`.
+                if shape.step > 1 {
+                    let (g, eqs) = self.instance(&recs[ri], xk);
+                    facts.push(self.inp.st.implies(g, eqs));
+                }
                 let all = self.inp.st.and(&facts);
                 let f = self.inp.st.implies(s.pc, all);
                 self.per_thread.push(f);
