@@ -1028,36 +1028,6 @@ impl<'a> Executor<'a> {
         }
     }
 
-    /// A store of `v` (of type `ty`) at `off` of `obj` on path `p`: the
-    /// checks of the modes that restrict writes, then the write (element
-    /// by element when it is wider than the buffer's elements).
-    fn store_value(&mut self, p: &Path, obj: usize, off: TermId, v: TermId, ty: Type, loc: Option<SrcLoc>) -> Res<()> {
-        if self.summary_plan.is_some() {
-            return unsupported("a write in a loop whose trip count is symbolic", loc);
-        }
-        if let ObjKey::Param(i) = self.objs[obj].key {
-            if self.iter_plan.is_none() && self.iter_written.contains(&i) {
-                return unsupported("a write, after a loop with writes whose trip count is symbolic, to a buffer the loop writes", loc);
-            }
-        }
-        if self.phase() == Some(Phase::Body) {
-            if p.after_barrier.is_some() {
-                return unsupported("a write between the loop's barrier and its next iteration", loc);
-            }
-            if !matches!(self.objs[obj].key, ObjKey::Shared(_)) {
-                return unsupported(format!("the loop with a barrier writes `{}` (only __shared__ memory is aligned)", self.objs[obj].name), loc);
-            }
-        }
-        if let Some((k, eb)) = self.split_access(obj, ty) {
-            self.store_split(p, obj, off, v, k, eb, loc)?;
-            return Ok(());
-        }
-        let bits = self.access(p, obj, off, ty, loc)?;
-        debug_assert_eq!(self.inp.st.sort_of(v).bv_width(), Some(bits));
-        self.write(obj, off, v, p.pc);
-        Ok(())
-    }
-
     fn exec(&mut self, t: usize, lid: [u32; 3], p: &mut Path, inst: InstId) -> Res<Flow> {
         let data = &self.func.insts[inst];
         let loc = self.loc(inst);

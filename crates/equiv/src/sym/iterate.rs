@@ -194,14 +194,14 @@ impl Executor<'_> {
         if w != 32 {
             return unsupported("a loop with writes whose counter is not 32 bits wide", loc);
         }
-        let start_at = |this: &mut Self, counter: TermId, pc: TermId| {
+        // A path at the header's first instruction with the counter set.
+        let start_at = |counter: TermId, pc: TermId| {
             let mut s = p.clone();
             s.pc = pc;
             s.idx = 0;
             s.came_from = None;
             s.at_header = false;
             s.env.insert(counter_v, SV::Bv(counter));
-            let _ = this;
             s
         };
 
@@ -210,7 +210,7 @@ impl Executor<'_> {
         let k = self.inp.st.fresh_const(&format!("{}.iter.k", self.tag), Sort::bv(32));
         let saved = self.snapshot();
         let tru = self.inp.st.true_();
-        let probe = start_at(self, k, tru);
+        let probe = start_at(k, tru);
         self.iter_ids = vec![k];
         let mut cond_at_k = None;
         {
@@ -268,7 +268,7 @@ impl Executor<'_> {
         let m: HashMap<TermId, TermId> = [(k, counter)].into_iter().collect();
         let stay_q = crate::param::substitute(&mut self.inp.st, stay_k, &m, &mut HashMap::new());
         let guard = self.inp.st.and(&[p.pc, nonzero, exact_prod, exact, stay_q]);
-        let start = start_at(self, counter, guard);
+        let start = start_at(counter, guard);
         self.iter_ids = vec![q];
         let before = self.cas.len();
         let ran = self.run_iteration(t, lid, header, &blocks, start, loc);
