@@ -85,6 +85,7 @@
 //! (otherwise two threads can write one element: a race).
 
 mod inplace;
+mod iterations;
 mod loops;
 mod post;
 mod cover;
@@ -124,6 +125,9 @@ pub enum ParamOutcome {
 struct Inst {
     tid: [TermId; 3],
     bid: [TermId; 3],
+    /// The iteration of a kernel's iterated loop ([`sym::LoopIteration`]),
+    /// part of the thread's identity when some kernel has one.
+    q: Option<TermId>,
 }
 
 /// A conditional assignment with its placeholders resolved.
@@ -196,7 +200,7 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     }
     let solver = Solver::spawn(sconf)
         .map_err(|e| (format!("cannot start the solver: {e}"), None))?;
-    let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id };
+    let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id, q: None };
     let tru = inp.st.true_();
     let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru, shifts: HashMap::new(), shift_memo: HashMap::new(), cover_used: false, digit_memo: HashMap::new() };
     pr.launch_facts();
@@ -262,6 +266,29 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         if again.len() == kernels.len() && again.iter().any(|r| !r.summaries.is_empty()) {
             runs = again;
             failed = None;
+        }
+    }
+    // A loop with writes whose trip count is symbolic (a grid-stride loop
+    // over rows, each with an inner loop): each iteration as a thread of
+    // its own (`sym/iterate.rs`), with summaries inside it.
+    if failed.is_some() && b.is_some() {
+        let mut again: Vec<ThreadRun> = Vec::new();
+        for (i, (k, f)) in kernels.iter().zip(&funcs).enumerate() {
+            let quick = config.solver_config(config.query_timeout.min(std::time::Duration::from_secs(2)));
+            let pruner = sym::Pruner::new(f, quick, prune_facts.clone());
+            match sym::Executor::new(k.module, f, ["a", "b"][i], &mut pr.inp).with_pruning(pruner).with_summaries().with_iterations().run_param() {
+                Ok(r) => again.push(r),
+                Err(u) => {
+                    crate::trace(&format!("one-thread run with iterated loops: `{}`: {}", k.func().name, u.what));
+                    break;
+                }
+            }
+        }
+        crate::trace(&format!("one-thread runs with iterated loops: {}", if again.len() == kernels.len() { "done" } else { "failed" }));
+        if again.len() == kernels.len() && again.iter().any(|r| r.iteration.is_some()) {
+            runs = again;
+            failed = None;
+            pr.iterated(&kernels, &runs)?;
         }
     }
     if let Some(why) = failed {
@@ -418,6 +445,9 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         );
     }
     assumptions.extend(summary_assumptions);
+    let (lines, iter_assumptions) = pr.iteration_lines(&kernels, &runs);
+    proved.splice(0..0, lines);
+    assumptions.extend(iter_assumptions);
     assumptions.extend(pr.inp.float_assumptions());
     Ok(ParamOutcome::Proved { proved, assumptions })
 }
@@ -448,6 +478,9 @@ impl Prover<'_> {
                 offs.len() > 1
             };
             if several(&runs[0]) || several(&runs[1]) {
+                if self.base_inst.q.is_some() {
+                    return na(format!("`{name}` is written through several address terms, and a kernel has a loop with writes whose trip count is symbolic"));
+                }
                 if let Some(c) = self.compare_several(a, b, &runs[..2], &resolved[..2], p)? {
                     return Ok(Some(c));
                 }
@@ -533,7 +566,14 @@ impl Prover<'_> {
             self.label = "value and writer";
             let mut batch = vec![facts.clone()];
             batch.extend(writer_queries.first().cloned());
-            let answers = self.sat_many(&batch)?;
+            // With an iterated loop, products abstracted first (fresh
+            // constants, or functions of their operands): the values agree
+            // once the per-thread facts are known, without the 64-bit
+            // products of the iteration's counter; only `unsat` answers of
+            // the abstraction count, the rest are asked again in full.
+            // (Not otherwise: a value that really differs would pay for
+            // two more rounds, as a reassociated sum did, 2 s more.)
+            let answers = if self.base_inst.q.is_some() { self.sat_many_abstracted(&batch)? } else { self.sat_many(&batch)? };
             first_writer = answers.get(1).cloned();
             answers[0].clone()
         };
@@ -598,7 +638,8 @@ impl Prover<'_> {
         let mut fresh = |t: TermId, name: String| if st.as_bv(t).is_some() { t } else { st.fresh_const(&name, Sort::bv(32)) };
         let tid = [0, 1, 2].map(|d| fresh(b.tid[d], format!("{tag}.tid.{}", DIMS[d])));
         let bid = if same_group { b.bid } else { [0, 1, 2].map(|d| fresh(b.bid[d], format!("{tag}.blockIdx.{}", DIMS[d]))) };
-        Inst { tid, bid }
+        let q = b.q.map(|_| st.fresh_const(&format!("{tag}.iter.q"), Sort::bv(32)));
+        Inst { tid, bid, q }
     }
 
     /// `t` (a term over the base thread) for thread `i`.
@@ -607,6 +648,9 @@ impl Prover<'_> {
         for d in 0..3 {
             map.insert(self.base_inst.tid[d], i.tid[d]);
             map.insert(self.base_inst.bid[d], i.bid[d]);
+        }
+        if let (Some(b), Some(q)) = (self.base_inst.q, i.q) {
+            map.insert(b, q);
         }
         map.retain(|k, v| k != v);
         if map.is_empty() {
@@ -670,6 +714,13 @@ impl Prover<'_> {
         for d in 0..3 {
             diff.push(self.inp.st.eq(t1.tid[d], t2.tid[d]));
             diff.push(self.inp.st.eq(t1.bid[d], t2.bid[d]));
+        }
+        // Two iterations of one thread are distinct writers too, when the
+        // writes depend on the iteration.
+        if let (Some(b), Some(q1), Some(q2)) = (self.base_inst.q, t1.q, t2.q) {
+            if self.mentions(&[c.guard, c.off, c.value], b) {
+                diff.push(self.inp.st.eq(q1, q2));
+            }
         }
         let same = self.inp.st.and(&diff);
         facts.push(self.inp.st.not(same));
@@ -750,7 +801,8 @@ impl Prover<'_> {
 
     /// Does `t` mention the thread's ids?
     fn thread_dependent(&self, t: TermId) -> bool {
-        let ids: Vec<TermId> = self.base_inst.tid.iter().chain(&self.base_inst.bid).copied().collect();
+        // An iteration of an iterated loop is part of the thread.
+        let ids: Vec<TermId> = self.base_inst.tid.iter().chain(&self.base_inst.bid).chain(&self.base_inst.q).copied().collect();
         let syms = self.inp.st.free_symbols(&[t]);
         syms.funs.iter().any(|&f| ids.iter().any(|&i| matches!(self.inp.st.kind(i), TermKind::Const(g) if *g == f)))
     }
@@ -983,7 +1035,9 @@ impl Prover<'_> {
                 || ["tid.", "blockIdx.", "blockDim.", "gridDim.", "arg", "buffer"].iter().any(|p| d.name.starts_with(p))
                 // The aligned loop's symbols: its proof (done before the
                 // outputs are compared) makes them common to both kernels.
-                || d.name.starts_with("loop.");
+                || d.name.starts_with("loop.")
+                // The iteration of an iterated loop: part of the thread.
+                || (d.name == "iter.q" && self.base_inst.q.is_some());
             if !ok {
                 return na(format!("the value `{}` writes to `{name}` depends on `{}`, which the one-thread proof does not model", k.func().name, d.name));
             }

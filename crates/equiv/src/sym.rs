@@ -45,7 +45,9 @@ use lockstep_smt::{FpOp, Sort, TermId, TermStore};
 use crate::FloatModel;
 
 mod float;
+mod half;
 mod inputs;
+mod iterate;
 mod memory;
 mod normalise;
 mod prune;
@@ -56,6 +58,8 @@ use inputs::{float_format, sort_tag};
 pub use inputs::{BufferRead, Inputs};
 use normalise::{extract_known, normalise};
 pub use prune::Pruner;
+pub use iterate::LoopIteration;
+use iterate::IterPlan;
 pub use summary::LoopSummary;
 use summary::SummaryPlan;
 
@@ -91,6 +95,7 @@ enum ObjKey {
     Local(usize, lockstep_kir::LocalId),
 }
 
+#[derive(Clone)]
 struct Obj {
     key: ObjKey,
     name: String,
@@ -232,6 +237,9 @@ pub struct ThreadRun {
     /// Loops without a barrier whose trip count is symbolic, summarised
     /// ([`Executor::with_summaries`]), in the order the thread met them.
     pub summaries: Vec<LoopSummary>,
+    /// The loop with writes whose trip count is symbolic, iterated
+    /// ([`Executor::with_iterations`]).
+    pub iteration: Option<LoopIteration>,
 }
 
 /// The one loop with a barrier of a kernel, as [`Executor::run_param_aligned`]
@@ -396,6 +404,22 @@ pub struct Executor<'a> {
     /// The loop whose arbitrary iteration is running ([`summary`]).
     summary_plan: Option<SummaryPlan>,
     summaries: Vec<LoopSummary>,
+    /// [`Self::with_iterations`]: the loops that may be iterated, by
+    /// header, with their blocks.
+    iterable: Option<HashMap<BlockId, HashSet<BlockId>>>,
+    /// The loop whose iteration is running ([`iterate`]).
+    iter_plan: Option<IterPlan>,
+    /// The iteration symbol while an iteration runs: the summaries inside
+    /// it are functions of it as of the thread's ids.
+    iter_ids: Vec<TermId>,
+    /// The iterated loop, once it ran, and the buffers it writes (which
+    /// the thread may not touch after the loop).
+    iteration: Option<LoopIteration>,
+    iter_written: HashSet<usize>,
+    /// Private objects filled by a `memcpy` at their start, with the
+    /// number of bytes copied: the by-value copies of `__half` and
+    /// `__half2` that the prelude's operations receive by address.
+    copied: HashMap<usize, u128>,
 }
 
 impl<'a> Executor<'a> {
@@ -432,6 +456,12 @@ impl<'a> Executor<'a> {
             summarisable: None,
             summary_plan: None,
             summaries: Vec::new(),
+            iterable: None,
+            iter_plan: None,
+            iter_ids: Vec::new(),
+            iteration: None,
+            iter_written: HashSet::new(),
+            copied: HashMap::new(),
         }
     }
 
@@ -569,6 +599,7 @@ impl<'a> Executor<'a> {
             post_reads: self.post_reads,
             aligned,
             summaries: self.summaries,
+            iteration: self.iteration,
         }
     }
 
@@ -686,6 +717,9 @@ impl<'a> Executor<'a> {
     /// current block.
     fn route(&self, from: BlockId, to: BlockId, loc: Option<SrcLoc>) -> Res<Route> {
         if let Some(r) = self.summary_route(from, to, loc) {
+            return r;
+        }
+        if let Some(r) = self.iteration_route(from, to, loc) {
             return r;
         }
         let Some(plan) = &self.plan else { return Ok(Route::Go) };
@@ -852,6 +886,13 @@ impl<'a> Executor<'a> {
                                         self.jump(&mut p, &else_dest, loc)?;
                                         continue;
                                     }
+                                }
+                                // A loop with writes whose trip count is
+                                // symbolic: its iteration `q` as a thread
+                                // of its own, then out of it.
+                                if self.iteration_due(&p) {
+                                    p = self.iterate(t, lid, &p, loc)?;
+                                    continue;
                                 }
                                 let mut other = p.clone();
                                 other.pc = else_pc;
@@ -1124,28 +1165,18 @@ impl<'a> Executor<'a> {
                 }
                 let ty = self.func.values[value].ty;
                 let (obj, off) = self.pointer(p, ptr, loc)?;
-                if self.summary_plan.is_some() {
-                    return unsupported("a write in a loop whose trip count is symbolic", loc);
-                }
-                if self.phase() == Some(Phase::Body) {
-                    if p.after_barrier.is_some() {
-                        return unsupported("a write between the loop's barrier and its next iteration", loc);
-                    }
-                    if !matches!(self.objs[obj].key, ObjKey::Shared(_)) {
-                        return unsupported(format!("the loop with a barrier writes `{}` (only __shared__ memory is aligned)", self.objs[obj].name), loc);
-                    }
-                }
                 let v = match self.val(p, value, loc)? {
                     SV::Bv(v) => v,
                     _ => return unsupported("a store of a pointer or a boolean", loc),
                 };
-                if let Some((k, eb)) = self.split_access(obj, ty) {
-                    self.store_split(p, obj, off, v, k, eb, loc)?;
-                    return Ok(Flow::Next);
+                self.store_value(p, obj, off, v, ty, loc)?;
+                return Ok(Flow::Next);
+            }
+            InstKind::MemCopy { dst, src, len } => {
+                if self.post || self.pre {
+                    return Ok(Flow::Stop);
                 }
-                let bits = self.access(p, obj, off, ty, loc)?;
-                debug_assert_eq!(self.inp.st.sort_of(v).bv_width(), Some(bits));
-                self.write(obj, off, v, p.pc);
+                self.mem_copy(p, inst, dst, src, len, loc)?;
                 return Ok(Flow::Next);
             }
             InstKind::Barrier { scope, .. } => {
@@ -1179,6 +1210,9 @@ impl<'a> Executor<'a> {
                     Some(t @ (Type::Int(_) | Type::Float(_))) if t != Type::Int(1) => t,
                     _ => return unsupported(format!("a call of `{name}` without a numeric result"), loc),
                 };
+                if let Some(v) = self.half_call(p, inst, &name, &args, ty, loc)? {
+                    return self.bind(p, result, SV::Bv(v));
+                }
                 let vals: Vec<TermId> = args.iter().map(|&a| self.bv(p, a, loc)).collect::<Res<_>>()?;
                 if vals.is_empty() {
                     return unsupported(format!("a call of `{name}` without arguments"), loc);
@@ -1195,7 +1229,7 @@ impl<'a> Executor<'a> {
                     Some(&a) => self.boolean(p, a, loc)?,
                     None => self.inp.st.true_(),
                 };
-                if self.summary_plan.is_some() && matches!(kind, AnnotKind::Requires | AnnotKind::Assume | AnnotKind::Ensures) {
+                if (self.summary_plan.is_some() || self.iter_plan.is_some()) && matches!(kind, AnnotKind::Requires | AnnotKind::Assume | AnnotKind::Ensures) {
                     return unsupported("an annotation in a loop whose trip count is symbolic", loc);
                 }
                 match kind {
@@ -1255,7 +1289,7 @@ impl<'a> Executor<'a> {
             InstKind::InvalidCall { .. } => {
                 return unsupported("a call through a pointer that may be no function's address", loc)
             }
-            InstKind::MemCopy { .. } | InstKind::MemSet { .. } => return unsupported("memcpy/memset", loc),
+            InstKind::MemSet { .. } => return unsupported("memset", loc),
             InstKind::Call { .. } => return unsupported("a call that could not be inlined", loc),
         };
         let _ = t;

@@ -515,3 +515,75 @@ fn generated_inplace_and_matrix_pairs_are_never_wrongly_equivalent() {
     assert!(verdicts.contains(&Verdict::Different), "no pair was found different: {verdicts:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A row sum with several rows per thread for any launch: a grid-stride
+/// loop over the rows (`init`, `cond` and `step` over `r`, `m` and
+/// `stride`), each row summed by `inner` into `sum` and stored by `store`.
+fn rows_per_thread(init: &str, cond: &str, step: &str, inner: &str, store: &str) -> String {
+    format!(
+        "__global__ void rows(int *out, const int *in, unsigned m, unsigned n) {{\n\
+           unsigned stride = blockDim.x * gridDim.x;\n\
+           for (unsigned r = {init}; {cond}; r += {step}) {{\n\
+             int sum = 0;\n\
+             {inner}\n\
+             {store}\n\
+           }}\n\
+         }}\n"
+    )
+}
+
+#[test]
+fn generated_rows_per_thread_pairs_are_never_wrongly_equivalent() {
+    let dir = temp_dir("rows");
+    let gid = "blockIdx.x * blockDim.x + threadIdx.x";
+    let plain = "for (unsigned k = 0; k < n; k++) sum += in[r * n + k];";
+    let unrolled2 = "unsigned k = 0; for (; k + 2 <= n; k += 2) { sum += in[r * n + k]; sum += in[r * n + k + 1]; } for (; k < n; k++) sum += in[r * n + k];";
+    let store = "out[r] = sum;";
+    let reference = rows_per_thread(gid, "r < m", "stride", plain, store);
+    // Rewrites that keep the values (the same loop, the inner loop
+    // unrolled), and slips: a row bound one short, a stride that skips
+    // rows, a block-sized stride (rows computed twice, racing with equal
+    // values), a first row one off, an inner loop one short, a remainder
+    // loop that starts over, a sum that starts at one, rows stored in
+    // reverse, two rows stored in one element.
+    let cases: Vec<String> = vec![
+        rows_per_thread(gid, "r < m", "stride", plain, store),
+        rows_per_thread(gid, "r < m", "stride", unrolled2, store),
+        rows_per_thread(gid, "r + 1 < m", "stride", plain, store),
+        rows_per_thread(gid, "r < m", "2 * stride", plain, store),
+        rows_per_thread(gid, "r < m", "blockDim.x", plain, store),
+        rows_per_thread(&format!("{gid} + 1"), "r < m", "stride", plain, store),
+        rows_per_thread(gid, "r < m", "stride", "for (unsigned k = 0; k + 1 < n; k++) sum += in[r * n + k];", store),
+        rows_per_thread(gid, "r < m", "stride", "unsigned k = 0; for (; k + 2 <= n; k += 2) { sum += in[r * n + k]; sum += in[r * n + k + 1]; } for (k = 0; k < n; k++) sum += in[r * n + k];", store),
+        rows_per_thread(gid, "r < m", "stride", &format!("sum = 1; {plain}"), store),
+        rows_per_thread(gid, "r < m", "stride", plain, "out[m - 1 - r] = sum;"),
+        rows_per_thread(gid, "r < m", "stride", plain, "out[r / 2] = sum;"),
+        // The inner loop unrolled with the remainder as an `if` (the
+        // recurrence's instance at the exit counter), right and one short.
+        rows_per_thread(gid, "r < m", "stride", "unsigned k = 0; for (; k + 2 <= n; k += 2) { sum += in[r * n + k]; sum += in[r * n + k + 1]; } if (k < n) sum += in[r * n + k];", store),
+        rows_per_thread(gid, "r < m", "stride", "unsigned k = 0; for (; k + 2 <= n; k += 2) { sum += in[r * n + k]; sum += in[r * n + k + 1]; } if (k + 1 < n) sum += in[r * n + k];", store),
+    ];
+    let mut verdicts = Vec::new();
+    for (k, b) in cases.iter().enumerate() {
+        let tag = format!("rows{k}");
+        verdicts.push(check_pair(&dir, &tag, &reference, b));
+        // The parameterized proof alone (testing runs beside it in
+        // `check` and may find a difference first) must not prove a pair
+        // that the interpreter shows different.
+        let ma = compile(&dir, &format!("{tag}_pa.cu"), &reference);
+        let mb = compile(&dir, &format!("{tag}_pb.cu"), b);
+        let config = EquivConfig { group_size: [None, Some(1), Some(1)], num_groups: [None, Some(1), Some(1)], ..EquivConfig::default() };
+        if let lockstep_equiv::param::ParamOutcome::Proved { .. } = lockstep_equiv::param::prove(kernel(&ma), Some(kernel(&mb)), &config) {
+            eprintln!("{tag}: the proof alone: proved");
+            if let Some(d) = concrete_difference(kernel(&ma), kernel(&mb)) {
+                panic!("{tag}: the proof alone proves the pair, but the interpreter finds a difference: {d}\n--- B\n{b}");
+            }
+        }
+    }
+    eprintln!("rows-per-thread pairs: {verdicts:?}");
+    assert_eq!(verdicts[0], Verdict::Equivalent, "the same rows-per-thread kernel is not proved equivalent to itself");
+    assert_eq!(verdicts[1], Verdict::Equivalent, "the unrolled inner loop is not proved equivalent");
+    assert_eq!(verdicts[11], Verdict::Equivalent, "the unrolled inner loop with an `if` remainder is not proved equivalent");
+    assert!(verdicts.contains(&Verdict::Different), "no pair was found different: {verdicts:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -154,6 +154,15 @@ fn operation(name: &str) -> (String, usize) {
     (op.to_string(), lane)
 }
 
+/// The operation a (possibly mangled) name of the prelude stands for
+/// (`add`, `sub`, `sub_or_neg`, `mul`, `div`, `fma`, `neg`, `abs`, ...; empty
+/// when this module does not model it) and the result lane it computes:
+/// for engines that model the same operations otherwise (the equivalence
+/// checker's symbolic floats).
+pub fn operation_and_lane(name: &str) -> (String, usize) {
+    operation(name)
+}
+
 /// Whether this module models `name`.
 pub fn is_half_op(name: &str) -> bool {
     !operation(name).0.is_empty()

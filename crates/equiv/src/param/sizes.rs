@@ -29,7 +29,7 @@ pub fn power_of_two_block_sizes(a: KernelRef, b: Option<KernelRef>, config: &Equ
     inp.fix_scalars(&config.scalar_args);
     inp.floats = config.floats;
     let solver = Solver::spawn(config.solver_config(config.query_timeout)).map_err(|e| format!("cannot start the solver: {e}"))?;
-    let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id };
+    let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id, q: None };
     let tru = inp.st.true_();
     let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru, shifts: HashMap::new(), shift_memo: HashMap::new(), cover_used: false, digit_memo: HashMap::new() };
     pr.launch_facts();

@@ -120,6 +120,16 @@ impl Prover<'_> {
                     let r = self.rec_at(&recs[ri], perm[i], xk);
                     facts.push(self.inp.st.eq(s.exit[a], r));
                 }
+                // A loop unrolled by `c > 1` stops up to `c - 1` steps
+                // before the end, and a remainder written as an `if` (not
+                // a loop) takes one more step: the recurrence's instance
+                // at the exit counter (true wherever its guard holds, by
+                // the recurrence's definition) relates that step to
+                // `R(k + 1)`.
+                if shape.step > 1 {
+                    let (g, eqs) = self.instance(&recs[ri], xk);
+                    facts.push(self.inp.st.implies(g, eqs));
+                }
                 let all = self.inp.st.and(&facts);
                 let f = self.inp.st.implies(s.pc, all);
                 self.per_thread.push(f);
@@ -298,7 +308,9 @@ impl Prover<'_> {
     /// definition `R(k0) = acc0` added to the per-thread facts.
     fn define_recurrence(&mut self, s: &LoopSummary, sh: &Shape, n: usize) -> Recurrence {
         let counter = s.carried[sh.counter];
-        let mut sorts: Vec<Sort> = vec![Sort::bv(32); 6];
+        // The thread's ids, its iteration of an iterated loop (each row of
+        // a grid-stride loop has its own recurrence), and the counter.
+        let mut sorts: Vec<Sort> = vec![Sort::bv(32); if self.base_inst.q.is_some() { 7 } else { 6 }];
         sorts.push(self.inp.st.sort_of(counter).clone());
         let funs: Vec<lockstep_smt::FunId> = sh
             .accs
@@ -383,6 +395,7 @@ impl Prover<'_> {
     fn rec_at(&mut self, rec: &Recurrence, m: usize, j: TermId) -> TermId {
         let t = self.base_inst;
         let mut args: Vec<TermId> = t.tid.iter().chain(&t.bid).copied().collect();
+        args.extend(t.q);
         args.push(j);
         self.inp.st.apply(rec.funs[m], &args)
     }

@@ -20,7 +20,7 @@ impl Prover<'_> {
             let bperms: Vec<&[usize; 3]> =
                 if same_group { vec![&PERMS[0]] } else { PERMS.iter().filter(|p| fits(p, &bid_active)).collect() };
             for pb in bperms {
-                out.push(Inst { tid: pt.map(|d| t.tid[d]), bid: pb.map(|d| t.bid[d]) });
+                out.push(Inst { tid: pt.map(|d| t.tid[d]), bid: pb.map(|d| t.bid[d]), q: t.q });
             }
         }
         if !same_group {
@@ -33,7 +33,7 @@ impl Prover<'_> {
                         st.bvadd(m, t.tid[d])
                     })
                     .collect();
-                let mut c = Inst { tid: t.tid, bid: t.bid };
+                let mut c = Inst { tid: t.tid, bid: t.bid, q: t.q };
                 for d in 0..3 {
                     let x = global[p[d]];
                     c.bid[d] = st.bvudiv(x, self.inp.local_size[d]);

@@ -12,6 +12,11 @@ impl Executor<'_> {
     /// of object `obj` reads, on path `p`.
     pub(super) fn load_at(&mut self, p: &Path, inst: InstId, obj: usize, off: TermId, ty: Type, loc: Option<SrcLoc>) -> Res<TermId> {
         let bits = self.access(p, obj, off, ty, loc)?;
+        if let ObjKey::Param(i) = self.objs[obj].key {
+            if self.iter_plan.is_none() && self.iter_written.contains(&i) {
+                return unsupported("a read, after a loop with writes whose trip count is symbolic, of a buffer the loop writes", loc);
+            }
+        }
         let x = match self.objs[obj].key {
             ObjKey::Param(i) if self.post && self.param && self.objs[obj].written => {
                 let ph = self.inp.st.fresh_const(&format!("{}.post.{}", self.tag, self.objs[obj].name), Sort::bv(bits));
@@ -107,6 +112,81 @@ impl Executor<'_> {
             self.access(p, obj, o, Type::Int(eb as u16), loc)?;
             let e = self.inp.st.extract(i * eb + eb - 1, i * eb, v);
             self.write(obj, o, e, p.pc);
+        }
+        Ok(())
+    }
+
+    /// A store of `v` (of type `ty`) at `off` of `obj` on path `p`: the
+    /// checks of the modes that restrict writes, then the write (element
+    /// by element when it is wider than the buffer's elements).
+    pub(super) fn store_value(&mut self, p: &Path, obj: usize, off: TermId, v: TermId, ty: Type, loc: Option<SrcLoc>) -> Res<()> {
+        if self.summary_plan.is_some() {
+            return unsupported("a write in a loop whose trip count is symbolic", loc);
+        }
+        if let ObjKey::Param(i) = self.objs[obj].key {
+            if self.iter_plan.is_none() && self.iter_written.contains(&i) {
+                return unsupported("a write, after a loop with writes whose trip count is symbolic, to a buffer the loop writes", loc);
+            }
+        }
+        if self.phase() == Some(Phase::Body) {
+            if p.after_barrier.is_some() {
+                return unsupported("a write between the loop's barrier and its next iteration", loc);
+            }
+            if !matches!(self.objs[obj].key, ObjKey::Shared(_)) {
+                return unsupported(format!("the loop with a barrier writes `{}` (only __shared__ memory is aligned)", self.objs[obj].name), loc);
+            }
+        }
+        if let Some((k, eb)) = self.split_access(obj, ty) {
+            self.store_split(p, obj, off, v, k, eb, loc)?;
+            return Ok(());
+        }
+        let bits = self.access(p, obj, off, ty, loc)?;
+        debug_assert_eq!(self.inp.st.sort_of(v).bv_width(), Some(bits));
+        self.write(obj, off, v, p.pc);
+        Ok(())
+    }
+
+    /// A `memcpy` of a literal number of bytes (the copy of a small struct
+    /// such as the prelude's `__half`, passed by value): element by element,
+    /// a load and a store each, in the elements' width: the width either
+    /// object already uses (they must agree), else the widest of 8, 4, 2
+    /// and 1 bytes that divides the length.
+    pub(super) fn mem_copy(&mut self, p: &Path, inst: InstId, dst: ValueId, src: ValueId, len: ValueId, loc: Option<SrcLoc>) -> Res<()> {
+        let n = self.bv(p, len, loc)?;
+        let Some(n) = self.inp.st.as_bv(n).and_then(|v| v.to_u128()) else {
+            return unsupported("a memcpy of a symbolic number of bytes", loc);
+        };
+        if n > 64 {
+            return unsupported("a memcpy of more than 64 bytes", loc);
+        }
+        let (sobj, soff) = self.pointer(p, src, loc)?;
+        let (dobj, doff) = self.pointer(p, dst, loc)?;
+        let known = |this: &Self, obj: usize| match (this.objs[obj].bits, &this.objs[obj].key) {
+            (Some(b), _) => Some(b),
+            (None, ObjKey::Param(i)) => this.inp.buffers.get(i).map(|b| b.0),
+            _ => None,
+        };
+        let eb = match (known(self, sobj), known(self, dobj)) {
+            (Some(a), Some(b)) if a != b => return unsupported("a memcpy between objects of different element widths", loc),
+            (Some(a), _) | (None, Some(a)) => a,
+            (None, None) => [64u32, 32, 16, 8].into_iter().find(|w| n % u128::from(w / 8) == 0).unwrap_or(8),
+        };
+        let size = u128::from((eb / 8).max(1));
+        if n % size != 0 {
+            return unsupported("a memcpy whose length is not a whole number of elements", loc);
+        }
+        if self.post && self.objs[sobj].written {
+            return unsupported("a postcondition depends on a read of a written buffer outside the annotation", loc);
+        }
+        if matches!(self.objs[dobj].key, ObjKey::Local(..)) && self.inp.st.as_bv(doff).and_then(|v| v.to_u128()) == Some(0) {
+            self.copied.insert(dobj, n);
+        }
+        let ty = Type::Int(eb as u16);
+        for i in 0..n / size {
+            let d = self.inp.st.bv_const(64, i * size);
+            let (so, dof) = (self.inp.st.bvadd(soff, d), self.inp.st.bvadd(doff, d));
+            let v = self.load_at(p, inst, sobj, so, ty, loc)?;
+            self.store_value(p, dobj, dof, v, ty, loc)?;
         }
         Ok(())
     }

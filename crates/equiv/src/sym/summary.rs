@@ -161,13 +161,16 @@ impl Executor<'_> {
         // symbols, then the exit edge.
         let mut ids: Vec<TermId> = self.inp.local_id.map(|l| l.to_vec()).unwrap_or_default();
         ids.extend(self.inp.group_id);
+        // Inside an iterated loop, the iteration is part of the thread.
+        ids.extend(self.iter_ids.iter().copied());
         let mut out = p.clone();
         out.idx = 0;
         out.came_from = None;
         let mut exit = Vec::new();
         for (i, &v) in params.iter().enumerate() {
             let sort = self.inp.st.sort_of(init[i]).clone();
-            let x = self.inp.uf(&format!("{}.sum{id}.exit{i}", self.tag), &ids, sort);
+            let it = if self.iter_ids.is_empty() { "" } else { ".it" };
+            let x = self.inp.uf(&format!("{}.sum{id}{it}.exit{i}", self.tag), &ids, sort);
             let sv = if self.inp.st.sort_of(x).is_bool() { SV::Bool(x) } else { SV::Bv(x) };
             out.env.insert(v, sv);
             exit.push(x);

@@ -1,0 +1,91 @@
+//! Loops with writes whose trip count is symbolic, iterated by the
+//! one-thread run ([`sym::LoopIteration`]): each iteration `q` is a thread
+//! of its own, so the iteration symbol joins the thread's identity
+//! ([`Inst::q`]) in every later query: substituted with the thread's ids,
+//! fresh for each fresh instance, and compared by the injectivity proof
+//! (two iterations of one thread are distinct writers).
+//!
+//! Only the plain per-element comparison of outputs (one address term per
+//! kernel) knows about iterations so far; a run with an iterated loop that
+//! needs anything else (shared memory, reads of written buffers,
+//! postconditions, outputs written through several address terms) makes
+//! the proof not apply.
+
+use super::*;
+
+impl Prover<'_> {
+    /// Makes the iteration symbol part of every thread instance, after
+    /// checking that the runs need nothing the iterations are not modelled
+    /// in. Returns the report lines.
+    pub(super) fn iterated(&mut self, kernels: &[KernelRef], runs: &[ThreadRun]) -> Res<()> {
+        let mut q = None;
+        for (k, r) in kernels.iter().zip(runs) {
+            let name = &k.func().name;
+            if let Some(it) = &r.iteration {
+                q = Some(it.q);
+            }
+            if !r.shared_reads.is_empty() || r.cas.iter().any(|c| matches!(c.target, Target::Shared(_))) {
+                return na(format!("`{name}` uses __shared__ memory, and a kernel has a loop with writes whose trip count is symbolic"));
+            }
+            if !r.obligations.is_empty() {
+                return na(format!("`{name}` has postconditions, and a kernel has a loop with writes whose trip count is symbolic"));
+            }
+            let written: HashSet<usize> = r.cas.iter().filter_map(|c| if let Target::Param(p) = c.target { Some(p) } else { None }).collect();
+            if let Some(g) = r.global_reads.iter().find(|g| written.contains(&g.param)) {
+                return Err((
+                    format!("`{name}` reads a buffer it writes, and a kernel has a loop with writes whose trip count is symbolic"),
+                    k.describe(g.loc),
+                ));
+            }
+        }
+        self.base_inst.q = q;
+        if q.is_some() {
+            // A grid-stride counter `gid + q * (blockDim * gridDim)` has
+            // the global id as its low digit: the facts that a global id
+            // is below the grid's size (true as the launch facts bound the
+            // grid below 2^32), on the 32-bit terms kernels compute, in
+            // both operand orders, so that the digit bound needs no
+            // nonlinear reasoning.
+            let t = self.base_inst;
+            for d in 0..3 {
+                let st = &mut self.inp.st;
+                let (bd, gd) = (self.inp.local_size[d], self.inp.num_groups[d]);
+                for total in [st.bvmul(bd, gd), st.bvmul(gd, bd)] {
+                    for base in [st.bvmul(t.bid[d], bd), st.bvmul(bd, t.bid[d])] {
+                        for gid in [st.bvadd(base, t.tid[d]), st.bvadd(t.tid[d], base)] {
+                            let f = st.bvult(gid, total);
+                            self.per_thread.push(f);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Does one of `terms` mention the constant `c`?
+    pub(super) fn mentions(&self, terms: &[TermId], c: TermId) -> bool {
+        let TermKind::Const(f) = self.inp.st.kind(c) else { return false };
+        self.inp.st.free_symbols(terms).funs.contains(f)
+    }
+
+    /// The report lines and assumptions of the iterated loops.
+    pub(super) fn iteration_lines(&self, kernels: &[KernelRef], runs: &[ThreadRun]) -> (Vec<String>, Vec<String>) {
+        let mut proved = Vec::new();
+        for (k, r) in kernels.iter().zip(runs) {
+            if let Some(it) = &r.iteration {
+                let line = it.loc.map(|l| format!("line {}", l.line)).unwrap_or_else(|| "?".into());
+                proved.push(format!(
+                    "the loop of `{}` at {line} (a loop with writes whose trip count is symbolic) is compared iteration by iteration: each iteration is a writer of its own",
+                    k.func().name
+                ));
+            }
+        }
+        let assumptions = if proved.is_empty() {
+            Vec::new()
+        } else {
+            vec!["the counter of a loop with writes whose trip count is symbolic does not wrap around (its value in iteration q, init + q * step, fits in 32 bits) and steps by a non-zero amount".to_string()]
+        };
+        (proved, assumptions)
+    }
+}

@@ -1,0 +1,19 @@
+// matvec_rows_any.cu with each row's inner loop unrolled by two and a
+// remainder loop for the last n % 2 columns: the same additions in the
+// same order, for any launch.
+
+__global__ void matvec(float *y, const float *a, const float *x, unsigned m, unsigned n) {
+  unsigned stride = blockDim.x * gridDim.x;
+  for (unsigned r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += stride) {
+    const float *row = a + r * n;
+    float sum = 0.0f;
+    unsigned k = 0;
+    for (; k + 2 <= n; k += 2) {
+      sum += row[k] * x[k];
+      sum += row[k + 1] * x[k + 1];
+    }
+    for (; k < n; k++)
+      sum += row[k] * x[k];
+    y[r] = sum;
+  }
+}
