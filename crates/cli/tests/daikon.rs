@@ -5,10 +5,10 @@
 //! on what the filter removed first, since it removes only candidates
 //! outside that set). How many queries Houdini then asks is not a property:
 //! each round drops the candidates the solver's counterexample falsifies,
-//! and which model the solver returns decides how many rounds it takes
-//! (with the filter one round more on `daikon_strided_rows`, 10 against 9,
-//! since session 16's site-guarded candidates). The count is printed for
-//! the benchmark's eyes, not asserted.
+//! and which model the solver returns decides how many rounds it takes.
+//! The count is printed for the benchmark's eyes, not asserted. Each kernel
+//! here must need inferred invariants: one that the checks prove without
+//! them skips inference, and the filter with it.
 
 use std::path::Path;
 use std::process::Command;
