@@ -110,16 +110,10 @@ impl Executor<'_> {
     /// The route of a path inside the iteration: `None` when none runs.
     pub(super) fn iteration_route(&self, from: BlockId, to: BlockId, loc: Option<SrcLoc>) -> Option<Res<Route>> {
         let plan = self.iter_plan.as_ref()?;
-        let inside = |b: BlockId| plan.blocks.contains(&b);
-        Some(Ok(if to == plan.header {
-            Route::Stop
-        } else if from == plan.header && !inside(to) {
-            Route::Drop
-        } else if !inside(to) {
-            return Some(unsupported("a loop with writes whose trip count is symbolic is left other than through its header", loc));
-        } else {
-            Route::Go
-        }))
+        Some(match super::summary::route_in_loop(plan.header, &plan.blocks, from, to) {
+            Some(route) => Ok(route),
+            None => unsupported("a loop with writes whose trip count is symbolic is left other than through its header", loc),
+        })
     }
 
     fn snapshot(&self) -> Snapshot {

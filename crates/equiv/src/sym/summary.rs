@@ -93,17 +93,10 @@ impl Executor<'_> {
     /// when no summary is running.
     pub(super) fn summary_route(&self, from: BlockId, to: BlockId, loc: Option<SrcLoc>) -> Option<Res<Route>> {
         let plan = self.summary_plan.as_ref()?;
-        let inside = |b: BlockId| plan.blocks.contains(&b);
-        Some(Ok(if to == plan.header {
-            Route::Stop
-        } else if from == plan.header && !inside(to) {
-            // Leaving through the header: the iteration does not run.
-            Route::Drop
-        } else if !inside(to) {
-            return Some(unsupported("a loop whose trip count is symbolic is left other than through its header", loc));
-        } else {
-            Route::Go
-        }))
+        Some(match route_in_loop(plan.header, &plan.blocks, from, to) {
+            Some(route) => Ok(route),
+            None => unsupported("a loop whose trip count is symbolic is left other than through its header", loc),
+        })
     }
 
     /// Summarises the loop whose header `p` stands at (its instructions
@@ -183,5 +176,22 @@ impl Executor<'_> {
         self.jump(&mut out, &exit_dest, loc)?;
         self.summaries.push(LoopSummary { loc, pc: p.pc, init, carried, update, stay, exit, reads: plan.reads, read_offs: plan.read_offs });
         Ok(out)
+    }
+}
+
+/// The route of a path step `from -> to` inside one run of a loop's body
+/// (header `header`, body `blocks`): back at the header it stops, leaving
+/// through the header it is dropped (the iteration does not run), inside
+/// it goes on; `None` when it leaves the loop other than through its header.
+pub(super) fn route_in_loop(header: BlockId, blocks: &HashSet<BlockId>, from: BlockId, to: BlockId) -> Option<Route> {
+    let inside = blocks.contains(&to);
+    if to == header {
+        Some(Route::Stop)
+    } else if from == header && !inside {
+        Some(Route::Drop)
+    } else if !inside {
+        None
+    } else {
+        Some(Route::Go)
     }
 }
