@@ -750,7 +750,7 @@ impl<'a, 'b> Exec<'a, 'b> {
                 }
                 None
             }
-            InstKind::Barrier { scope, fence } => {
+            InstKind::Barrier { scope, fence, .. } => {
                 match scope {
                     BarrierScope::Group | BarrierScope::Grid => {
                         let one = self.t.bv(32, 1);

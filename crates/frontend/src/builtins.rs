@@ -63,21 +63,17 @@ pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
     }
     match name {
         "nvvm.barrier0" | "nvvm.barrier.sync" | "nvvm.barrier.n" => {
-            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES }, None);
+            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES, mask: None }, None);
             return Ok(());
         }
         "nvvm.barrier0.popc" | "nvvm.barrier0.and" | "nvvm.barrier0.or" => {
-            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES }, None);
+            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES, mask: None }, None);
             let v = l.emit_inst(InstKind::Havoc, Some(Type::I32)).expect("result");
             l.define(call, v);
             return Ok(());
         }
         "nvvm.bar.warp.sync" => {
-            if let Some(&mask) = args.first() {
-                let mask = l.arg_scalar(mask)?;
-                crate::warp_masks::check_caller_in_mask(l, mask);
-            }
-            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Warp, fence: BOTH_FENCES }, None);
+            warp_barrier(l, args.first().copied())?;
             return Ok(());
         }
         "assume" => {
@@ -414,6 +410,25 @@ unsafe fn lower_nvvm_warp<L: CallLowering>(l: &mut L, call: LLVMValueRef, name: 
     Ok(())
 }
 
+/// A warp barrier (`__syncwarp(mask)`, `__syncwarp()` in the prelude). The
+/// calling lane must be in its mask (an assertion, as for every `*_sync`
+/// operation), and the barrier keeps the mask so that the engines order
+/// only lanes that name each other; a constant mask of all 32 lanes is
+/// stored as no mask, which names every lane.
+unsafe fn warp_barrier<L: CallLowering>(l: &mut L, mask: Option<LLVMValueRef>) -> Result<()> {
+    let full = mask.is_none_or(|m| const_arg(m).is_some_and(|bits| bits & 0xffff_ffff == 0xffff_ffff));
+    let mask = match mask {
+        Some(m) => {
+            let m = l.arg_scalar(m)?;
+            crate::warp_masks::check_caller_in_mask(l, m);
+            (!full).then(|| l.coerce_to(m, Type::I32))
+        }
+        None => None,
+    };
+    l.emit_inst(InstKind::Barrier { scope: BarrierScope::Warp, fence: BOTH_FENCES, mask }, None);
+    Ok(())
+}
+
 /// The lane mask PTX names `%lanemask_WHICH` (`eq`, `le`, `lt`, `ge`,
 /// `gt`): the lanes at, at or below, below, at or above, or above this one.
 pub(crate) fn lane_mask<L: CallLowering>(l: &mut L, which: &str) -> Option<ValueId> {
@@ -747,7 +762,7 @@ unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef
     }
     match op {
         "grid_sync" => {
-            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Grid, fence: BOTH_FENCES }, None);
+            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Grid, fence: BOTH_FENCES, mask: None }, None);
         }
         // The block-scope `cuda::barrier` (see `block_barrier`): the
         // arrival is the block barrier, its wait directly after it nothing.
@@ -756,25 +771,19 @@ unsafe fn lower_prelude_intrinsic<L: CallLowering>(l: &mut L, call: LLVMValueRef
             if let Some(why) = crate::block_barrier::arrival_unsupported(call, update) {
                 return l.fail(why);
             }
-            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES }, None);
+            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES, mask: None }, None);
         }
         "block_barrier_wait" => {
             if let Some(why) = crate::block_barrier::wait_unsupported(call) {
                 return l.fail(why);
             }
         }
-        "warp_sync" => {
-            if let Some(&mask) = args.first() {
-                let mask = l.arg_scalar(mask)?;
-                crate::warp_masks::check_caller_in_mask(l, mask);
-            }
-            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Warp, fence: BOTH_FENCES }, None);
-        }
+        "warp_sync" => warp_barrier(l, args.first().copied())?,
         "barrier" | "fence" => {
             let flags = args.first().and_then(|&a| const_arg(a));
             let fence = fence_from_flags(flags, 1, 2);
             let kind = if op == "barrier" {
-                InstKind::Barrier { scope: BarrierScope::Group, fence }
+                InstKind::Barrier { scope: BarrierScope::Group, fence, mask: None }
             } else {
                 InstKind::Fence { fence }
             };
@@ -919,7 +928,7 @@ unsafe fn lower_opencl_builtin<L: CallLowering>(
                 l.emit_inst(InstKind::CallExternal { name: BARRIER_FLAGS_INTRINSIC.into(), args: vec![v] }, None);
             }
             let fence = fence_from_flags(flags, 1, 2);
-            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence }, None);
+            l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence, mask: None }, None);
             return Ok(true);
         }
         "mem_fence" | "read_mem_fence" | "write_mem_fence" => {
@@ -1192,7 +1201,7 @@ const MAX_WAITED_EVENTS: u64 = 16;
 /// accesses. Async copies and waits are such group-wide calls.
 fn group_collective<L: CallLowering>(l: &mut L) {
     let none = FenceFlags { shared: false, global: false };
-    l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: none }, None);
+    l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: none, mask: None }, None);
 }
 
 /// `async_work_group_copy(dst, src, n, event)`: one group-wide copy of `n`
@@ -1310,7 +1319,7 @@ fn lower_wait_all_copies<L: CallLowering>(l: &mut L) {
     group_collective(l);
     let every_copy = l.int_const(Type::I64, u128::from(u64::MAX));
     l.emit_inst(InstKind::CallExternal { name: WAIT_EVENTS_INTRINSIC.into(), args: vec![every_copy] }, None);
-    l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES }, None);
+    l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES, mask: None }, None);
 }
 
 /// `wait_group_events(n, events)`: a group collective (every work-item

@@ -439,7 +439,11 @@ pub enum InstKind {
     MemCopy { dst: ValueId, src: ValueId, len: ValueId },
     /// Sets `len` bytes to the low byte of `byte` (`memset`).
     MemSet { dst: ValueId, byte: ValueId, len: ValueId },
-    Barrier { scope: BarrierScope, fence: FenceFlags },
+    /// A barrier of `scope`. `mask` is a warp barrier's member mask
+    /// (`__syncwarp(mask)`): bit `l` names lane `l`, and a lane synchronises
+    /// with another only if each is in the other's mask. `None` names every
+    /// lane (and is the only form of the other scopes).
+    Barrier { scope: BarrierScope, fence: FenceFlags, mask: Option<ValueId> },
     /// A memory fence without synchronisation (`__threadfence`, `mem_fence`).
     Fence { fence: FenceFlags },
     /// A thread-geometry builtin; `dim` is 0, 1 or 2.
@@ -986,8 +990,8 @@ impl InstKind {
             | InstKind::CallExternal { args, .. }
             | InstKind::Annot { args, .. }
             | InstKind::AnnotValue { args, .. } => args.iter().copied().for_each(f),
-            InstKind::Barrier { .. }
-            | InstKind::Fence { .. }
+            InstKind::Barrier { mask, .. } => mask.iter().copied().for_each(f),
+            InstKind::Fence { .. }
             | InstKind::Builtin { .. }
             | InstKind::Havoc
             | InstKind::Nop { .. } => {}
@@ -1055,8 +1059,12 @@ impl InstKind {
                     *a = f(*a);
                 }
             }
-            InstKind::Barrier { .. }
-            | InstKind::Fence { .. }
+            InstKind::Barrier { mask, .. } => {
+                if let Some(m) = mask {
+                    *m = f(*m);
+                }
+            }
+            InstKind::Fence { .. }
             | InstKind::Builtin { .. }
             | InstKind::Havoc
             | InstKind::Nop { .. } => {}

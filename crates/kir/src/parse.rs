@@ -988,7 +988,14 @@ impl Parser {
                 }
                 "barrier" => {
                     let scope = self.named(BarrierScope::from_name, "a barrier scope")?;
-                    InstKind::Barrier { scope, fence: self.fence_flags() }
+                    let fence = self.fence_flags();
+                    let mask = if self.eat_keyword("mask") {
+                        let [m] = self.fixed(&mut pos)?;
+                        Some(m)
+                    } else {
+                        None
+                    };
+                    InstKind::Barrier { scope, fence, mask }
                 }
                 "fence" => InstKind::Fence { fence: self.fence_flags() },
                 "builtin" => {

@@ -56,7 +56,7 @@
 //! | Atomic | `atomic add ptr, value`; block-scoped: `atomic.block add ptr, value` |
 //! | CmpXchg | `cmpxchg ptr, expected, new` (`cmpxchg.block` block-scoped) |
 //! | MemCopy / MemSet | `memcpy dst, src, len` / `memset dst, byte, len` |
-//! | Barrier | `barrier group shared global` (fence flags optional) |
+//! | Barrier | `barrier group shared global` (fence flags optional); a warp barrier's member mask after them: `barrier warp shared global mask v3` |
 //! | Fence | `fence global` |
 //! | Builtin | `builtin local_id x` (`x y z`, or a number for other dims; `rank` after it marks a library rank read, `Function::rank_reads`) |
 //! | Warp | `warp shfl v1, v2, v3, v4`, `warp lane_id` |
@@ -439,9 +439,13 @@ pub(crate) fn write_inst_kind(f: &mut impl Write, kind: &InstKind) -> fmt::Resul
         InstKind::CmpXchg { ptr, expected, new, scope } => write!(f, "cmpxchg{} {ptr}, {expected}, {new}", scope_suffix(*scope)),
         InstKind::MemCopy { dst, src, len } => write!(f, "memcpy {dst}, {src}, {len}"),
         InstKind::MemSet { dst, byte, len } => write!(f, "memset {dst}, {byte}, {len}"),
-        InstKind::Barrier { scope, fence } => {
+        InstKind::Barrier { scope, fence, mask } => {
             write!(f, "barrier {}", scope.name())?;
-            write_fence(f, *fence)
+            write_fence(f, *fence)?;
+            match mask {
+                Some(m) => write!(f, " mask {m}"),
+                None => Ok(()),
+            }
         }
         InstKind::Fence { fence } => {
             f.write_str("fence")?;

@@ -799,7 +799,13 @@ fn check_inst_types(
             want(ops[1].is_int(), format!("byte has type {}, not an integer", ops[1]));
             want(ops[2].is_int(), format!("length has type {}, not an integer", ops[2]));
         }
-        K::Barrier { .. } | K::Fence { .. } | K::Havoc | K::CallExternal { .. } | K::Nop { .. } => {}
+        K::Barrier { scope, mask, .. } => {
+            if mask.is_some() {
+                want(*scope == BarrierScope::Warp, format!("a {} barrier has a member mask; only a warp barrier takes one", scope.name()));
+                want(ops.first().is_some_and(|t| t.is_int()), "mask is not an integer".to_string());
+            }
+        }
+        K::Fence { .. } | K::Havoc | K::CallExternal { .. } | K::Nop { .. } => {}
         K::InvalidCall { .. } => want(ops[0].is_ptr(), format!("call target has type {}, not a pointer", ops[0])),
         K::Builtin { dim, .. } => {
             want(*dim < 3, format!("dimension {dim} is not 0, 1 or 2"));

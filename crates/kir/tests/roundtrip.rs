@@ -45,6 +45,7 @@ fn everything_round_trips() {
         "barrier group shared",
         "barrier grid global",
         "barrier warp shared global",
+        "barrier warp mask v",
         "  fence\n",
         "warp lane_id\n",
         "call fn0(v24, v11)",

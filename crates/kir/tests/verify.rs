@@ -393,3 +393,19 @@ block5:
     assert!(!doms.is_reachable(b(4)));
     assert!(!doms.dominates(b(4), b(5)));
 }
+
+/// Only a warp barrier takes a member mask, and the mask is an integer.
+#[test]
+fn barrier_masks() {
+    let mut m = Module::new(Language::Cuda);
+    let mut f = Function::new("k", "k", true);
+    let n = f.add_param("n", Type::I32, None);
+    let x = f.add_param("x", Type::Float(32), None);
+    let b0 = f.entry;
+    f.append_inst(b0, InstKind::Barrier { scope: BarrierScope::Warp, fence: FenceFlags::default(), mask: Some(n) }, None, None);
+    f.append_inst(b0, InstKind::Barrier { scope: BarrierScope::Group, fence: FenceFlags::default(), mask: Some(n) }, None, None);
+    f.append_inst(b0, InstKind::Barrier { scope: BarrierScope::Warp, fence: FenceFlags::default(), mask: Some(x) }, None, None);
+    f.set_terminator(b0, Terminator::Return(None), None);
+    m.functions.push(f);
+    assert_errors(&messages(&m), &["a group barrier has a member mask", "mask is not an integer"], 2);
+}

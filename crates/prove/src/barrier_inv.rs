@@ -210,7 +210,7 @@ impl Enc<'_> {
                     || matches!(k, InstKind::Annot { .. } | InstKind::AnnotValue { .. }))
             });
             let ok = next.is_some_and(|&x| {
-                matches!(self.func.insts[x].kind, InstKind::Barrier { scope: BarrierScope::Group, fence } if fence.shared)
+                matches!(self.func.insts[x].kind, InstKind::Barrier { scope: BarrierScope::Group, fence, .. } if fence.shared)
             });
             if !ok {
                 return err("barrier invariant not directly before a barrier that fences shared memory", self.loc(i));

@@ -20,9 +20,10 @@
 //!   when *its* flags fence the memory). A group epoch advances when some
 //!   waiting thread's barrier fences the memory; the threads whose own
 //!   flags did not are recorded as `Unfenced` at that barrier. Within one
-//!   warp, a warp barrier separates them when the warp
-//!   epochs differ, and under warp-synchronous execution threads of one warp
-//!   never race;
+//!   warp, a warp barrier separates them when the later thread waited at
+//!   it for the earlier one (the earlier thread is in its mask; see
+//!   `WarpClocks`), and under warp-synchronous execution threads of one
+//!   warp never race;
 //! - different groups (global memory only): they race, since groups
 //!   synchronise only through grid barriers.
 //!
@@ -162,7 +163,7 @@ impl Geometry {
     /// The race rule of the module documentation. `per_group` objects are
     /// only ever touched by one group, so threads of different groups never
     /// race on them.
-    fn conflict(&self, a: &Access, b: &Access, per_group: bool, unfenced: &Unfenced) -> bool {
+    fn conflict(&self, a: &Access, b: &Access, per_group: bool, unfenced: &Unfenced, clocks: &WarpClocks) -> bool {
         if a.thread == b.thread || !(a.write || b.write) {
             return false;
         }
@@ -196,12 +197,117 @@ impl Geometry {
                 return false;
             }
         }
-        if self.warp_of(a.thread) == self.warp_of(b.thread)
-            && (self.warp_sync || a.warp_epoch != b.warp_epoch)
-        {
+        if self.warp_of(a.thread) == self.warp_of(b.thread) && (self.warp_sync || clocks.ordered(self, a, b)) {
             return false;
         }
         true
+    }
+
+    /// The warp of `thread` across the grid, and its lane in that warp.
+    fn warp_and_lane(&self, thread: u32) -> (u64, u32) {
+        let local = thread % self.threads_per_group;
+        let warps_per_group = self.threads_per_group.div_ceil(self.warp_lanes) as u64;
+        (self.group_of(thread) as u64 * warps_per_group + (local / self.warp_lanes) as u64, local % self.warp_lanes)
+    }
+}
+
+/// What the warp barriers (`__syncwarp(mask)`) a thread passed tell about
+/// the other lanes of its warp.
+///
+/// A warp whose every barrier so far was *whole* (every lane of the warp
+/// that has not exited took part, each naming every other in its mask)
+/// runs in lock-step: all its running lanes have passed the same number
+/// of warp barriers, so an access at an older warp epoch is ordered before
+/// every later access of the warp, which is what the scalar epoch says
+/// (an exited lane counts as having arrived, as CUDA counts exited
+/// threads at barriers). The first barrier that is not whole (lanes that
+/// pass masks naming only their half of the warp, a lane elsewhere or at a
+/// group barrier) turns the warp to vector clocks: per lane, the warp
+/// epoch of each other lane that the lane has synchronised with, directly
+/// or through a third lane. A lane is ordered after another's access only
+/// when it waited for that lane (the other lane was in its mask) at a
+/// barrier after the access. Only such warps pay for the clocks.
+#[derive(Default)]
+pub(crate) struct WarpClocks {
+    /// Per warp (`Geometry::warp_and_lane`), per lane, per other lane: one
+    /// more than the latest warp epoch of the other lane whose accesses
+    /// the lane is ordered after.
+    clocks: HashMap<u64, Vec<Vec<u32>>>,
+}
+
+/// A lane's part in one warp barrier instance.
+pub(crate) struct WarpArrival {
+    pub thread: u32,
+    /// Its warp epoch before the barrier.
+    pub epoch: u32,
+    /// The lanes it waits for (bit `l`: lane `l`).
+    pub mask: u128,
+}
+
+impl WarpClocks {
+    /// Whether access `b` (being made now) is ordered after the earlier
+    /// access `a` of another lane of its warp by the warp barriers between.
+    fn ordered(&self, geometry: &Geometry, a: &Access, b: &Access) -> bool {
+        let (warp, lane_b) = geometry.warp_and_lane(b.thread);
+        match self.clocks.get(&warp) {
+            None => a.warp_epoch != b.warp_epoch,
+            Some(lanes) => {
+                let lane_a = geometry.warp_and_lane(a.thread).1;
+                lanes[lane_b as usize][lane_a as usize] > a.warp_epoch
+            }
+        }
+    }
+
+    /// Records one instance of a warp barrier: `arrivals` are the lanes
+    /// that execute it, `exited` the (thread, final warp epoch) of the
+    /// warp's lanes that have exited, and `whole` whether every other lane
+    /// of the warp took part with masks naming each other. The caller then
+    /// advances each arriving lane's warp epoch.
+    pub fn synchronise(&mut self, geometry: &Geometry, arrivals: &[WarpArrival], exited: &[(u32, u32)], all: &[(u32, u32)], whole: bool) {
+        let Some(first) = arrivals.first() else { return };
+        let (warp, _) = geometry.warp_and_lane(first.thread);
+        if whole && !self.clocks.contains_key(&warp) {
+            return;
+        }
+        let n = geometry.warp_lanes as usize;
+        let lanes = self.clocks.entry(warp).or_insert_with(|| {
+            // Out of lock-step: each lane is ordered after every access
+            // at an epoch below its own, as the scalar rule had it.
+            let mut lanes = vec![vec![0; n]; n];
+            for &(thread, epoch) in all {
+                let lane = geometry.warp_and_lane(thread).1 as usize;
+                lanes[lane].fill(epoch);
+            }
+            lanes
+        });
+        let lane_of = |t: u32| geometry.warp_and_lane(t).1 as usize;
+        let mut joined = Vec::with_capacity(arrivals.len());
+        for me in arrivals {
+            let mut clock = lanes[lane_of(me.thread)].clone();
+            let mut see = |lane: usize, epoch: u32| {
+                if let Some(c) = clock.get_mut(lane) {
+                    *c = (*c).max(epoch + 1);
+                }
+            };
+            for other in arrivals {
+                let lane = lane_of(other.thread);
+                if other.thread == me.thread || (lane < 128 && me.mask >> lane & 1 != 0) {
+                    see(lane, other.epoch);
+                    for (k, &c) in lanes[lane].iter().enumerate() {
+                        if c > 0 {
+                            see(k, c - 1);
+                        }
+                    }
+                }
+            }
+            for &(thread, epoch) in exited {
+                see(lane_of(thread), epoch);
+            }
+            joined.push(clock);
+        }
+        for (me, clock) in arrivals.iter().zip(joined) {
+            lanes[lane_of(me.thread)] = clock;
+        }
     }
 }
 
@@ -363,6 +469,7 @@ pub(crate) struct Epochs<'a> {
     /// at most once per change.
     pub version: u64,
     pub unfenced: &'a Unfenced,
+    pub warp_clocks: &'a WarpClocks,
 }
 
 /// A byte's list of one kind, taken out of the page and the `more` table
@@ -496,7 +603,7 @@ impl RaceLog {
         let writes = List::load(page_log.writes.as_ref().map_or(&Entry::default(), |w| &w[at]), more.map(|m| &m.1));
         for earlier in writes.as_slice() {
             let earlier = locs.unpack(earlier);
-            if geometry.conflict(&earlier, &access, per_group, epochs.unfenced) {
+            if geometry.conflict(&earlier, &access, per_group, epochs.unfenced, epochs.warp_clocks) {
                 races.push(earlier);
             }
         }
@@ -504,7 +611,7 @@ impl RaceLog {
             let reads = List::load(page_log.reads.as_ref().map_or(&Entry::default(), |r| &r[at]), more.map(|m| &m.0));
             for earlier in reads.as_slice() {
                 let earlier = locs.unpack(earlier);
-                if geometry.conflict(&earlier, &access, per_group, epochs.unfenced) {
+                if geometry.conflict(&earlier, &access, per_group, epochs.unfenced, epochs.warp_clocks) {
                     races.push(earlier);
                 }
             }
@@ -648,5 +755,77 @@ impl Hasher for ByteHasher {
 
     fn finish(&self) -> u64 {
         self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn geometry() -> Geometry {
+        Geometry { threads_per_group: 64, warp_lanes: 32, warp_sync: false, inter_group: false }
+    }
+
+    fn access(thread: u32, warp_epoch: u32) -> Access {
+        Access {
+            thread,
+            loc: Loc { func: lockstep_kir::FuncId::from_u32(0), block: lockstep_kir::BlockId::from_u32(0), inst: None },
+            write: true,
+            atomic: false,
+            block_scoped: false,
+            value: None,
+            own: None,
+            silent: false,
+            grid_epoch: 0,
+            group_epoch: 0,
+            warp_epoch,
+        }
+    }
+
+    fn arrive(threads: std::ops::Range<u32>, epoch: u32, mask: u128) -> Vec<WarpArrival> {
+        threads.map(|thread| WarpArrival { thread, epoch, mask }).collect()
+    }
+
+    #[test]
+    fn a_whole_warp_barrier_keeps_lock_step() {
+        let g = geometry();
+        let mut clocks = WarpClocks::default();
+        let all: Vec<(u32, u32)> = (0..32).map(|t| (t, 0)).collect();
+        clocks.synchronise(&g, &arrive(0..32, 0, u128::MAX), &[], &all, true);
+        assert!(clocks.clocks.is_empty(), "a whole barrier needs no clocks");
+        assert!(clocks.ordered(&g, &access(3, 0), &access(20, 1)));
+        assert!(!clocks.ordered(&g, &access(3, 1), &access(20, 1)));
+    }
+
+    #[test]
+    fn half_warp_masks_order_only_their_own_half() {
+        let g = geometry();
+        let mut clocks = WarpClocks::default();
+        let all: Vec<(u32, u32)> = (0..32).map(|t| (t, 0)).collect();
+        let mut arrivals = arrive(0..16, 0, 0x0000_ffff);
+        arrivals.extend(arrive(16..32, 0, 0xffff_0000));
+        clocks.synchronise(&g, &arrivals, &[], &all, false);
+        // Lane 1 waited for lane 0, lane 16 did not.
+        assert!(clocks.ordered(&g, &access(0, 0), &access(1, 1)));
+        assert!(!clocks.ordered(&g, &access(0, 0), &access(16, 1)));
+        assert!(!clocks.ordered(&g, &access(17, 0), &access(2, 1)));
+        // A later whole barrier orders everything before it.
+        let arrivals = arrive(0..32, 1, u128::MAX);
+        clocks.synchronise(&g, &arrivals, &[], &all, true);
+        assert!(clocks.ordered(&g, &access(0, 1), &access(16, 2)));
+        assert!(!clocks.ordered(&g, &access(0, 2), &access(16, 2)));
+    }
+
+    #[test]
+    fn order_passes_through_a_third_lane() {
+        let g = geometry();
+        let mut clocks = WarpClocks::default();
+        let all: Vec<(u32, u32)> = (0..32).map(|t| (t, 0)).collect();
+        // Lanes 0 and 1 meet, then lanes 1 and 2 (lane 0 is elsewhere).
+        clocks.synchronise(&g, &arrive(0..2, 0, 0b011), &[], &all, false);
+        clocks.synchronise(&g, &[WarpArrival { thread: 1, epoch: 1, mask: 0b110 }, WarpArrival { thread: 2, epoch: 0, mask: 0b110 }], &[], &all, false);
+        assert!(clocks.ordered(&g, &access(0, 0), &access(2, 1)), "lane 2 learnt of lane 0 through lane 1");
+        assert!(!clocks.ordered(&g, &access(0, 1), &access(2, 1)), "but not of lane 0's later accesses");
+        assert!(!clocks.ordered(&g, &access(3, 0), &access(2, 1)), "nor of a lane nobody met");
     }
 }

@@ -41,7 +41,7 @@ use lockstep_kir::*;
 use crate::exec::{loc_key, Ctx, Status, Thread, Wait};
 use crate::memory::{Memory, ObjOrigin};
 use crate::options::{HavocOracle, Launch, ReplayOptions, SeededHavoc};
-use crate::races::Geometry;
+use crate::races::{Geometry, WarpArrival};
 use crate::result::*;
 use crate::value::{mask, ObjId, Val};
 
@@ -600,6 +600,14 @@ fn resolve_warp_ops(ctx: &mut Ctx, warp: &mut [Thread]) -> bool {
     if order.is_empty() {
         return false;
     }
+    // The lanes waiting at warp barriers meet, whichever `__syncwarp` each
+    // waits at: since Volta a lane waits for the lanes of its mask to reach
+    // a warp barrier, not necessarily the same one.
+    let at_barrier: Vec<usize> =
+        (0..warp.len()).filter(|&i| matches!(&warp[i].status, Status::Warp(w) if w.op.is_none())).collect();
+    if !at_barrier.is_empty() {
+        synchronise_warp(ctx, warp, &at_barrier);
+    }
     let lanes = ctx.geometry.warp_lanes;
     for key in order {
         let members = &sets[&key];
@@ -713,6 +721,35 @@ fn resolve_warp_ops(ctx: &mut Ctx, warp: &mut [Thread]) -> bool {
         }
     }
     true
+}
+
+/// Records that the lanes `members` of `warp`, each waiting at a warp
+/// barrier (whose mask is its first argument; none names every lane), pass
+/// it, before their warp epochs advance.
+fn synchronise_warp(ctx: &mut Ctx, warp: &[Thread], members: &[usize]) {
+    let lanes = ctx.geometry.warp_lanes;
+    let lane_of = |i: usize| warp[i].lane % lanes;
+    let arrivals: Vec<WarpArrival> = members
+        .iter()
+        .map(|&i| {
+            let mask = match &warp[i].status {
+                Status::Warp(w) => w.args.first().map_or(u128::MAX, |m| m.bits()),
+                _ => unreachable!("members wait at a warp barrier"),
+            };
+            WarpArrival { thread: warp[i].index, epoch: warp[i].warp_epoch, mask }
+        })
+        .collect();
+    let member_lanes: u128 = members.iter().fold(0, |m, &i| m | 1u128 << lane_of(i).min(127));
+    let everyone_named = arrivals.iter().all(|a| a.mask & member_lanes == member_lanes);
+    let everyone_here = warp
+        .iter()
+        .enumerate()
+        .all(|(i, t)| members.contains(&i) || matches!(t.status, Status::Exited | Status::Stopped));
+    let exited: Vec<(u32, u32)> =
+        warp.iter().filter(|t| matches!(t.status, Status::Exited)).map(|t| (t.index, t.warp_epoch)).collect();
+    let all: Vec<(u32, u32)> = warp.iter().map(|t| (t.index, t.warp_epoch)).collect();
+    let geometry = ctx.geometry;
+    ctx.warp_clocks.synchronise(&geometry, &arrivals, &exited, &all, everyone_named && everyone_here);
 }
 
 /// Reports that the lane of `warp[reader]` shuffled at `loc` from lane

@@ -231,12 +231,13 @@ pub fn everything() -> Module {
     stmt(&mut f, b0, InstKind::MemSet { dst: arr_addr, byte, len: wide });
     for (i, scope) in BarrierScope::ALL.iter().enumerate() {
         let fence = FenceFlags { shared: i != 1, global: i != 0 };
-        stmt(&mut f, b0, InstKind::Barrier { scope: *scope, fence });
+        stmt(&mut f, b0, InstKind::Barrier { scope: *scope, fence, mask: None });
     }
     for (shared, global) in [(false, false), (true, false), (false, true), (true, true)] {
         stmt(&mut f, b0, InstKind::Fence { fence: FenceFlags { shared, global } });
     }
     let mask = val(&mut f, b0, InstKind::Warp { op: WarpOp::ActiveMask, args: vec![] }, Type::I32);
+    stmt(&mut f, b0, InstKind::Barrier { scope: BarrierScope::Warp, fence: FenceFlags::default(), mask: Some(mask) });
     val(&mut f, b0, InstKind::Warp { op: WarpOp::LaneId, args: vec![] }, Type::I32);
     val(&mut f, b0, InstKind::Warp { op: WarpOp::Shfl, args: vec![mask, x, c7, c7] }, Type::Float(32));
     for op in [WarpOp::ShflUp, WarpOp::ShflDown, WarpOp::ShflXor] {

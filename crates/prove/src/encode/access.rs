@@ -607,7 +607,40 @@ impl<'a> Enc<'a> {
         Ok(())
     }
 
-    pub(crate) fn barrier(&mut self, i: InstId, p: [TermId; 2], scope: BarrierScope, fence: lockstep_kir::FenceFlags) {
+    /// Whether each of the two threads is in the other's warp-barrier mask
+    /// `mask` (bit `l` names lane `l`, taken modulo 32 as the front-end's
+    /// caller check takes it): only then does the barrier order their
+    /// accesses.
+    pub(crate) fn lanes_name_each_other(&mut self, mask: ValueId) -> Res<TermId> {
+        let lanes = self.config.warp_size.unwrap_or(WARP_LANES);
+        let w = self.st.bv_const(64, lanes.max(1) as u128);
+        let thirty_one = self.st.bv_const(32, 31);
+        let one = self.st.bv_const(32, 1);
+        let zero = self.st.bv_const(32, 0);
+        let mut lane = [zero; 2];
+        let mut bits = [zero; 2];
+        for t in 0..2 {
+            let lin = self.linear_local_id(t);
+            let l = self.st.bvurem(lin, w);
+            lane[t] = self.resize(l, 32, false);
+            let m = self.val_bv(t, mask)?;
+            bits[t] = self.resize(m, 32, false);
+        }
+        let mut named = Vec::with_capacity(2);
+        for t in 0..2 {
+            let amount = self.st.bvand(lane[1 - t], thirty_one);
+            let shifted = self.st.bvlshr(bits[t], amount);
+            let bit = self.st.bvand(shifted, one);
+            let set = self.st.eq(bit, zero);
+            named.push(self.st.not(set));
+        }
+        Ok(self.st.and(&named))
+    }
+
+    /// `named`: for a warp barrier with a member mask, whether the two
+    /// threads name each other in it (`lanes_name_each_other`); `None`
+    /// when every lane is named.
+    pub(crate) fn barrier(&mut self, i: InstId, p: [TermId; 2], scope: BarrierScope, fence: lockstep_kir::FenceFlags, named: Option<TermId>) {
         // Any barrier ends the interval in which a thread's own writes make
         // its reads of them benign (as in the interpreter and the finder).
         // Clearing the slots of a thread that does not execute the barrier
@@ -638,6 +671,13 @@ impl<'a> Enc<'a> {
                 // orders thread 1's earlier accesses before thread 2's later
                 // ones. A warp-synchronous tail loop (`v = m[t + s];
                 // __syncwarp(); m[t] = v; __syncwarp();`) needs it.
+                //
+                // A barrier with a member mask orders the two threads only
+                // when each names the other: lanes that pass masks of their
+                // own half of the warp do not wait for the other half.
+                // (CUDA requires every lane a mask names to pass the same
+                // mask; masks naming each other one way only are treated
+                // as naming neither, which keeps more of the log.)
                 let in_loop = self.inst_block.get(&i).is_none_or(|&b| self.loops.innermost(b).is_some());
                 let counter = self.logs.warp.iter().position(|(w, _)| *w == i);
                 let same_occurrence = match counter {
@@ -661,6 +701,7 @@ impl<'a> Enc<'a> {
                     let same_warp = self.same_warp(lanes);
                     let mut parts = vec![both, same_warp];
                     parts.extend(same_occurrence);
+                    parts.extend(named);
                     let reset = self.st.and(&parts);
                     let keep = self.st.not(reset);
                     for obj in self.objects.clone() {

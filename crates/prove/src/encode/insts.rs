@@ -377,10 +377,14 @@ impl<'a> Enc<'a> {
                     self.access(i, b, *dst, w, AccessKind::Write, None)?;
                 }
             }
-            InstKind::Barrier { scope, fence } => {
+            InstKind::Barrier { scope, fence, mask } => {
                 if mode == Mode::Normal {
                     self.bi_barrier(i, p, *scope, *fence)?;
-                    self.barrier(i, p, *scope, *fence);
+                    let named = match mask {
+                        Some(m) => Some(self.lanes_name_each_other(*m)?),
+                        None => None,
+                    };
+                    self.barrier(i, p, *scope, *fence, named);
                 }
             }
             InstKind::Fence { .. } | InstKind::Nop { .. } => {}

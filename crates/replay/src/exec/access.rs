@@ -168,6 +168,7 @@ impl Ctx<'_> {
             group: &self.group_epochs,
             version: self.epoch_version,
             unfenced: &self.unfenced,
+            warp_clocks: &self.warp_clocks,
         };
         let mut races = std::mem::take(&mut self.race_scratch);
         let tolerate_benign = self.opts.tolerate_benign_races

@@ -33,7 +33,7 @@ use lockstep_kir::*;
 use crate::memory::{Memory, ObjOrigin};
 use crate::options::{ExternalCall, ExternalOutcome, HavocOracle, HavocSite, Launch, ReplayOptions};
 use crate::async_copy::{AsyncGroup, ASYNC_COPY, WAIT_EVENTS};
-use crate::races::{Access, Geometry, OwnWrites, RaceLog, Unfenced};
+use crate::races::{Access, Geometry, OwnWrites, RaceLog, Unfenced, WarpClocks};
 use crate::result::*;
 use crate::value::*;
 
@@ -247,6 +247,8 @@ pub(crate) struct Ctx<'a> {
     /// accesses, as in OpenCL and GPUVerify).
     pub global_group_epochs: Vec<u32>,
     pub epoch_version: u64,
+    /// What the warp barriers tell of each warp's lanes (see `races`).
+    pub(crate) warp_clocks: WarpClocks,
     pub report: Reporter,
     pub total_steps: u64,
     /// Set when the total step budget ran out: every thread stops.
@@ -355,6 +357,7 @@ impl<'a> Ctx<'a> {
             group_epochs: vec![0; groups],
             global_group_epochs: vec![0; groups],
             epoch_version: 0,
+            warp_clocks: WarpClocks::default(),
             report: Reporter::default(),
             total_steps: 0,
             aborted: false,
@@ -759,7 +762,8 @@ impl<'a> Ctx<'a> {
                 self.memset(th, loc, d, b, n);
                 None
             }
-            InstKind::Barrier { scope, fence } => {
+            InstKind::Barrier { scope, fence, mask } => {
+                let args = mask.iter().map(|m| val!(m)).collect();
                 let path = th.frames[cur].path;
                 let occurrence = bump(&mut th.counts, loc, path);
                 let wait = Wait {
@@ -769,7 +773,7 @@ impl<'a> Ctx<'a> {
                     scope: *scope,
                     fence: th.barrier_flags.take().unwrap_or(*fence),
                     op: None,
-                    args: Vec::new(),
+                    args,
                     result: None,
                 };
                 th.frames[cur].pos += 1;
