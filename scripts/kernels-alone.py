@@ -244,6 +244,12 @@ def main():
     lock = threading.Lock()
     skipped = []
 
+    def write_rows(rows, left):
+        path = os.path.join(args.out, "kernels-alone.json")
+        with open(path + ".tmp", "w") as fh:
+            json.dump({"rows": rows, "left": left, "elapsed_s": round(time.time() - start)}, fh, indent=1)
+        os.replace(path + ".tmp", path)
+
     def check(i, f, k):
         if args.deadline is not None and time.time() - start > args.deadline:
             with lock:
@@ -265,14 +271,16 @@ def main():
         with lock:
             rows.append({"index": i, "file": rel, "kernel": k, "outcome": outcome, "reason": reason, "rc": rc, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "run": run})
             print(f"[{len(rows)}/{len(work)}] {outcome:16} {wall:5.1f} s {cpu:5.1f} cpu  {rel} --kernel={k}", file=sys.stderr, flush=True)
+            # The rows so far, so that a run stopped early can be continued
+            # with `--skip-done` and its figures read.
+            write_rows(rows, len(work) - len(rows))
 
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for i, (f, k) in enumerate(work):
             pool.submit(check, i, f, k)
     rows.sort(key=lambda r: r["index"])
     left = len(skipped)
-    with open(os.path.join(args.out, "kernels-alone.json"), "w") as fh:
-        json.dump({"rows": rows, "left": left, "elapsed_s": round(time.time() - start)}, fh, indent=1)
+    write_rows(rows, left)
     counts = {}
     for r in rows:
         counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1

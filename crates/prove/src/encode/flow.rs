@@ -144,15 +144,7 @@ impl<'a> Enc<'a> {
                         changed[AccessKind::Write.index()] = true;
                     }
                     InstKind::Atomic { .. } | InstKind::CmpXchg { .. } => changed[AccessKind::Atomic.index()] = true,
-                    k if k.is_pure_computation() => {}
-                    InstKind::Fence { .. }
-                    | InstKind::Warp { .. }
-                    | InstKind::Nop { .. }
-                    | InstKind::Havoc
-                    | InstKind::InvalidCall { .. }
-                    | InstKind::CallExternal { .. }
-                    | InstKind::Annot { .. }
-                    | InstKind::AnnotValue { .. } => {}
+                    k if logs_nothing(k) => {}
                     _ => return [true; 3],
                 }
             }
@@ -198,15 +190,7 @@ impl<'a> Enc<'a> {
                         mark(self, &mut accessed, *ptr, AccessKind::Atomic)
                     }
                     InstKind::Barrier { .. } => {}
-                    k if k.is_pure_computation() => {}
-                    InstKind::Fence { .. }
-                    | InstKind::Warp { .. }
-                    | InstKind::Nop { .. }
-                    | InstKind::Havoc
-                    | InstKind::InvalidCall { .. }
-                    | InstKind::CallExternal { .. }
-                    | InstKind::Annot { .. }
-                    | InstKind::AnnotValue { .. } => {}
+                    k if logs_nothing(k) => {}
                     _ => return Vec::new(),
                 }
             }
@@ -672,4 +656,23 @@ impl<'a> Enc<'a> {
         }
         out
     }
+}
+
+/// Whether an instruction of a loop body neither logs an access nor clears
+/// a log, as the loop summaries above know it: computation, fences, warp
+/// intrinsics (which touch no memory), annotations and the calls that
+/// reach no kernel memory. Anything else makes them give up.
+fn logs_nothing(kind: &InstKind) -> bool {
+    kind.is_pure_computation()
+        || matches!(
+            kind,
+            InstKind::Fence { .. }
+                | InstKind::Warp { .. }
+                | InstKind::Nop { .. }
+                | InstKind::Havoc
+                | InstKind::InvalidCall { .. }
+                | InstKind::CallExternal { .. }
+                | InstKind::Annot { .. }
+                | InstKind::AnnotValue { .. }
+        )
 }
