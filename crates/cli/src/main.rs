@@ -70,7 +70,7 @@ options of check:
                            `verified` report lists)
   --no-daikon              do not drop the candidate invariants a concrete run
                            falsifies before inference (the Daikon filter)
-  --smt-log=DIR            write every solver session to DIR/KERNEL.ENGINE.smt2
+  --smt-log=DIR            write every solver session to DIR/KERNEL.ENGINE*.smt2
                            (replayable with z3 or cvc5)
 
 options of project runs (several inputs, a directory, or any of these):

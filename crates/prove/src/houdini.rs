@@ -33,13 +33,12 @@ enum Answer {
 }
 
 struct Session {
-    solver: Solver,
     p: Problem,
     negations: Vec<TermId>,
-    /// Every assertion of the main session (definitions and the assumption
+    /// Every assertion of the encoding (definitions and the assumption
     /// tree), which slices are cut from.
     base: Vec<TermId>,
-    /// How slice sessions are started (the main session's configuration).
+    /// How slice sessions are started.
     slice_config: SolverConfig,
     /// The solver of the Houdini group asked last, holding only the slice
     /// of `base` that group's queries need (see `slice`).
@@ -231,13 +230,16 @@ impl Session {
     /// solver of its own holding the path's slice (`check_path`), up to
     /// `CHECK_JOBS` paths at once. Before each such wave, `over_budget`
     /// may stop the checks: the obligations not asked have no answer.
-    /// An obligation whose condition is already true needs no solver.
-    fn check_real(&mut self, obs: &[usize], guards: &[TermId], model_terms: &[TermId], over_budget: impl Fn(&Session) -> bool) -> Vec<Option<Answer>> {
+    /// An obligation whose condition is already true needs no solver, nor
+    /// does one of a path in `held`, whose obligations were proved with no
+    /// candidate assumed (`holds_without_invariants`): assuming more
+    /// cannot make them fail.
+    fn check_real(&mut self, obs: &[usize], held: &BTreeSet<Option<usize>>, guards: &[TermId], model_terms: &[TermId], over_budget: impl Fn(&Session) -> bool) -> Vec<Option<Answer>> {
         let mut answers: Vec<Option<Answer>> = obs.iter().map(|_| None).collect();
         let mut paths: std::collections::BTreeMap<Option<usize>, Vec<usize>> = Default::default();
         for (i, &ob) in obs.iter().enumerate() {
             let o = &self.p.obligations[ob];
-            if self.p.st.as_bool(o.cond) == Some(true) {
+            if self.p.st.as_bool(o.cond) == Some(true) || held.contains(&o.ctx) {
                 answers[i] = Some(Answer::Proved);
             } else {
                 paths.entry(o.ctx).or_default().push(i);
@@ -291,45 +293,82 @@ impl Session {
 }
 
 impl Session {
-    /// Whether every real obligation holds with no candidate invariant
-    /// assumed, asked as one query under a short limit. The candidates'
-    /// guards are left free, so an unsatisfiable answer covers the case
-    /// where none holds: no candidate is trusted.
-    fn holds_without_invariants(&mut self) -> bool {
-        let real: Vec<usize> = (0..self.p.obligations.len())
-            .filter(|&ob| self.p.obligations[ob].cand.is_none() && self.p.st.as_bool(self.p.obligations[ob].cond) != Some(true))
-            .collect();
-        let mut cases = Vec::new();
-        for &ob in &real {
-            let neg = self.negations[ob];
-            cases.push(match self.p.obligations[ob].ctx {
-                Some(c) => self.p.st.and(&[self.p.nodes[c].0, neg]),
-                None => neg,
-            });
-        }
-        if cases.is_empty() {
-            return true;
-        }
-        let any = self.p.st.or(&cases);
-        let st = &self.p.st;
-        let solver = &mut self.solver;
-        let before = solver.work_done().ok().flatten();
-        let result = (|| -> lockstep_smt::Result<bool> {
-            solver.push()?;
-            solver.assert(st, any)?;
-            // A quick question: when it is hard, inference decides.
-            let r = solver.check_sat_within(HOLDS_LIMIT)?;
-            solver.pop()?;
-            Ok(r == SatResult::Unsat)
-        })();
-        self.work += work_since(solver, before);
-        match result {
-            Ok(holds) => holds,
-            Err(_) => {
-                let _ = self.solver.restart();
-                false
+    /// The paths (the `ctx` of their obligations) whose real obligations
+    /// all hold with no candidate invariant assumed, and whether that is
+    /// every path. The candidates' guards are left free, so an
+    /// unsatisfiable answer covers the case where none holds: no candidate
+    /// is trusted, and a path found here needs no check after inference.
+    ///
+    /// Each path is asked on a solver of its own holding only its slice
+    /// (as `check_path` does), in path order, and the first path that does
+    /// not hold ends the question: on a kernel that needs invariants, a
+    /// path inside its first loop is soon found satisfiable, where one query
+    /// over the disjunction of every path's failures, on the whole
+    /// encoding, ran out of its limit (2.5M units of z3's work and 1.6 s on
+    /// `bench/items59/softmax.cu` before this, for nothing). The paths
+    /// share `HOLDS_LIMIT`'s work.
+    fn holds_without_invariants(&mut self) -> (BTreeSet<Option<usize>>, bool) {
+        let mut paths: std::collections::BTreeMap<Option<usize>, Vec<usize>> = Default::default();
+        for ob in 0..self.p.obligations.len() {
+            let o = &self.p.obligations[ob];
+            if o.cand.is_none() && self.p.st.as_bool(o.cond) != Some(true) {
+                paths.entry(o.ctx).or_default().push(ob);
             }
         }
+        let mut held = BTreeSet::new();
+        let debug = std::env::var_os("LOCKSTEP_PROVE_DEBUG").is_some();
+        let t0 = std::time::Instant::now();
+        let limit_work = HOLDS_LIMIT.as_millis() as u64 * lockstep_smt::Z3_WORK_PER_MS;
+        let mut spent_work = 0u64;
+        for (&ctx, obs) in &paths {
+            // What is left of the limit: z3's work where it is counted,
+            // else the time the question has taken.
+            let spent = if self.slice_config.kind == lockstep_smt::SolverKind::Z3 {
+                Duration::from_millis(spent_work / lockstep_smt::Z3_WORK_PER_MS)
+            } else {
+                t0.elapsed()
+            };
+            let left = HOLDS_LIMIT.saturating_sub(spent);
+            if spent_work >= limit_work || left < HOLDS_MIN_SHARE {
+                return (held, false);
+            }
+            let negs: Vec<TermId> = obs.iter().map(|&ob| self.negations[ob]).collect();
+            let any = self.p.st.or(&negs);
+            let ctx_lit = ctx.map(|c| self.p.nodes[c].0);
+            let mut roots = vec![any];
+            roots.extend(ctx_lit);
+            let kept = slice(&self.p.st, &self.base, &roots);
+            let key = ctx.map_or(0, |c| c + 1);
+            let mut solver = match start_slice(&self.p.st, &self.slice_config, &format!("holds{key}"), &kept, Some(ROUND_FALLBACK)) {
+                Ok(solver) => solver,
+                Err(_) => return (held, false),
+            };
+            let q0 = std::time::Instant::now();
+            let (answer, work) = ask(&mut solver, &self.p.st, any, &ctx_lit.into_iter().collect::<Vec<_>>(), &[], Some(left));
+            spent_work += work;
+            self.work += work;
+            if debug {
+                let what = match &answer {
+                    Answer::Proved => "holds".to_string(),
+                    Answer::Failed(_) => "fails".to_string(),
+                    Answer::Unknown(r) => format!("unknown ({r})"),
+                };
+                eprintln!(
+                    "houdini: without invariants, path {key}: {what}, {} obligations, {} of {} assertions in the slice, {:.0} ms, z3 work {work}",
+                    obs.len(),
+                    kept.len(),
+                    self.base.len(),
+                    q0.elapsed().as_secs_f64() * 1000.0
+                );
+            }
+            match answer {
+                Answer::Proved => {
+                    held.insert(ctx);
+                }
+                _ => return (held, false),
+            }
+        }
+        (held, true)
     }
 
     /// The solver for Houdini group `key`, whose obligations are `group`
@@ -455,6 +494,10 @@ impl Session {
 /// `bench/items59/warp_tail_sum.cu`).
 const HOLDS_LIMIT: Duration = Duration::from_millis(500);
 
+/// The least share of `HOLDS_LIMIT` worth asking a path with: below it,
+/// inference decides.
+const HOLDS_MIN_SHARE: Duration = Duration::from_millis(20);
+
 /// The answer to one Houdini query about some obligations of a group.
 enum Round {
     /// None of them fails under the surviving candidates.
@@ -521,11 +564,13 @@ fn representative_launch(p: &mut Problem) -> Vec<TermId> {
 const CHECK_FALLBACK: Duration = Duration::from_millis(200);
 
 impl Session {
-    /// Starts a solver for `p` and asserts its definitions and assumption
-    /// tree; the solver hands a query to its bit-blasting solver after
-    /// `fallback`.
+    /// Prepares the solving of `p`: its definitions and assumption tree as
+    /// the base that every query's solver gets its slice of, and the
+    /// configuration those solvers start with (`log` names their logs).
+    /// No solver holds the whole base: every question is asked of a slice
+    /// (`holds_without_invariants`, `slice_solver`, `check_path`).
     /// `meter` counts the CPU time of its solvers (`ProveConfig::cpu_budget`).
-    fn start(mut p: Problem, config: &ProveConfig, log: Option<PathBuf>, fallback: Duration, meter: &CpuMeter) -> Result<Session, String> {
+    fn start(mut p: Problem, config: &ProveConfig, log: Option<PathBuf>, meter: &CpuMeter) -> Session {
         let mut sc = SolverConfig::new(config.solver, config.query_timeout);
         sc.memory_limit = config.solver_memory;
         sc.timer_factor = config.solver_timer_factor;
@@ -534,9 +579,6 @@ impl Session {
         if let Some(path) = log {
             sc = sc.with_log(path);
         }
-        let slice_config = sc.clone();
-        let mut solver = Solver::spawn(sc).map_err(|e| format!("cannot start the solver: {e}"))?;
-        solver.fall_back_after(fallback).map_err(|e| format!("solver failure: {e}"))?;
         let negations: Vec<TermId> = (0..p.obligations.len()).map(|i| p.st.not(p.obligations[i].cond)).collect();
         let mut base: Vec<TermId> = p.defs.clone();
         for &(lit, term, parent) in &p.nodes {
@@ -546,11 +588,8 @@ impl Session {
             };
             base.push(p.st.implies(lit, body));
         }
-        for &t in &base {
-            solver.assert(&p.st, t).map_err(|e| format!("solver failure: {e}"))?;
-        }
         let representative_launch = representative_launch(&mut p);
-        Ok(Session { solver, p, negations, base, slice_config, slice: None, work: 0, representative_launch })
+        Session { p, negations, base, slice_config: sc, slice: None, work: 0, representative_launch }
     }
 }
 
@@ -559,10 +598,7 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
     let expand_funs = std::mem::take(&mut p.expand_funs);
     // The CPU time of this thread and of every solver the session starts.
     let cpu = CpuStopwatch::start(CpuMeter::new());
-    let mut s = match Session::start(p, config, config.replay_log.clone(), ROUND_FALLBACK, cpu.meter()) {
-        Ok(s) => s,
-        Err(reason) => return ProveOutcome::Unknown { reason, at: None },
-    };
+    let mut s = Session::start(p, config, config.replay_log.clone(), cpu.meter());
     let start = std::time::Instant::now();
     // The budget is z3's work where it is known and CPU time otherwise (the
     // same on every run, however loaded the machine), with CPU time as the
@@ -583,11 +619,17 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
     if stopped() {
         return ProveOutcome::Unknown { reason: "the proof was stopped".into(), at: None };
     }
-    if ncand > 0 && s.holds_without_invariants() {
-        // Nothing to prove needs an inferred invariant (a kernel whose loops
-        // touch no shared state, say): inference is skipped, and the checks
-        // below run with no candidate assumed.
-        alive.fill(false);
+    // The paths whose obligations hold with no invariant assumed: the
+    // checks after inference leave them out.
+    let mut held_paths = BTreeSet::new();
+    if ncand > 0 {
+        let (held, all) = s.holds_without_invariants();
+        held_paths = held;
+        if all {
+            // Nothing to prove needs an inferred invariant (a kernel whose
+            // loops touch no shared state, say): inference is skipped.
+            alive.fill(false);
+        }
     }
     // Set LOCKSTEP_PROVE_DEBUG to see Houdini's decisions.
     let debug = std::env::var_os("LOCKSTEP_PROVE_DEBUG").is_some();
@@ -784,10 +826,7 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
         let spent = s.work;
         let p = s.p;
         let log = config.replay_log.as_ref().map(|path| path.with_extension("checks.smt2"));
-        s = match Session::start(p, config, log, CHECK_FALLBACK, cpu.meter()) {
-            Ok(s) => s,
-            Err(reason) => return ProveOutcome::Unknown { reason, at: None },
-        };
+        s = Session::start(p, config, log, cpu.meter());
         s.work = spent;
     }
     let p = &s.p;
@@ -802,7 +841,7 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
     let mut unknown: Option<(String, Option<lockstep_kir::SrcLoc>)> = None;
     let mut proved: BTreeSet<String> = BTreeSet::new();
     let real: Vec<usize> = (0..s.p.obligations.len()).filter(|&ob| s.p.obligations[ob].cand.is_none()).collect();
-    let answers = s.check_real(&real, &guards, &model_terms, |s| over_budget(s, start));
+    let answers = s.check_real(&real, &held_paths, &guards, &model_terms, |s| over_budget(s, start));
     for (&ob, ans) in real.iter().zip(answers) {
         // An obligation the budget left unasked makes the kernel unknown,
         // unless another one failed.
