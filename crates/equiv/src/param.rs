@@ -338,6 +338,7 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         pr.per_thread.extend(r.requires.iter().copied());
     }
     let mut proved = Vec::new();
+    pr.check_signed_counters(&kernels, &runs, &mut proved)?;
     let summary_assumptions = pr.check_summaries(&kernels, &runs, &mut proved)?;
 
     // A kernel that reads a buffer it writes reads it through the one
