@@ -566,10 +566,18 @@ fn generated_rows_per_thread_pairs_are_never_wrongly_equivalent() {
     let mut verdicts = Vec::new();
     for (k, b) in cases.iter().enumerate() {
         let tag = format!("rows{k}");
-        verdicts.push(check_pair(&dir, &tag, &reference, b));
+        let verdict = check_pair(&dir, &tag, &reference, b);
+        verdicts.push(verdict);
         // The parameterized proof alone (testing runs beside it in
         // `check` and may find a difference first) must not prove a pair
-        // that the interpreter shows different.
+        // that the interpreter shows different. For a pair `check` called
+        // equivalent, `check_pair` has already run the same interpreter
+        // check (same launches, same seeds) and found no difference, so
+        // the proof alone could not fail it: skipped, which halves the
+        // interpreter's share of this test (most of its time).
+        if verdict == Verdict::Equivalent {
+            continue;
+        }
         let ma = compile(&dir, &format!("{tag}_pa.cu"), &reference);
         let mb = compile(&dir, &format!("{tag}_pb.cu"), b);
         let config = EquivConfig { group_size: [None, Some(1), Some(1)], num_groups: [None, Some(1), Some(1)], ..EquivConfig::default() };

@@ -11,11 +11,15 @@
 //! really runs is left out (signed `r += stride` past INT_MAX would give a
 //! negative row: a real difference, not an assumption to make).
 //!
-//! Only the plain per-element comparison of outputs (one address term per
-//! kernel) knows about iterations so far; a run with an iterated loop that
-//! needs anything else (shared memory, reads of written buffers,
-//! postconditions, outputs written through several address terms) makes
-//! the proof not apply.
+//! The per-element comparison of outputs (one address term per kernel)
+//! and the comparisons of outputs written through several address terms
+//! (paired, or element by element in [`cover`](super::cover), whose
+//! candidate writers include the inverse of a grid-stride counter: an
+//! element's iteration and thread) know about iterations; a run with an
+//! iterated loop that needs anything else (shared memory,
+//! postconditions) makes the proof not apply. Reads of a buffer the
+//! kernel writes (in place, `y[r] += ...`) are justified per (thread,
+//! iteration) by [`inplace`](super::inplace).
 
 use super::*;
 
@@ -29,19 +33,15 @@ impl Prover<'_> {
             let name = &k.func().name;
             if let Some(it) = &r.iteration {
                 q = Some(it.q);
+                if it.signed_next.is_none() {
+                    self.iter_loops.push(it.clone());
+                }
             }
             if !r.shared_reads.is_empty() || r.cas.iter().any(|c| matches!(c.target, Target::Shared(_))) {
                 return na(format!("`{name}` uses __shared__ memory, and a kernel has a loop with writes whose trip count is symbolic"));
             }
             if !r.obligations.is_empty() {
                 return na(format!("`{name}` has postconditions, and a kernel has a loop with writes whose trip count is symbolic"));
-            }
-            let written: HashSet<usize> = r.cas.iter().filter_map(|c| if let Target::Param(p) = c.target { Some(p) } else { None }).collect();
-            if let Some(g) = r.global_reads.iter().find(|g| written.contains(&g.param)) {
-                return Err((
-                    format!("`{name}` reads a buffer it writes, and a kernel has a loop with writes whose trip count is symbolic"),
-                    k.describe(g.loc),
-                ));
             }
         }
         self.base_inst.q = q;

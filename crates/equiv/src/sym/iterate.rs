@@ -38,9 +38,11 @@
 //!   (`param::iterations`) must prove it, or it does not apply. By
 //!   induction from `q = 0`, the counters the loop really takes are then
 //!   exactly the modelled ones.
-//! - the iteration reads no buffer that the kernel writes (other
-//!   iterations' writes would not be seen), and after the loop the thread
-//!   does not touch the buffers the loop writes.
+//! - an iteration that reads a buffer the kernel writes sees the buffer
+//!   as the loop found it plus its own writes: the proof must show that no
+//!   other iteration, of this thread or another, writes what it reads
+//!   (`param::inplace`); after the loop the thread does not touch the
+//!   buffers the loop writes.
 //!
 //! Anything else is `Unsupported` (never a wrong answer). Only one such
 //! loop per kernel is modelled, and none inside another or inside a
@@ -59,6 +61,11 @@ pub struct LoopIteration {
     pub q: TermId,
     /// The counter of iteration `q`.
     pub counter: TermId,
+    /// What the counter steps by.
+    pub step: TermId,
+    /// The part of `guard` that says the counter of iteration `q` is
+    /// exact (no wrap-around).
+    pub exact: TermId,
     /// The condition under which iteration `q` runs.
     pub guard: TermId,
     /// For a signed counter: "whenever the loop stays in at a counter
@@ -76,15 +83,9 @@ pub(super) struct IterPlan {
 
 /// The loops that may be iterated, by header: no barrier, left only
 /// through the header, and writing memory (a loop that writes nothing is
-/// summarised instead).
+/// summarised instead): the `analysis` crate's side table.
 pub(super) fn iterable_loops(func: &Function) -> HashMap<BlockId, HashSet<BlockId>> {
-    let cfg = lockstep_analysis::cfg::Cfg::compute(func);
-    let dom = lockstep_analysis::dom::DomTree::compute(&cfg);
-    let info = lockstep_analysis::loops::LoopInfo::compute(func, &cfg, &dom);
-    info.loops()
-        .filter(|(_, l)| l.barriers.is_empty() && !l.writes.is_empty() && l.exits.iter().all(|&(from, _)| from == l.header))
-        .map(|(_, l)| (l.header, l.blocks.iter().copied().collect()))
-        .collect()
+    lockstep_analysis::loop_shapes::LoopShapes::compute(func).writing_single_exit()
 }
 
 /// What the engine records, saved before the probe iteration and restored
@@ -280,7 +281,7 @@ impl Executor<'_> {
         let nonzero = st.not(nonzero);
         let m: HashMap<TermId, TermId> = [(k, counter)].into_iter().collect();
         let stay_q = crate::param::substitute(&mut self.inp.st, stay_k, &m, &mut HashMap::new());
-        let (guard, signed_next) = if signed {
+        let (guard, signed_next, exact_part) = if signed {
             // Counters increasing in the signed order: a positive step and
             // `init + q * step` exact as a signed value (in 64 bits, where
             // nothing wraps: |init| < 2^31, q < 2^32, step < 2^31).
@@ -309,9 +310,10 @@ impl Executor<'_> {
             let fits = st.bvsle(next, hi);
             let ok = st.and(&[positive, fits]);
             let runs = st.and(&[p.pc, stay_k]);
-            (guard, Some(st.implies(runs, ok)))
+            (guard, Some(st.implies(runs, ok)), exact_q)
         } else {
-            (self.inp.st.and(&[p.pc, nonzero, exact_prod, exact, stay_q]), None)
+            let exact_part = self.inp.st.and(&[exact_prod, exact]);
+            (self.inp.st.and(&[p.pc, nonzero, exact_prod, exact, stay_q]), None, exact_part)
         };
         let start = start_at(counter, guard);
         self.iter_ids = vec![q];
@@ -324,7 +326,7 @@ impl Executor<'_> {
             return unsupported("a loop with writes whose trip count is symbolic writes __shared__ memory", loc);
         }
         self.iter_written = written;
-        self.iteration = Some(LoopIteration { loc, q, counter, guard, signed_next });
+        self.iteration = Some(LoopIteration { loc, q, counter, step, exact: exact_part, guard, signed_next });
 
         // Leave the loop: the counter becomes an unconstrained exit value.
         let mut ids: Vec<TermId> = self.inp.local_id.map(|l| l.to_vec()).unwrap_or_default();
