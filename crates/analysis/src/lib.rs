@@ -15,6 +15,8 @@
 //! - `block_order`: the three above as an encoder walks them (reverse
 //!   postorder positions, reachable predecessors, loops numbered outer
 //!   first);
+//! - `loop_shapes`: each natural loop's shape for engines that run one
+//!   arbitrary iteration (a barrier, writes, one exit at the header);
 //! - `launch_steps`: loop counters stepped by the launch's sizes (block- and
 //!   grid-stride loops);
 //! - `uniformity`: which values and branches are the same in every thread;
@@ -40,6 +42,7 @@ pub mod ghost;
 pub mod inline;
 pub mod input_loops;
 pub mod launch_steps;
+pub mod loop_shapes;
 pub mod loops;
 pub mod memory;
 pub mod observe;

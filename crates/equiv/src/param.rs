@@ -165,7 +165,15 @@ struct Prover<'a> {
     /// Row-major forms of write addresses proved to have their column
     /// below the width, by address and guard ([`Prover::digits`]).
     digit_memo: HashMap<(TermId, TermId), Option<terms::RowMajor>>,
+    /// The kernels' iterated loops with an unsigned counter
+    /// ([`sym::LoopIteration`]), for the candidate writers of [`cover`]
+    /// that invert a grid-stride counter.
+    iter_loops: Vec<sym::LoopIteration>,
 }
+
+/// The limit of a digit-bound query ([`Prover::digits`]), in milliseconds
+/// of the solver's work: those that hold take 20-60 ms.
+const DIGIT_LIMIT_MS: u64 = 500;
 
 type Res<T> = Result<T, (String, Option<(String, u32, u32)>)>;
 
@@ -202,7 +210,7 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         .map_err(|e| (format!("cannot start the solver: {e}"), None))?;
     let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id, q: None };
     let tru = inp.st.true_();
-    let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru, shifts: HashMap::new(), shift_memo: HashMap::new(), cover_used: false, digit_memo: HashMap::new() };
+    let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru, shifts: HashMap::new(), shift_memo: HashMap::new(), cover_used: false, digit_memo: HashMap::new(), iter_loops: Vec::new() };
     pr.launch_facts();
 
     // Loop branches are pruned with the launch facts and, so that a
@@ -338,6 +346,7 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
         pr.per_thread.extend(r.requires.iter().copied());
     }
     let mut proved = Vec::new();
+    pr.check_signed_counters(&kernels, &runs, &mut proved)?;
     let summary_assumptions = pr.check_summaries(&kernels, &runs, &mut proved)?;
 
     // A kernel that reads a buffer it writes reads it through the one
@@ -478,9 +487,6 @@ impl Prover<'_> {
                 offs.len() > 1
             };
             if several(&runs[0]) || several(&runs[1]) {
-                if self.base_inst.q.is_some() {
-                    return na(format!("`{name}` is written through several address terms, and a kernel has a loop with writes whose trip count is symbolic"));
-                }
                 if let Some(c) = self.compare_several(a, b, &runs[..2], &resolved[..2], p)? {
                     return Ok(Some(c));
                 }
@@ -911,7 +917,8 @@ impl Prover<'_> {
             let below = self.inp.st.bvult(rm.col, rm.width);
             facts.push(self.inp.st.not(below));
             self.label = "digit bound";
-            if self.sat(&facts)? == SatResult::Unsat {
+            // Only a fast path depends on the answer: a short limit.
+            if self.sat_within(&facts, std::time::Duration::from_millis(DIGIT_LIMIT_MS))? == SatResult::Unsat {
                 out = Some(rm);
                 break;
             }

@@ -311,17 +311,7 @@ enum Route {
 /// The one outermost loop of `func` whose body has a barrier, when there is
 /// exactly one and no other loop with a barrier.
 pub fn barrier_loop(func: &Function) -> Option<lockstep_analysis::loops::Loop> {
-    let cfg = lockstep_analysis::cfg::Cfg::compute(func);
-    let dom = lockstep_analysis::dom::DomTree::compute(&cfg);
-    let info = lockstep_analysis::loops::LoopInfo::compute(func, &cfg, &dom);
-    let has_barrier = |l: &lockstep_analysis::loops::Loop| {
-        l.blocks.iter().any(|&b| func.blocks[b].insts.iter().any(|&i| matches!(func.insts[i].kind, InstKind::Barrier { .. })))
-    };
-    let with: Vec<&lockstep_analysis::loops::Loop> = info.loops().map(|(_, l)| l).filter(|l| has_barrier(l)).collect();
-    match with.as_slice() {
-        [l] if l.depth == 1 => Some((*l).clone()),
-        _ => None,
-    }
+    lockstep_analysis::loop_shapes::LoopShapes::compute(func).single_barrier_loop().cloned()
 }
 
 /// A postcondition's read of element `off` of the written buffer `param`,

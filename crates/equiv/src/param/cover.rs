@@ -115,7 +115,14 @@ impl Prover<'_> {
             }
             None => None,
         };
+        let mut bits = HashMap::new();
         for y in to {
+            // A term whose known low bits differ from `x`'s (another lane
+            // of a vector store) writes no element `x` writes, whatever
+            // the thread: its candidates would only lengthen the query.
+            if super::terms::never_equal(&self.inp.st, x.off, y.off, &mut bits) {
+                continue;
+            }
             // The thread itself, and the inverse of the address as a
             // function of the global id or, when it is not one, of the
             // local id.
@@ -127,6 +134,12 @@ impl Prover<'_> {
                 facts.extend(split);
                 cands.push(c);
             } else if let Some(c) = self.affine_inverse(t, addr, y) {
+                cands.push(c);
+            }
+            // The iteration and thread of a grid-stride loop that write
+            // `addr` with `y`.
+            for (c, split) in self.stride_inverses(t, addr, y, &mut inverses) {
+                facts.extend(split);
                 cands.push(c);
             }
             let nw = self.guard_no_wrap(y);
@@ -163,6 +176,74 @@ impl Prover<'_> {
         let mut facts = Vec::new();
         let c = self.split_global(t, &[(d, q)], made, &mut facts);
         Some((c, facts))
+    }
+
+    /// The writers of `addr` with `to` when `to.off` is affine in the
+    /// counter of an iterated grid-stride loop (`α * (gid + q * step) +
+    /// β`, [`sym::LoopIteration`]): the counter value `G = (addr - β) / α`
+    /// is split into an iteration `q' = G / step` and a global id `G %
+    /// step`, which [`Self::split_global`] splits into a group and a local
+    /// id. `q'` and the remainder are fresh constants defined by `step !=
+    /// 0 → q' * step + r = G ∧ r < step` (exact, in 64 bits): such values
+    /// exist for every `G`, so the facts exclude no thread `t`. One
+    /// candidate per iterated loop with an unsigned counter (a signed one's
+    /// exactness is another matter); the caller's query checks each.
+    fn stride_inverses(&mut self, t: Inst, addr: TermId, to: &Ca, made: &mut HashMap<(usize, TermId), (TermId, TermId)>) -> Vec<(Inst, Vec<TermId>)> {
+        let (Some(q), Some(_)) = (self.base_inst.q, t.q) else { return Vec::new() };
+        if !self.mentions(&[to.off], q) {
+            return Vec::new();
+        }
+        let [d] = self.id_dims(to.off)[..] else { return Vec::new() };
+        if self.inp.st.as_bv(self.base_inst.bid[d]).is_some() || self.inp.st.as_bv(self.base_inst.tid[d]).is_some() {
+            return Vec::new();
+        }
+        // `to.off` at iteration 0 as a function of the global id.
+        let at_global = |this: &mut Self, v: u128| {
+            let mut i = t;
+            i.tid[d] = this.inp.st.bv_const(32, v);
+            i.bid[d] = this.inp.st.bv_const(32, 0);
+            i.q = Some(this.inp.st.bv_const(32, 0));
+            this.at(to.off, i)
+        };
+        let beta = at_global(self, 0);
+        let next = at_global(self, 1);
+        let Some(g) = affine_index(&mut self.inp.st, addr, beta, next) else { return Vec::new() };
+        let mut out = Vec::new();
+        for it in self.iter_loops.clone() {
+            let step = it.step;
+            let mut facts = Vec::new();
+            let st = &mut self.inp.st;
+            let qc = st.fresh_const("C.iter.q", Sort::bv(32));
+            let r = st.fresh_const("C.iter.gid", Sort::bv(32));
+            let zero = st.bv_const(32, 0);
+            let is_zero = st.eq(step, zero);
+            let nonzero = st.not(is_zero);
+            let (q64, s64, r64, g64) = (st.zero_extend(32, qc), st.zero_extend(32, step), st.zero_extend(32, r), st.zero_extend(32, g));
+            let prod = st.bvmul(q64, s64);
+            let sum = st.bvadd(prod, r64);
+            let exact = st.eq(sum, g64);
+            let below = st.bvult(r, step);
+            // The 32-bit forms the loop's counter spells, for the solver's
+            // benefit when products are abstracted.
+            let prod32 = st.bvmul(qc, step);
+            let sum32 = st.bvadd(r, prod32);
+            let exact32 = st.eq(sum32, g);
+            let defs = st.and(&[exact, below, exact32]);
+            facts.push(st.implies(nonzero, defs));
+            let mut c = self.split_global(t, &[(d, r)], made, &mut facts);
+            c.q = Some(qc);
+            // Consequences of the definitions, spelled as the loop spells
+            // them (so that the abstraction of products keeps them): the
+            // candidate's counter is `G`, and it is exact. Implied facts
+            // exclude nothing.
+            let counter = self.at(it.counter, c);
+            let is_g = self.inp.st.eq(counter, g);
+            let exact_c = self.at(it.exact, c);
+            let implied = self.inp.st.and(&[is_g, exact_c]);
+            facts.push(self.inp.st.implies(nonzero, implied));
+            out.push((c, facts));
+        }
+        out
     }
 
     /// The writer of the element at row `row` and column `col` (thread

@@ -13,6 +13,12 @@
 //! distinct threads of the grid; when it fails the proof does not apply
 //! (`y[i] = y[i + 1] + ...` reads what thread `i + 1` writes).
 //!
+//! In an iterated loop (several rows per thread, `y[r] += ...` in a
+//! grid-stride loop) the writer is a thread and an iteration: a read in
+//! the iteration sees the buffer as the loop found it plus its own
+//! iteration's writes, which is the real view when no other iteration, of
+//! this thread or another, writes the element.
+//!
 //! A thread that writes element `i` and then reads element `i + 1` of the
 //! same buffer (two elements per thread, in place) reads
 //! `select(store(y, i, v), i + 1)`. The solver then has to split cases on
@@ -68,6 +74,16 @@ impl Prover<'_> {
                     same.push(self.inp.st.eq(t.tid[d], u.tid[d]));
                     same.push(self.inp.st.eq(t.bid[d], u.bid[d]));
                 }
+                // A read and a write in an iterated loop's iteration
+                // ([`sym::LoopIteration`]): the writer is another one when
+                // its thread or its iteration differs (the read sees only
+                // its own iteration's writes). A read or a write outside
+                // the loop belongs to the thread as a whole.
+                if let (Some(q), Some(qt), Some(qu)) = (self.base_inst.q, t.q, u.q) {
+                    if self.mentions(&[pc, off], q) && self.mentions(&[guard, woff], q) {
+                        same.push(self.inp.st.eq(qt, qu));
+                    }
+                }
                 let same = self.inp.st.and(&same);
                 facts.push(self.inp.st.not(same));
                 facts.push(pc);
@@ -120,6 +136,12 @@ impl Prover<'_> {
             }
         }
         let list = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+        if self.base_inst.q.is_some() {
+            return Ok(Some(format!(
+                "`{}`: no thread, nor iteration of its loop with writes, reads an element of {list} that another thread or iteration writes (each read sees the input or its own write)",
+                k.func().name
+            )));
+        }
         Ok(Some(format!(
             "`{}`: no thread reads an element of {list} that another thread writes (each read sees the input or the thread's own write)",
             k.func().name

@@ -5,11 +5,21 @@
 //! fresh for each fresh instance, and compared by the injectivity proof
 //! (two iterations of one thread are distinct writers).
 //!
-//! Only the plain per-element comparison of outputs (one address term per
-//! kernel) knows about iterations so far; a run with an iterated loop that
-//! needs anything else (shared memory, reads of written buffers,
-//! postconditions, outputs written through several address terms) makes
-//! the proof not apply.
+//! A signed counter (`int r`) is modelled only while it does not
+//! overflow; [`Prover::check_signed_counters`] proves from the
+//! preconditions that it never does, so that no iteration the kernel
+//! really runs is left out (signed `r += stride` past INT_MAX would give a
+//! negative row: a real difference, not an assumption to make).
+//!
+//! The per-element comparison of outputs (one address term per kernel)
+//! and the comparisons of outputs written through several address terms
+//! (paired, or element by element in [`cover`](super::cover), whose
+//! candidate writers include the inverse of a grid-stride counter: an
+//! element's iteration and thread) know about iterations; a run with an
+//! iterated loop that needs anything else (shared memory,
+//! postconditions) makes the proof not apply. Reads of a buffer the
+//! kernel writes (in place, `y[r] += ...`) are justified per (thread,
+//! iteration) by [`inplace`](super::inplace).
 
 use super::*;
 
@@ -23,19 +33,15 @@ impl Prover<'_> {
             let name = &k.func().name;
             if let Some(it) = &r.iteration {
                 q = Some(it.q);
+                if it.signed_next.is_none() {
+                    self.iter_loops.push(it.clone());
+                }
             }
             if !r.shared_reads.is_empty() || r.cas.iter().any(|c| matches!(c.target, Target::Shared(_))) {
                 return na(format!("`{name}` uses __shared__ memory, and a kernel has a loop with writes whose trip count is symbolic"));
             }
             if !r.obligations.is_empty() {
                 return na(format!("`{name}` has postconditions, and a kernel has a loop with writes whose trip count is symbolic"));
-            }
-            let written: HashSet<usize> = r.cas.iter().filter_map(|c| if let Target::Param(p) = c.target { Some(p) } else { None }).collect();
-            if let Some(g) = r.global_reads.iter().find(|g| written.contains(&g.param)) {
-                return Err((
-                    format!("`{name}` reads a buffer it writes, and a kernel has a loop with writes whose trip count is symbolic"),
-                    k.describe(g.loc),
-                ));
             }
         }
         self.base_inst.q = q;
@@ -63,6 +69,37 @@ impl Prover<'_> {
         Ok(())
     }
 
+    /// Proves, for each iterated loop with a signed counter, that whenever
+    /// its iteration `q` runs the step is positive and the next counter
+    /// does not overflow ([`sym::LoopIteration::signed_next`]), for an
+    /// arbitrary thread under the kernels' preconditions; the proof does
+    /// not apply otherwise.
+    pub(super) fn check_signed_counters(&mut self, kernels: &[KernelRef], runs: &[ThreadRun], proved: &mut Vec<String>) -> Res<()> {
+        for (k, r) in kernels.iter().zip(runs) {
+            let Some(it) = &r.iteration else { continue };
+            let Some(next) = it.signed_next else { continue };
+            let t = self.base_inst;
+            let mut facts = self.ctx(t);
+            facts.push(self.inp.st.not(next));
+            self.label = "signed counter";
+            let line = it.loc.map(|l| format!("line {}", l.line)).unwrap_or_else(|| "?".into());
+            let name = &k.func().name;
+            match self.sat(&facts)? {
+                SatResult::Unsat => proved.push(format!(
+                    "the signed counter of the loop of `{name}` at {line} steps by a positive amount and never overflows (checked under the preconditions)"
+                )),
+                SatResult::Sat => {
+                    return Err((
+                        format!("the signed counter of the loop of `{name}` at {line} may overflow past INT_MAX (or its step may not be positive): signed overflow is undefined, and on a GPU it makes the loop run on with negative counters; a precondition bounding the loop (e.g. `m <= INT_MAX - stride`) makes it provable"),
+                        k.describe(it.loc),
+                    ))
+                }
+                SatResult::Unknown(why) => return na(format!("proving that a signed loop counter does not overflow: the solver gave up ({why})")),
+            }
+        }
+        Ok(())
+    }
+
     /// Does one of `terms` mention the constant `c`?
     pub(super) fn mentions(&self, terms: &[TermId], c: TermId) -> bool {
         let TermKind::Const(f) = self.inp.st.kind(c) else { return false };
@@ -81,7 +118,8 @@ impl Prover<'_> {
                 ));
             }
         }
-        let assumptions = if proved.is_empty() {
+        let unsigned = runs.iter().any(|r| r.iteration.as_ref().is_some_and(|it| it.signed_next.is_none()));
+        let assumptions = if !unsigned {
             Vec::new()
         } else {
             vec!["the counter of a loop with writes whose trip count is symbolic does not wrap around (its value in iteration q, init + q * step, fits in 32 bits) and steps by a non-zero amount".to_string()]

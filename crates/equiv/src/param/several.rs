@@ -106,8 +106,14 @@ impl Prover<'_> {
     /// `same_group`) make them.
     fn distinct_terms(&mut self, k: KernelRef, name: &str, cas: &[Ca], same_group: bool) -> Res<()> {
         let mut queries = Vec::new();
+        let mut bits = HashMap::new();
         for i in 0..cas.len() {
             for j in i + 1..cas.len() {
+                // Terms whose low bits differ (the lanes of a vector
+                // store) never meet: no query.
+                if super::terms::never_equal(&self.inp.st, cas[i].off, cas[j].off, &mut bits) {
+                    continue;
+                }
                 let t1 = self.fresh_inst("d1", same_group);
                 let t2 = self.fresh_inst("d2", same_group);
                 let mut facts = self.ctx(t1);

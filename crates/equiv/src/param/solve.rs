@@ -194,6 +194,42 @@ impl Prover<'_> {
         st.and(&c)
     }
 
+    /// As [`Self::sat`], each solver attempt under `limit` (a work limit in
+    /// proportion, so the answer does not depend on the machine's load):
+    /// for a query that only decides whether a fast path applies, whose
+    /// `sat` or `unknown` answer costs nothing but the fast path. A query
+    /// that fails that way can take seconds (the solver looks for a model
+    /// among the 64-bit products).
+    pub(super) fn sat_within(&mut self, facts: &[TermId], limit: std::time::Duration) -> Res<SatResult> {
+        if self.sampled_model(facts) {
+            crate::trace(&format!("param query ({}): sat on a sample point", self.label));
+            return Ok(SatResult::Sat);
+        }
+        let start = std::time::Instant::now();
+        let mut attempts = Vec::new();
+        if let Some(light) = self.light_facts(facts) {
+            attempts.push(light);
+        }
+        attempts.push(facts.to_vec());
+        let err = |e: lockstep_smt::Error| (format!("solver error: {e}"), None);
+        let mut r = SatResult::Unknown("not run".into());
+        for attempt in attempts {
+            if self.config.cancelled() {
+                return Err((CANCELLED.to_string(), None));
+            }
+            self.solver = Solver::spawn(self.solver.config().clone()).map_err(err)?;
+            for f in self.prepare(&attempt) {
+                self.solver.assert(&self.inp.st, f).map_err(err)?;
+            }
+            r = self.solver.check_sat_within(limit).map_err(err)?;
+            if r == SatResult::Unsat {
+                break;
+            }
+        }
+        crate::trace(&format!("param query ({}, within {limit:?}): {r:?} in {:?}", self.label, start.elapsed()));
+        Ok(r)
+    }
+
     pub(super) fn sat_timed(&mut self, facts: &[TermId]) -> Res<SatResult> {
         let start = std::time::Instant::now();
         let r = self.sat_inner(facts);

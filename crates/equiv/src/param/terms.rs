@@ -460,3 +460,152 @@ pub(super) fn sample_points(st: &mut TermStore, facts: &[TermId]) -> Vec<HashMap
     }
     points
 }
+
+/// What is known of the low bits of a bit-vector term whatever its free
+/// constants are: `t ≡ v (mod 2^k)` as `(k, v)` (`k` at most 64). A
+/// literal is known entirely, a multiplication by a literal `2^s * o`
+/// shifts what is known of the other operand by `s` bits, sums and
+/// extensions keep it, and anything else knows nothing. Two terms whose
+/// known low bits differ are never equal, for any thread or input: the
+/// lanes of a vector store (`4 * t + 1` against `4 * t' + 2`) need no
+/// solver query to be told apart.
+pub(super) fn low_bits(st: &TermStore, t: TermId, memo: &mut HashMap<TermId, (u32, u128)>) -> (u32, u128) {
+    if let Some(&r) = memo.get(&t) {
+        return r;
+    }
+    let w = st.sort_of(t).bv_width().unwrap_or(0).min(64);
+    let mask = |k: u32, v: u128| if k == 0 { 0 } else { v & ((1u128 << k) - 1) };
+    let lit = |x: TermId| st.as_bv(x).and_then(|b| b.to_u128());
+    let r = if w == 0 {
+        (0, 0)
+    } else if let Some(c) = lit(t) {
+        (w, mask(w, c))
+    } else {
+        match st.kind(t) {
+            TermKind::App(op, args) => match (op, &args[..]) {
+                (Op::BvAdd | Op::BvSub, [a, b]) => {
+                    let ((ka, va), (kb, vb)) = (low_bits(st, *a, memo), low_bits(st, *b, memo));
+                    let k = ka.min(kb);
+                    let v = if *op == Op::BvAdd { va.wrapping_add(vb) } else { va.wrapping_sub(vb) };
+                    (k, mask(k, v))
+                }
+                (Op::BvMul, [a, b]) => {
+                    let ((ka, va), (kb, vb)) = (low_bits(st, *a, memo), low_bits(st, *b, memo));
+                    // A literal factor `2^s * o` makes `s` more low bits
+                    // known (zeros below the other operand's known bits).
+                    let by_lit = |c: u128, k: u32, v: u128| {
+                        let s = if c == 0 { w } else { c.trailing_zeros().min(w) };
+                        let k = (k + s).min(w);
+                        (k, mask(k, v.wrapping_mul(c)))
+                    };
+                    match (lit(*a), lit(*b)) {
+                        (Some(c), _) => by_lit(c, kb, vb),
+                        (_, Some(c)) => by_lit(c, ka, va),
+                        _ => {
+                            let k = ka.min(kb);
+                            (k, mask(k, va.wrapping_mul(vb)))
+                        }
+                    }
+                }
+                (Op::BvShl, [a, b]) => match lit(*b) {
+                    Some(s) if s < w as u128 => {
+                        let (ka, va) = low_bits(st, *a, memo);
+                        let k = (ka + s as u32).min(w);
+                        (k, mask(k, va << s))
+                    }
+                    _ => (0, 0),
+                },
+                (Op::ZeroExtend(_) | Op::SignExtend(_), [a]) => low_bits(st, *a, memo),
+                (Op::Extract { hi, lo }, [a]) => {
+                    let (ka, va) = low_bits(st, *a, memo);
+                    let k = ka.saturating_sub(*lo).min(hi + 1 - lo);
+                    (k, mask(k, va >> lo))
+                }
+                (Op::Ite, [_, a, b]) => {
+                    let ((ka, va), (kb, vb)) = (low_bits(st, *a, memo), low_bits(st, *b, memo));
+                    // The bits both branches agree on.
+                    let mut k = ka.min(kb);
+                    let diff = (va ^ vb) & if k == 0 { 0 } else { (1u128 << k) - 1 };
+                    if diff != 0 {
+                        k = diff.trailing_zeros();
+                    }
+                    (k, mask(k, va))
+                }
+                _ => (0, 0),
+            },
+            _ => (0, 0),
+        }
+    };
+    memo.insert(t, r);
+    r
+}
+
+/// Are `a` and `b` different for every value of their free constants, by
+/// their known low bits ([`low_bits`])?
+pub(super) fn never_equal(st: &TermStore, a: TermId, b: TermId, memo: &mut HashMap<TermId, (u32, u128)>) -> bool {
+    if st.sort_of(a) != st.sort_of(b) {
+        return false;
+    }
+    let ((ka, va), (kb, vb)) = (low_bits(st, a, memo), low_bits(st, b, memo));
+    let k = ka.min(kb);
+    k > 0 && (va ^ vb) & ((1u128 << k) - 1) != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep_smt::{SatResult, Solver, SolverConfig, SolverKind};
+
+    /// Does `t ≡ v (mod 2^k)` hold for every value of its free constants?
+    fn holds(st: &mut TermStore, t: TermId, k: u32, v: u128) -> bool {
+        let mut solver = Solver::spawn(SolverConfig::new(SolverKind::Z3, std::time::Duration::from_secs(20))).expect("z3");
+        let low = st.extract(k - 1, 0, t);
+        let val = st.bv_const(k, v);
+        let eq = st.eq(low, val);
+        let differ = st.not(eq);
+        solver.assert(st, differ).expect("assert");
+        solver.check_sat().expect("check") == SatResult::Unsat
+    }
+
+    /// The low bits claimed of vector-lane byte addresses, shifted and
+    /// scaled indices and a conditional are true for every thread, and
+    /// they tell the lanes apart but not a lane from itself elsewhere.
+    #[test]
+    fn low_bits_are_sound_and_tell_lanes_apart() {
+        let mut st = TermStore::new();
+        let t = st.fresh_const("t", Sort::bv(32));
+        let u = st.fresh_const("u", Sort::bv(32));
+        let c = st.fresh_const("c", Sort::Bool);
+        let (four, six, one, two) = (st.bv_const(32, 4), st.bv_const(32, 6), st.bv_const(32, 1), st.bv_const(32, 2));
+        let four64 = st.bv_const(64, 4);
+        let lane = |st: &mut TermStore, x: TermId, l: u128| {
+            let base = st.bvmul(four, x);
+            let l = st.bv_const(32, l);
+            let idx = st.bvadd(base, l);
+            let wide = st.zero_extend(32, idx);
+            st.bvmul(wide, four64)
+        };
+        let lanes: Vec<TermId> = (0..4).map(|l| lane(&mut st, t, l)).collect();
+        let other = lane(&mut st, u, 1);
+        let shifted = st.app(Op::BvShl, &[t, two]);
+        let odd = st.bvadd(shifted, one);
+        let scaled = st.bvmul(six, u);
+        let sub = st.app(Op::BvSub, &[odd, scaled]);
+        let ite = st.ite(c, odd, one);
+        let ext = st.extract(15, 2, lanes[3]);
+        let mut memo = HashMap::new();
+        for term in lanes.iter().copied().chain([other, shifted, odd, scaled, sub, ite, ext]) {
+            let (k, v) = low_bits(&st, term, &mut memo);
+            assert!(k > 0, "{}", st.display(term));
+            assert!(holds(&mut st, term, k, v), "{}: claimed ≡ {v} mod 2^{k}", st.display(term));
+        }
+        for i in 0..4 {
+            for j in 0..4 {
+                assert_eq!(never_equal(&st, lanes[i], lanes[j], &mut memo), i != j, "lanes {i} and {j}");
+            }
+        }
+        // Lane 1 of another thread may be lane 1 of this one.
+        assert!(!never_equal(&st, lanes[1], other, &mut memo));
+        assert!(never_equal(&st, lanes[2], other, &mut memo));
+    }
+}

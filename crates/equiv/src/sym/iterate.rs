@@ -22,13 +22,27 @@
 //!   *probe*, whose records are discarded), and the counter values
 //!   `init + q * step` are exact (no wrap-around: a reported assumption,
 //!   with `step != 0`);
-//! - the loop's condition is an unsigned upper bound on the counter (`r <
-//!   m`, `r <= m`, conjunctions of them), so that an iteration `q` runs
-//!   exactly when the condition holds at `init + q * step` (the earlier
-//!   counters, being smaller, satisfy it too);
-//! - the iteration reads no buffer that the kernel writes (other
-//!   iterations' writes would not be seen), and after the loop the thread
-//!   does not touch the buffers the loop writes.
+//! - the loop's condition is an upper bound on the counter (`r < m`, `r
+//!   <= m`, conjunctions of them), all unsigned or all signed, so that an
+//!   iteration `q` runs exactly when the condition holds at `init + q *
+//!   step` (the earlier counters, being smaller, satisfy it too);
+//! - with a signed bound (`int` counters, `for (int r = gid; r < m; r +=
+//!   stride)`), the counters must increase in the signed order: the step
+//!   is positive and `init + q * step` is exact as a signed value. Signed
+//!   overflow is undefined in C, and on a GPU `r += stride` past INT_MAX
+//!   gives a negative row that the loop then writes: a real difference.
+//!   So it is not assumed away: the run records the obligation
+//!   [`LoopIteration::signed_next`] (whenever the loop stays in at a
+//!   counter, the step is positive and the next counter does not
+//!   overflow), and the proof
+//!   (`param::iterations`) must prove it, or it does not apply. By
+//!   induction from `q = 0`, the counters the loop really takes are then
+//!   exactly the modelled ones.
+//! - an iteration that reads a buffer the kernel writes sees the buffer
+//!   as the loop found it plus its own writes: the proof must show that no
+//!   other iteration, of this thread or another, writes what it reads
+//!   (`param::inplace`); after the loop the thread does not touch the
+//!   buffers the loop writes.
 //!
 //! Anything else is `Unsupported` (never a wrong answer). Only one such
 //! loop per kernel is modelled, and none inside another or inside a
@@ -47,8 +61,18 @@ pub struct LoopIteration {
     pub q: TermId,
     /// The counter of iteration `q`.
     pub counter: TermId,
+    /// What the counter steps by.
+    pub step: TermId,
+    /// The part of `guard` that says the counter of iteration `q` is
+    /// exact (no wrap-around).
+    pub exact: TermId,
     /// The condition under which iteration `q` runs.
     pub guard: TermId,
+    /// For a signed counter: "whenever the loop stays in at a counter
+    /// `k`, the step is positive and `k + step` does not overflow", which
+    /// the proof must show (see the module docs): then the next counter of
+    /// every iteration that runs is exact.
+    pub signed_next: Option<TermId>,
 }
 
 /// The loop whose iteration is running: its routing.
@@ -59,15 +83,9 @@ pub(super) struct IterPlan {
 
 /// The loops that may be iterated, by header: no barrier, left only
 /// through the header, and writing memory (a loop that writes nothing is
-/// summarised instead).
+/// summarised instead): the `analysis` crate's side table.
 pub(super) fn iterable_loops(func: &Function) -> HashMap<BlockId, HashSet<BlockId>> {
-    let cfg = lockstep_analysis::cfg::Cfg::compute(func);
-    let dom = lockstep_analysis::dom::DomTree::compute(&cfg);
-    let info = lockstep_analysis::loops::LoopInfo::compute(func, &cfg, &dom);
-    info.loops()
-        .filter(|(_, l)| l.barriers.is_empty() && !l.writes.is_empty() && l.exits.iter().all(|&(from, _)| from == l.header))
-        .map(|(_, l)| (l.header, l.blocks.iter().copied().collect()))
-        .collect()
+    lockstep_analysis::loop_shapes::LoopShapes::compute(func).writing_single_exit()
 }
 
 /// What the engine records, saved before the probe iteration and restored
@@ -232,9 +250,11 @@ impl Executor<'_> {
             return unsupported("a loop condition that is not a boolean", loc);
         };
         let stay_k = if stays_then { cond_k } else { self.inp.st.not(cond_k) };
-        if !upper_bound_only(&self.inp.st, stay_k, k) {
-            return unsupported("a loop with writes whose condition is not an unsigned upper bound on its counter", loc);
-        }
+        let signed = match (upper_bound_only(&self.inp.st, stay_k, k, false), upper_bound_only(&self.inp.st, stay_k, k, true)) {
+            (true, _) => false,
+            (false, true) => true,
+            (false, false) => return unsupported("a loop with writes whose condition is not an upper bound on its counter (all unsigned or all signed)", loc),
+        };
         let next = self.scalar(&merged, counter_v, loc)?;
         let Some(step) = step_of(&self.inp.st, next, k) else {
             return unsupported("a loop with writes whose counter does not step by an amount the iteration leaves alone", loc);
@@ -261,7 +281,40 @@ impl Executor<'_> {
         let nonzero = st.not(nonzero);
         let m: HashMap<TermId, TermId> = [(k, counter)].into_iter().collect();
         let stay_q = crate::param::substitute(&mut self.inp.st, stay_k, &m, &mut HashMap::new());
-        let guard = self.inp.st.and(&[p.pc, nonzero, exact_prod, exact, stay_q]);
+        let (guard, signed_next, exact_part) = if signed {
+            // Counters increasing in the signed order: a positive step and
+            // `init + q * step` exact as a signed value (in 64 bits, where
+            // nothing wraps: |init| < 2^31, q < 2^32, step < 2^31).
+            let st = &mut self.inp.st;
+            let zero = st.bv_const(32, 0);
+            let positive = st.bvsgt(step, zero);
+            let in_range = |st: &mut TermStore, n: TermId| {
+                let (is64, ss64) = (st.sign_extend(32, init), st.sign_extend(32, step));
+                let prod = st.bvmul(n, ss64);
+                let sum = st.bvadd(is64, prod);
+                let (lo, hi) = (st.bv_const(64, (1u128 << 64) - (1u128 << 31)), st.bv_const(64, 0x7fff_ffff));
+                let above = st.bvsge(sum, lo);
+                let below = st.bvsle(sum, hi);
+                st.and(&[above, below])
+            };
+            let exact_q = in_range(st, q64);
+            let guard = st.and(&[p.pc, positive, exact_q, stay_q]);
+            // The obligation, for an ARBITRARY counter `k` at which the
+            // loop stays (stronger than for the counters it reaches, and
+            // free of the product `q * step`, which the solver finds
+            // hard): the step is positive and `k + step` does not
+            // overflow.
+            let (k64, ss64) = (st.sign_extend(32, k), st.sign_extend(32, step));
+            let next = st.bvadd(k64, ss64);
+            let hi = st.bv_const(64, 0x7fff_ffff);
+            let fits = st.bvsle(next, hi);
+            let ok = st.and(&[positive, fits]);
+            let runs = st.and(&[p.pc, stay_k]);
+            (guard, Some(st.implies(runs, ok)), exact_q)
+        } else {
+            let exact_part = self.inp.st.and(&[exact_prod, exact]);
+            (self.inp.st.and(&[p.pc, nonzero, exact_prod, exact, stay_q]), None, exact_part)
+        };
         let start = start_at(counter, guard);
         self.iter_ids = vec![q];
         let before = self.cas.len();
@@ -273,7 +326,7 @@ impl Executor<'_> {
             return unsupported("a loop with writes whose trip count is symbolic writes __shared__ memory", loc);
         }
         self.iter_written = written;
-        self.iteration = Some(LoopIteration { loc, q, counter, guard });
+        self.iteration = Some(LoopIteration { loc, q, counter, step, exact: exact_part, guard, signed_next });
 
         // Leave the loop: the counter becomes an unconstrained exit value.
         let mut ids: Vec<TermId> = self.inp.local_id.map(|l| l.to_vec()).unwrap_or_default();
@@ -313,20 +366,30 @@ fn step_of(st: &TermStore, next: TermId, k: TermId) -> Option<TermId> {
     Some(s)
 }
 
-/// Is `c` a conjunction of unsigned upper bounds on `k` (or on its zero
-/// extension), each against a term free of `k`? Such a condition, true at
-/// a counter value, is true at every smaller one.
-fn upper_bound_only(st: &TermStore, c: TermId, k: TermId) -> bool {
+/// Is `c` a conjunction of upper bounds on `k`, each against a term free
+/// of `k`: unsigned ones (on `k` or its zero extension) when `signed` is
+/// false, signed ones (on `k` or its sign extension) when it is true? Such
+/// a condition, true at a counter value, is true at every smaller one in
+/// the same order.
+fn upper_bound_only(st: &TermStore, c: TermId, k: TermId, signed: bool) -> bool {
     let kf = st.free_symbols(&[k]).funs;
     let free = |t: TermId| !st.free_symbols(&[t]).funs.iter().any(|f| kf.contains(f));
-    let is_k = |t: TermId| t == k || matches!(st.kind(t), TermKind::App(Op::ZeroExtend(_), a) if a.len() == 1 && a[0] == k);
+    let is_k = |t: TermId| {
+        t == k
+            || match st.kind(t) {
+                TermKind::App(Op::ZeroExtend(_), a) => !signed && a.len() == 1 && a[0] == k,
+                TermKind::App(Op::SignExtend(_), a) => signed && a.len() == 1 && a[0] == k,
+                _ => false,
+            }
+    };
+    let (lt, gt) = if signed { ([Op::BvSlt, Op::BvSle], [Op::BvSgt, Op::BvSge]) } else { ([Op::BvUlt, Op::BvUle], [Op::BvUgt, Op::BvUge]) };
     match st.kind(c) {
-        TermKind::App(Op::And, args) => args.iter().all(|&a| upper_bound_only(st, a, k)),
-        TermKind::App(Op::BvUlt | Op::BvUle, a) if a.len() == 2 => is_k(a[0]) && free(a[1]),
-        TermKind::App(Op::BvUgt | Op::BvUge, a) if a.len() == 2 => is_k(a[1]) && free(a[0]),
+        TermKind::App(Op::And, args) => args.iter().all(|&a| upper_bound_only(st, a, k, signed)),
+        TermKind::App(op, a) if a.len() == 2 && lt.contains(op) => is_k(a[0]) && free(a[1]),
+        TermKind::App(op, a) if a.len() == 2 && gt.contains(op) => is_k(a[1]) && free(a[0]),
         TermKind::App(Op::Not, a) if a.len() == 1 => match st.kind(a[0]) {
-            TermKind::App(Op::BvUlt | Op::BvUle, b) if b.len() == 2 => is_k(b[1]) && free(b[0]),
-            TermKind::App(Op::BvUgt | Op::BvUge, b) if b.len() == 2 => is_k(b[0]) && free(b[1]),
+            TermKind::App(op, b) if b.len() == 2 && lt.contains(op) => is_k(b[1]) && free(b[0]),
+            TermKind::App(op, b) if b.len() == 2 && gt.contains(op) => is_k(b[0]) && free(b[1]),
             _ => false,
         },
         _ => free(c),

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use lockstep_kir::{BlockId, Function, InstKind};
+use lockstep_kir::{BlockId, Function};
 use lockstep_smt::{TermId, TermStore};
 
 /// Pruning queries that drop nothing before [`Pruner`] stops asking (a
@@ -42,16 +42,11 @@ pub struct Pruner {
 
 impl Pruner {
     pub fn new(func: &Function, config: lockstep_smt::SolverConfig, facts: Vec<TermId>) -> Pruner {
-        let cfg = lockstep_analysis::cfg::Cfg::compute(func);
-        let dom = lockstep_analysis::dom::DomTree::compute(&cfg);
-        let info = lockstep_analysis::loops::LoopInfo::compute(func, &cfg, &dom);
         // Loops with a barrier are aligned instead (`run_param_aligned`):
         // their trip counts depend on the block size, not on facts that
         // drop paths.
-        let has_barrier = |l: &lockstep_analysis::loops::Loop| {
-            l.blocks.iter().any(|&b| func.blocks[b].insts.iter().any(|&i| matches!(func.insts[i].kind, InstKind::Barrier { .. })))
-        };
-        let loop_blocks = info.loops().filter(|(_, l)| !has_barrier(l)).flat_map(|(_, l)| l.blocks.iter().copied()).collect();
+        let shapes = lockstep_analysis::loop_shapes::LoopShapes::compute(func);
+        let loop_blocks = shapes.loops().iter().filter(|l| !l.has_barrier).flat_map(|l| l.blocks.iter().copied()).collect();
         Pruner { config, facts, dropped: 0, misses: 0, loop_blocks, solver: None, memo: HashMap::new(), asserted: HashSet::new() }
     }
 

@@ -61,13 +61,7 @@ pub(super) struct SummaryPlan {
 /// The loops that may be summarised, by header: no barrier, no
 /// instruction that may write memory, and left only through the header.
 pub(super) fn summarisable_loops(func: &Function) -> HashMap<BlockId, HashSet<BlockId>> {
-    let cfg = lockstep_analysis::cfg::Cfg::compute(func);
-    let dom = lockstep_analysis::dom::DomTree::compute(&cfg);
-    let info = lockstep_analysis::loops::LoopInfo::compute(func, &cfg, &dom);
-    info.loops()
-        .filter(|(_, l)| l.barriers.is_empty() && l.writes.is_empty() && l.exits.iter().all(|&(from, _)| from == l.header))
-        .map(|(_, l)| (l.header, l.blocks.iter().copied().collect()))
-        .collect()
+    lockstep_analysis::loop_shapes::LoopShapes::compute(func).pure_single_exit()
 }
 
 impl Executor<'_> {
