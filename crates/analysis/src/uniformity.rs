@@ -13,6 +13,7 @@
 //!
 //! - data: an instruction is as varying as its most varying operand, except
 //!   for sources of variance (`threadIdx`, lane ids, shuffles and votes,
+//!   group collectives (group-uniform),
 //!   atomics, `havoc`, loads from memory that threads may write, calls of
 //!   module functions, thread-local annotation values);
 //! - control: a branch on a non-uniform condition makes threads take
@@ -467,6 +468,11 @@ impl<'a> Analysis<'a> {
                 | WarpOp::ActiveMask
                 | WarpOp::MatchAny => Varying,
             },
+            // A group collective combines every thread's operand at the
+            // barrier before it: one value for the whole group. (Where only
+            // some threads reach it, the barrier before it diverges, which
+            // every engine reports.)
+            InstKind::Collective { .. } => GroupUniform,
             InstKind::Call { .. } => Varying,
             // An external function is a pure function of its arguments,
             // unless it is given pointers, through which it may read memory
