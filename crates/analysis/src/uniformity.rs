@@ -13,9 +13,9 @@
 //!
 //! - data: an instruction is as varying as its most varying operand, except
 //!   for sources of variance (`threadIdx`, lane ids, shuffles and votes,
-//!   group collectives (group-uniform),
 //!   atomics, `havoc`, loads from memory that threads may write, calls of
-//!   module functions, thread-local annotation values);
+//!   module functions, thread-local annotation values), and group
+//!   collectives (`__syncthreads_or`), which are group-uniform;
 //! - control: a branch on a non-uniform condition makes threads take
 //!   different paths. Its *divergent region* is every block reachable from
 //!   its arms before the reconvergence point (its immediate post-dominator;
