@@ -147,6 +147,7 @@ impl<'a> Enc<'a> {
                     k if k.is_pure_computation() => {}
                     InstKind::Fence { .. }
                     | InstKind::Warp { .. }
+                    | InstKind::Collective { .. }
                     | InstKind::Nop { .. }
                     | InstKind::Havoc
                     | InstKind::InvalidCall { .. }
@@ -201,6 +202,7 @@ impl<'a> Enc<'a> {
                     k if k.is_pure_computation() => {}
                     InstKind::Fence { .. }
                     | InstKind::Warp { .. }
+                    | InstKind::Collective { .. }
                     | InstKind::Nop { .. }
                     | InstKind::Havoc
                     | InstKind::InvalidCall { .. }
