@@ -40,7 +40,7 @@ pub fn control_relevant(func: &Function) -> HashSet<ValueId> {
             | InstKind::Store { ptr, .. }
             | InstKind::Atomic { ptr, .. }
             | InstKind::CmpXchg { ptr, .. } => work.push(*ptr),
-            k if k.is_pure_computation() || matches!(k, InstKind::Warp { .. } | InstKind::AnnotValue { .. }) => {}
+            k if k.is_pure_computation() || matches!(k, InstKind::Warp { .. } | InstKind::Collective { .. } | InstKind::AnnotValue { .. }) => {}
             other => work.extend(other.operands()),
         }
     }

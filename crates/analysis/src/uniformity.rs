@@ -14,7 +14,8 @@
 //! - data: an instruction is as varying as its most varying operand, except
 //!   for sources of variance (`threadIdx`, lane ids, shuffles and votes,
 //!   atomics, `havoc`, loads from memory that threads may write, calls of
-//!   module functions, thread-local annotation values);
+//!   module functions, thread-local annotation values), and group
+//!   collectives (`__syncthreads_or`), which are group-uniform;
 //! - control: a branch on a non-uniform condition makes threads take
 //!   different paths. Its *divergent region* is every block reachable from
 //!   its arms before the reconvergence point (its immediate post-dominator;
@@ -467,6 +468,11 @@ impl<'a> Analysis<'a> {
                 | WarpOp::ActiveMask
                 | WarpOp::MatchAny => Varying,
             },
+            // A group collective combines every thread's operand at the
+            // barrier before it: one value for the whole group. (Where only
+            // some threads reach it, the barrier before it diverges, which
+            // every engine reports.)
+            InstKind::Collective { .. } => GroupUniform,
             InstKind::Call { .. } => Varying,
             // An external function is a pure function of its arguments,
             // unless it is given pointers, through which it may read memory

@@ -1274,6 +1274,11 @@ impl<'a> Executor<'a> {
                 return Ok(if self.post || self.pre { Flow::Stop } else { Flow::Barrier });
             }
             InstKind::Warp { .. } => return unsupported("warp-level operations", loc),
+            // The value combines every thread's operand, which the
+            // per-thread paths compared here do not see together.
+            InstKind::Collective { op, .. } => {
+                return unsupported(format!("the group collective `{}` (`__syncthreads_{}`)", op.name(), op.name()), loc)
+            }
             // A path on which a function pointer is no function's address
             // has no defined outcome to compare.
             InstKind::InvalidCall { .. } => {

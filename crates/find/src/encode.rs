@@ -862,6 +862,10 @@ impl<'a, 'b> Exec<'a, 'b> {
                 }
             }
             InstKind::Havoc if relevant => Some(self.fresh(rty.unwrap(), "havoc")),
+            // A group collective's value combines every thread's operand,
+            // which the search does not see: a fresh value (a path it opens
+            // is confirmed by the replay, which computes the real one).
+            InstKind::Collective { .. } if relevant => Some(self.fresh(rty.unwrap(), "collective")),
             // A call through a pointer that matched no function's address:
             // a violation wherever the path reaches it (the block then ends
             // in `unreachable`, which cuts the path).

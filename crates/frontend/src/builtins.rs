@@ -66,9 +66,22 @@ pub(crate) unsafe fn lower_llvm_intrinsic<L: CallLowering>(
             l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES, mask: None }, None);
             return Ok(());
         }
+        // `__syncthreads_count/and/or`: a group barrier, then the
+        // collective that combines every thread's predicate (KIR keeps the
+        // two together; the operand is computed before the barrier).
         "nvvm.barrier0.popc" | "nvvm.barrier0.and" | "nvvm.barrier0.or" => {
+            let op = match name {
+                "nvvm.barrier0.popc" => CollectiveOp::Count,
+                "nvvm.barrier0.and" => CollectiveOp::And,
+                _ => CollectiveOp::Or,
+            };
+            let Some(&pred) = args.first() else { return l.fail(format!("`llvm.{name}` without its predicate")) };
+            let arg = l.arg_scalar(pred)?;
+            if !l.type_of(arg).is_int() {
+                return l.fail(format!("`llvm.{name}` of a non-integer predicate"));
+            }
             l.emit_inst(InstKind::Barrier { scope: BarrierScope::Group, fence: BOTH_FENCES, mask: None }, None);
-            let v = l.emit_inst(InstKind::Havoc, Some(Type::I32)).expect("result");
+            let v = l.emit_inst(InstKind::Collective { op, arg }, Some(Type::I32)).expect("result");
             l.define(call, v);
             return Ok(());
         }

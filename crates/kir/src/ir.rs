@@ -330,6 +330,18 @@ pub enum WarpOp {
     MatchAny,
 }
 
+/// How a group collective combines one value from every thread of the
+/// group (`__syncthreads_or`, `__syncthreads_and`, `__syncthreads_count`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum CollectiveOp {
+    /// 1 when the operand is nonzero in some thread of the group, else 0.
+    Or,
+    /// 1 when the operand is nonzero in every thread of the group, else 0.
+    And,
+    /// The number of threads of the group whose operand is nonzero.
+    Count,
+}
+
 /// Annotations that state something and produce no value. Their arguments
 /// are booleans (`Int(1)`), except `BarrierInvariant*` whose first argument is
 /// the invariant and the rest the threads it is instantiated for.
@@ -449,6 +461,15 @@ pub enum InstKind {
     /// A thread-geometry builtin; `dim` is 0, 1 or 2.
     Builtin { var: BuiltinVar, dim: u8 },
     Warp { op: WarpOp, args: Vec<ValueId> },
+    /// The value a group collective combines from every thread of the group
+    /// (`op` over each thread's `arg`, an `Int(32)` equal in every thread
+    /// of the group). It stands directly after a group barrier of the same
+    /// block (the verifier checks it), and the pair is the collective: the
+    /// barrier synchronises the group, orders memory and is where
+    /// divergence is judged, and the threads that meet there combine their
+    /// `arg` here. Engines that model the group's values compute or relate
+    /// them; the others may treat the result as a fresh value.
+    Collective { op: CollectiveOp, arg: ValueId },
     /// A call of a function of this module.
     Call { callee: FuncId, args: Vec<ValueId> },
     /// A call of a function with no body: math library functions and the
@@ -877,6 +898,8 @@ enum_names!(AtomicOp {
 
 enum_names!(BarrierScope { Group => "group", Grid => "grid", Warp => "warp" });
 
+enum_names!(CollectiveOp { Or => "or", And => "and", Count => "count" });
+
 enum_names!(BuiltinVar {
     LocalId => "local_id", GroupId => "group_id", LocalSize => "local_size",
     NumGroups => "num_groups", GlobalOffset => "global_offset",
@@ -964,6 +987,7 @@ impl InstKind {
                 f(*offset);
             }
             InstKind::Load { ptr, .. } => f(*ptr),
+            InstKind::Collective { arg, .. } => f(*arg),
             InstKind::InvalidCall { target } => f(*target),
             InstKind::Store { ptr, value, .. } | InstKind::Atomic { ptr, value, .. } => {
                 f(*ptr);
@@ -1029,6 +1053,7 @@ impl InstKind {
                 *offset = f(*offset);
             }
             InstKind::Load { ptr, .. } => *ptr = f(*ptr),
+            InstKind::Collective { arg, .. } => *arg = f(*arg),
             InstKind::InvalidCall { target } => *target = f(*target),
             InstKind::Store { ptr, value, .. } | InstKind::Atomic { ptr, value, .. } => {
                 *ptr = f(*ptr);

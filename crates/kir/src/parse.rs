@@ -1022,6 +1022,11 @@ impl Parser {
                     let op = self.named(WarpOp::from_name, "a warp operation")?;
                     InstKind::Warp { op, args: self.bare_list(&mut pos)? }
                 }
+                "collective" => {
+                    let op = self.named(CollectiveOp::from_name, "a collective operation (`or`, `and`, `count`)")?;
+                    let [arg] = self.fixed(&mut pos)?;
+                    InstKind::Collective { op, arg }
+                }
                 "call" => {
                     let callee = self.entity(FuncId::PREFIX, "a function (`fnN`)")?;
                     callee_pos = callee.pos;

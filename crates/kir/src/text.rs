@@ -60,6 +60,7 @@
 //! | Fence | `fence global` |
 //! | Builtin | `builtin local_id x` (`x y z`, or a number for other dims; `rank` after it marks a library rank read, `Function::rank_reads`) |
 //! | Warp | `warp shfl v1, v2, v3, v4`, `warp lane_id` |
+//! | Collective | `collective or v1` (`and`, `count`; directly after `barrier group`) |
 //! | Call | `call fn1(v1, v2)` |
 //! | CallExternal | `call_external "sinf"(v1)` |
 //! | Annot | `annot assert(v1)` |
@@ -468,6 +469,7 @@ pub(crate) fn write_inst_kind(f: &mut impl Write, kind: &InstKind) -> fmt::Resul
             }
             Ok(())
         }
+        InstKind::Collective { op, arg } => write!(f, "collective {} {arg}", op.name()),
         InstKind::Call { callee, args } => {
             write!(f, "call {callee}(")?;
             write_list(f, args)?;

@@ -473,10 +473,24 @@ impl<'a> FunctionVerifier<'a> {
         }
         let mut problems: Vec<String> = Vec::new();
         check_inst_types(self.module, func, &data.kind, &types, result, &mut problems);
+        if matches!(data.kind, InstKind::Collective { .. }) && !self.follows_group_barrier(block, inst) {
+            problems.push("does not stand directly after a group barrier of its block".to_string());
+        }
         let name = inst_name(&data.kind);
         for p in problems {
             self.error(block, Some(inst), format!("{name}: {p}"));
         }
+    }
+
+    /// Whether `inst` stands directly after a `barrier group` in `block`:
+    /// a collective is that barrier's combining step, and the engines rely
+    /// on the pair (the interpreter's threads meet at the barrier with the
+    /// collective's operand already computed).
+    fn follows_group_barrier(&self, block: Option<BlockId>, inst: InstId) -> bool {
+        let Some(b) = block else { return false };
+        let insts = &self.func.blocks[b].insts;
+        let Some(k) = insts.iter().position(|&i| i == inst) else { return false };
+        k > 0 && matches!(self.func.insts[insts[k - 1]].kind, InstKind::Barrier { scope: BarrierScope::Group, .. })
     }
 
     fn check_terminator(&mut self, b: BlockId) {
@@ -648,6 +662,7 @@ fn inst_name(kind: &InstKind) -> String {
         InstKind::Fence { .. } => "fence".to_string(),
         InstKind::Builtin { var, .. } => format!("builtin {}", var.name()),
         InstKind::Warp { op, .. } => format!("warp {}", op.name()),
+        InstKind::Collective { op, .. } => format!("collective {}", op.name()),
         InstKind::Call { callee, .. } => format!("call {callee}"),
         InstKind::CallExternal { name, .. } => format!("call_external `{name}`"),
         InstKind::Annot { kind, .. } => format!("annot {}", kind.name()),
@@ -838,6 +853,10 @@ fn check_inst_types(
                 }
             }
         },
+        K::Collective { .. } => {
+            want(ops[0].is_int(), format!("operand has type {}, not an integer", ops[0]));
+            same_result(&mut want, Type::I32);
+        }
         K::Call { callee, .. } => match module.functions.get(*callee) {
             None => want(false, format!("callee {callee} does not exist")),
             Some(target) => {

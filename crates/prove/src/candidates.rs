@@ -694,9 +694,10 @@ impl Enc<'_> {
                 let [c1, c2] = state.logs.warp[w].1;
                 let at = self.loc_text(*self.func.inst_locs.get(i));
                 let e = self.st.eq(c1, c2);
-                out.push(("uniform", format!("both threads executed the __syncwarp at {at} as often"), e));
+                let what = if matches!(self.func.insts[i].kind, InstKind::Barrier { .. }) { "__syncwarp" } else { "warp operation" };
+                out.push(("uniform", format!("both threads executed the {what} at {at} as often"), e));
                 let g = self.st.implies(sw, e);
-                out.push(("uniform", format!("threads of one warp executed the __syncwarp at {at} as often"), g));
+                out.push(("uniform", format!("threads of one warp executed the {what} at {at} as often"), g));
             }
         }
         // Race-log candidates.

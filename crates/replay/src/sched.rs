@@ -474,6 +474,7 @@ fn run_group(ctx: &mut Ctx, g: usize, threads: &mut [Thread]) {
             }
         }
         report_divergence(ctx, BarrierScope::Group, arrivals);
+        combine_collectives(threads);
         // The barrier orders a memory kind when some waiting thread's flags
         // fence it; but only the accesses of threads whose own flags fence
         // it: the others are recorded as unfenced at this barrier (see
@@ -512,6 +513,44 @@ fn run_group(ctx: &mut Ctx, g: usize, threads: &mut [Thread]) {
         // races with the accesses of the new interval too.
         if fence.shared || fence.global {
             ctx.relog_copies_in_flight(g as u32);
+        }
+    }
+}
+
+/// Gives every thread of a group waiting at a group collective the value
+/// the collective combines over the threads waiting at the same instance
+/// (same instruction, call path and occurrence; when the group diverged,
+/// each instance combines the threads that reached it, and the divergence
+/// is reported separately).
+fn combine_collectives(threads: &mut [Thread]) {
+    let mut combined: HashMap<(Loc, u64, u32), (bool, bool, u64)> = HashMap::new();
+    for t in threads.iter() {
+        if let Status::Barrier(w) = &t.status {
+            if w.collective.is_some() {
+                let set = w.args.first().is_some_and(|v| v.bits() != 0);
+                let e = combined.entry((w.loc, w.path, w.occurrence)).or_insert((false, true, 0));
+                e.0 |= set;
+                e.1 &= set;
+                e.2 += set as u64;
+            }
+        }
+    }
+    if combined.is_empty() {
+        return;
+    }
+    for t in threads.iter_mut() {
+        let Status::Barrier(w) = &t.status else { continue };
+        let (Some(op), Some((r, _))) = (w.collective, w.result) else { continue };
+        let (any, all, count) = combined[&(w.loc, w.path, w.occurrence)];
+        let value = match op {
+            CollectiveOp::Or => any as u64,
+            CollectiveOp::And => all as u64,
+            CollectiveOp::Count => count,
+        };
+        let frame = t.frames.last_mut().expect("a waiting thread has a frame");
+        frame.vals[r.index()] = Val::u32(value as u32);
+        if let Some(u) = frame.undef.get_mut(r.index()) {
+            *u = 0;
         }
     }
 }

@@ -842,3 +842,53 @@ block0:
     assert!(r.completed);
     assert_eq!(r.threads_exited, 4);
 }
+
+/// Each thread of a group votes `t < LIMIT` with the collective `OP` after a
+/// group barrier and writes the combined value to `out[group * size + t]`.
+const VOTE: &str = r#"
+language cuda
+kernel fn0 "vote" link "vote" (v0 "out": ptr.global) entry block0 {
+  v1: i64 = const 4
+  v2: i32 = const LIMIT
+block0:
+  v3: i32 = builtin local_id x
+  v4: i32 = builtin group_id x
+  v5: i32 = builtin local_size x
+  v6: i1 = icmp ult v3, v2
+  v7: i32 = zext v6
+  barrier group shared global
+  v8: i32 = collective OP v7
+  v9: i32 = mul v4, v5
+  v10: i32 = add v9, v3
+  v11: i64 = zext v10
+  v12: i64 = mul v11, v1
+  v13: ptr.global = ptradd v0, v12
+  store v13, v8 align 4
+  return
+}
+"#;
+
+#[test]
+fn group_collectives_combine_every_threads_operand() {
+    // Five threads of each group of eight vote yes.
+    for (op, expected) in [("or", 1), ("and", 0), ("count", 5)] {
+        let text = VOTE.replace("LIMIT", "5").replace("OP", op);
+        let (r, out) = run_out(&text, Launch::linear(8, 2), 16, &ReplayOptions::default());
+        assert!(r.violations.is_empty(), "{op}: {:?}", r.violations);
+        assert_eq!(r.memory.read_i32s(out), vec![expected; 16], "{op}");
+    }
+    // Nobody votes yes, or everybody does.
+    for (limit, op, expected) in [("0", "or", 0), ("8", "and", 1), ("0", "count", 0)] {
+        let text = VOTE.replace("LIMIT", limit).replace("OP", op);
+        let (r, out) = run_out(&text, Launch::linear(8, 1), 8, &ReplayOptions::default());
+        assert_eq!(r.memory.read_i32s(out), vec![expected; 8], "{op} with {limit} yes votes");
+    }
+}
+
+#[test]
+fn a_collective_must_follow_a_group_barrier() {
+    let text = VOTE.replace("LIMIT", "5").replace("OP", "or").replace("  barrier group shared global\n", "");
+    let m = parse_module(&text).expect("parses");
+    let errors = verify_module(&m).expect_err("a collective without its barrier is invalid KIR");
+    assert!(format!("{errors:?}").contains("group barrier"), "{errors:?}");
+}

@@ -661,13 +661,15 @@ impl<'a> Enc<'a> {
 /// Whether an instruction of a loop body neither logs an access nor clears
 /// a log, as the loop summaries above know it: computation, fences, warp
 /// intrinsics (which touch no memory), annotations and the calls that
-/// reach no kernel memory. Anything else makes them give up.
+/// reach no kernel memory. (A group vote's barrier is the `Barrier` before
+/// its `Collective`.) Anything else makes them give up.
 fn logs_nothing(kind: &InstKind) -> bool {
     kind.is_pure_computation()
         || matches!(
             kind,
             InstKind::Fence { .. }
                 | InstKind::Warp { .. }
+                | InstKind::Collective { .. }
                 | InstKind::Nop { .. }
                 | InstKind::Havoc
                 | InstKind::InvalidCall { .. }

@@ -444,10 +444,22 @@ impl<'a> Enc<'a> {
                     self.shuffle_participation(i, p, *op, args)?;
                 }
                 if let Some(rty) = rty {
-                    for t in 0..2 {
-                        out[t] = Some(self.fresh_sym(rty, "warp"));
-                    }
+                    let r = [self.fresh_sym(rty, "warp"), self.fresh_sym(rty, "warp")];
+                    self.relate_warp_results(i, b, *op, args, p, r, mode)?;
+                    out = [Some(r[0]), Some(r[1])];
                 }
+            }
+            InstKind::Warp { op: op @ (lockstep_kir::WarpOp::Ballot | lockstep_kir::WarpOp::Any | lockstep_kir::WarpOp::All), args }
+                if rty.is_some_and(|t| t.is_int()) =>
+            {
+                let rty = rty.expect("checked");
+                let r = [self.fresh_sym(rty, "warp"), self.fresh_sym(rty, "warp")];
+                self.relate_warp_results(i, b, *op, args, p, r, mode)?;
+                out = [Some(r[0]), Some(r[1])];
+            }
+            InstKind::Collective { op, arg } => {
+                let r = self.group_collective(*op, *arg, p, mode)?;
+                out = [Some(r[0]), Some(r[1])];
             }
             InstKind::Warp { .. } | InstKind::Havoc => {
                 if let Some(rty) = rty {

@@ -48,6 +48,7 @@ use lockstep_analysis::pointers::Root;
 
 pub(crate) mod access;
 mod annot;
+mod collective;
 mod flow;
 mod insts;
 mod loads;
@@ -547,14 +548,31 @@ impl<'a> Enc<'a> {
         let flow = lockstep_analysis::loops::analyze(func);
         enc.readonly_args = premem::readonly_private_params(func, &flow.0);
         enc.setup_objects();
-        // An occurrence counter per `__syncwarp` inside a loop
+        // An occurrence counter per `__syncwarp`, warp vote and shuffle inside a loop
         // (`LogState::warp`), zero at the start.
         for (b, block) in func.blocks.iter() {
             if enc.loops.innermost(b).is_none() {
                 continue;
             }
             for &i in &block.insts {
-                if matches!(func.insts[i].kind, InstKind::Barrier { scope: BarrierScope::Warp, .. }) {
+                // Warp votes and shuffles in a loop get one too: two lanes
+                // agree on their results only at the same occurrence
+                // (`collective`).
+                let counted = matches!(func.insts[i].kind, InstKind::Barrier { scope: BarrierScope::Warp, .. })
+                    || matches!(
+                        func.insts[i].kind,
+                        InstKind::Warp {
+                            op: lockstep_kir::WarpOp::Ballot
+                                | lockstep_kir::WarpOp::Any
+                                | lockstep_kir::WarpOp::All
+                                | lockstep_kir::WarpOp::Shfl
+                                | lockstep_kir::WarpOp::ShflUp
+                                | lockstep_kir::WarpOp::ShflDown
+                                | lockstep_kir::WarpOp::ShflXor,
+                            ..
+                        }
+                    );
+                if counted {
                     let zero = enc.st.bv_const(32, 0);
                     enc.logs.warp.push((i, [zero, zero]));
                 }

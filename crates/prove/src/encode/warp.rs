@@ -69,7 +69,7 @@ impl<'a> Enc<'a> {
     /// lane at all, as the interpreter and the front-end's assertions
     /// compute them (`arg`: lane, delta or xor mask; `width`: the segment,
     /// outside 1..=32 the whole warp).
-    fn shuffle_source(&mut self, t: usize, op: WarpOp, arg: ValueId, width: ValueId) -> Res<(TermId, TermId)> {
+    pub(crate) fn shuffle_source(&mut self, t: usize, op: WarpOp, arg: ValueId, width: ValueId) -> Res<(TermId, TermId)> {
         let a = self.val_bv(t, arg)?;
         let a = self.resize(a, 32, false);
         let w = self.val_bv(t, width)?;

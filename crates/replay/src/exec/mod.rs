@@ -113,6 +113,9 @@ pub(crate) struct Wait {
     pub op: Option<WarpOp>,
     pub args: Vec<Val>,
     pub result: Option<(ValueId, Type)>,
+    /// For a group collective (which waits like a group barrier without
+    /// fences): how the group's operands (`args[0]`) combine into `result`.
+    pub collective: Option<CollectiveOp>,
 }
 
 #[derive(Clone, Debug)]
@@ -775,6 +778,7 @@ impl<'a> Ctx<'a> {
                     op: None,
                     args,
                     result: None,
+                    collective: None,
                 };
                 th.frames[cur].pos += 1;
                 th.status = match scope {
@@ -812,6 +816,31 @@ impl<'a> Ctx<'a> {
                     op: Some(*op),
                     args,
                     result,
+                    collective: None,
+                });
+                return Flow::Yield;
+            }
+            // The group meets again right after the barrier before it (the
+            // verifier keeps the pair together), now with every thread's
+            // operand: the scheduler combines them when the group is
+            // released (`sched::combine_collectives`). The wait orders no
+            // memory; the barrier did.
+            InstKind::Collective { op, arg } => {
+                let path = th.frames[cur].path;
+                let occurrence = bump(&mut th.counts, loc, path);
+                let args = vec![val!(arg)];
+                let result = data.result.zip(result_ty);
+                th.frames[cur].pos += 1;
+                th.status = Status::Barrier(Wait {
+                    loc,
+                    path,
+                    occurrence,
+                    scope: BarrierScope::Group,
+                    fence: FenceFlags::default(),
+                    op: None,
+                    args,
+                    result,
+                    collective: Some(*op),
                 });
                 return Flow::Yield;
             }
