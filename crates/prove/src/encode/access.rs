@@ -608,33 +608,34 @@ impl<'a> Enc<'a> {
     }
 
     /// Whether each of the two threads is in the other's warp-barrier mask
-    /// `mask` (bit `l` names lane `l`, taken modulo 32 as the front-end's
-    /// caller check takes it): only then does the barrier order their
-    /// accesses.
+    /// `mask` (bit `l` names lane `l`): only then does the barrier order
+    /// their accesses.
     pub(crate) fn lanes_name_each_other(&mut self, mask: ValueId) -> Res<TermId> {
-        let lanes = self.config.warp_size.unwrap_or(WARP_LANES);
-        let w = self.st.bv_const(64, lanes.max(1) as u128);
-        let thirty_one = self.st.bv_const(32, 31);
-        let one = self.st.bv_const(32, 1);
-        let zero = self.st.bv_const(32, 0);
-        let mut lane = [zero; 2];
-        let mut bits = [zero; 2];
-        for t in 0..2 {
-            let lin = self.linear_local_id(t);
-            let l = self.st.bvurem(lin, w);
-            lane[t] = self.resize(l, 32, false);
-            let m = self.val_bv(t, mask)?;
-            bits[t] = self.resize(m, 32, false);
-        }
         let mut named = Vec::with_capacity(2);
         for t in 0..2 {
-            let amount = self.st.bvand(lane[1 - t], thirty_one);
-            let shifted = self.st.bvlshr(bits[t], amount);
-            let bit = self.st.bvand(shifted, one);
-            let set = self.st.eq(bit, zero);
-            named.push(self.st.not(set));
+            let m = self.val_bv(t, mask)?;
+            let m = self.resize(m, 32, false);
+            named.push(self.names_lane(m, 1 - t));
         }
         Ok(self.st.and(&named))
+    }
+
+    /// For warp instruction `i` in a loop, whose executions each thread
+    /// counts (`LogState::warp`): whether the two threads are at the same
+    /// occurrence of it, as they execute it now; each enabled thread's count
+    /// then advances. `None` when `i` has no counter.
+    pub(crate) fn warp_occurrence(&mut self, i: InstId, p: [TermId; 2]) -> Option<TermId> {
+        let w = self.logs.warp.iter().position(|(x, _)| *x == i)?;
+        let [c1, c2] = self.logs.warp[w].1;
+        let same = self.st.eq(c1, c2);
+        for t in 0..2 {
+            let c = self.logs.warp[w].1[t];
+            let one = self.st.bv_const(32, 1);
+            let next = self.st.bvadd(c, one);
+            let n = self.st.ite(p[t], next, c);
+            self.logs.warp[w].1[t] = self.name(n);
+        }
+        Some(same)
     }
 
     /// `named`: for a warp barrier with a member mask, whether the two
@@ -679,23 +680,7 @@ impl<'a> Enc<'a> {
                 // mask; masks naming each other one way only are treated
                 // as naming neither, which keeps more of the log.)
                 let in_loop = self.inst_block.get(&i).is_none_or(|&b| self.loops.innermost(b).is_some());
-                let counter = self.logs.warp.iter().position(|(w, _)| *w == i);
-                let same_occurrence = match counter {
-                    Some(w) => {
-                        let [c1, c2] = self.logs.warp[w].1;
-                        Some(self.st.eq(c1, c2))
-                    }
-                    None => None,
-                };
-                if let Some(w) = counter {
-                    for t in 0..2 {
-                        let c = self.logs.warp[w].1[t];
-                        let one = self.st.bv_const(32, 1);
-                        let next = self.st.bvadd(c, one);
-                        let n = self.st.ite(p[t], next, c);
-                        self.logs.warp[w].1[t] = self.name(n);
-                    }
-                }
+                let same_occurrence = self.warp_occurrence(i, p);
                 if (!in_loop || same_occurrence.is_some()) && !self.config.only_divergence {
                     let lanes = self.config.warp_size.unwrap_or(WARP_LANES);
                     let same_warp = self.same_warp(lanes);

@@ -106,7 +106,7 @@ impl<'a> Enc<'a> {
     }
 
     /// Thread `t`'s bit in a 32-bit mask `m`: whether `m` names its lane.
-    fn names_lane(&mut self, m: TermId, t: usize) -> TermId {
+    pub(crate) fn names_lane(&mut self, m: TermId, t: usize) -> TermId {
         let lane = self.lane32(t);
         let shifted = self.st.bvlshr(m, lane);
         let one = self.st.bv_const(32, 1);
@@ -122,18 +122,8 @@ impl<'a> Enc<'a> {
         if self.loops.innermost(b).is_none() {
             return Some(self.st.bool_const(true));
         }
-        let w = self.logs.warp.iter().position(|(x, _)| *x == i)?;
-        let [c1, c2] = self.logs.warp[w].1;
-        let same = self.st.eq(c1, c2);
         if mode == Mode::Normal {
-            for t in 0..2 {
-                let c = self.logs.warp[w].1[t];
-                let one = self.st.bv_const(32, 1);
-                let next = self.st.bvadd(c, one);
-                let n = self.st.ite(p[t], next, c);
-                self.logs.warp[w].1[t] = self.name(n);
-            }
-            Some(same)
+            self.warp_occurrence(i, p)
         } else {
             None
         }
