@@ -372,7 +372,6 @@ fn in_order(u: usize) -> String {
 fn generated_loop_pairs_are_never_wrongly_equivalent() {
     let dir = temp_dir("loops");
     let mut verdicts = Vec::new();
-    let plain = "for (unsigned k = 0; k < n; k++) sum += in[r * n + k];";
     // Rewrites that keep the value (for integers), and slips: a remainder
     // loop that starts over, a missed element, a step that skips columns,
     // an off-by-one bound that reads the next row, and reassociation, which
@@ -392,7 +391,7 @@ fn generated_loop_pairs_are_never_wrongly_equivalent() {
         ("float", unrolled(4, "k + 4 <= n", reassociated4, "k")),
     ];
     for (n, (ty, body)) in cases.iter().enumerate() {
-        verdicts.push(check_pair(&dir, &format!("loop{n}"), &row_sum(ty, plain), &row_sum(ty, body)));
+        verdicts.push(check_pair(&dir, &format!("loop{n}"), &row_sum(ty, ROW_SUM), &row_sum(ty, body)));
     }
     assert!(verdicts.contains(&Verdict::Equivalent), "no pair was proved equivalent: {verdicts:?}");
     assert!(verdicts.contains(&Verdict::Different), "no pair was found different: {verdicts:?}");
@@ -518,6 +517,13 @@ fn generated_inplace_and_matrix_pairs_are_never_wrongly_equivalent() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The pieces of `rows_per_thread` kernels the generated tests share: the
+/// first row (the thread's global id), a row's sum, and the sum with its
+/// loop unrolled by two with a remainder loop.
+const ROW_GID: &str = "blockIdx.x * blockDim.x + threadIdx.x";
+const ROW_SUM: &str = "for (unsigned k = 0; k < n; k++) sum += in[r * n + k];";
+const ROW_SUM_UNROLLED: &str = "unsigned k = 0; for (; k + 2 <= n; k += 2) { sum += in[r * n + k]; sum += in[r * n + k + 1]; } for (; k < n; k++) sum += in[r * n + k];";
+
 /// A row sum with several rows per thread for any launch: a grid-stride
 /// loop over the rows (`init`, `cond` and `step` over `r`, `m` and
 /// `stride`), each row summed by `inner` into `sum` and stored by `store`.
@@ -537,9 +543,7 @@ fn rows_per_thread(init: &str, cond: &str, step: &str, inner: &str, store: &str)
 #[test]
 fn generated_rows_per_thread_pairs_are_never_wrongly_equivalent() {
     let dir = temp_dir("rows");
-    let gid = "blockIdx.x * blockDim.x + threadIdx.x";
-    let plain = "for (unsigned k = 0; k < n; k++) sum += in[r * n + k];";
-    let unrolled2 = "unsigned k = 0; for (; k + 2 <= n; k += 2) { sum += in[r * n + k]; sum += in[r * n + k + 1]; } for (; k < n; k++) sum += in[r * n + k];";
+    let (gid, plain, unrolled2) = (ROW_GID, ROW_SUM, ROW_SUM_UNROLLED);
     let store = "out[r] = sum;";
     let reference = rows_per_thread(gid, "r < m", "stride", plain, store);
     // Rewrites that keep the values (the same loop, the inner loop
@@ -621,9 +625,7 @@ fn generated_iteration_pairs_are_never_wrongly_equivalent() {
     // subtracted, a lane's source, a last odd element dropped, pairs
     // skipped, a signed counter that may overflow). Few pairs: each
     // equivalent one costs an interpreter check on thirty launches.
-    let gid = "blockIdx.x * blockDim.x + threadIdx.x";
-    let plain = "for (unsigned k = 0; k < n; k++) sum += in[r * n + k];";
-    let unrolled2 = "unsigned k = 0; for (; k + 2 <= n; k += 2) { sum += in[r * n + k]; sum += in[r * n + k + 1]; } for (; k < n; k++) sum += in[r * n + k];";
+    let (gid, plain, unrolled2) = (ROW_GID, ROW_SUM, ROW_SUM_UNROLLED);
     let reference = rows_per_thread(gid, "r < m", "stride", plain, "out[r] += sum;");
     let mut pairs: Vec<(String, String, String)> = [
         rows_per_thread(gid, "r < m", "stride", unrolled2, "out[r] = sum + out[r];"),
