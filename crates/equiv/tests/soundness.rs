@@ -584,15 +584,7 @@ fn generated_rows_per_thread_pairs_are_never_wrongly_equivalent() {
         if verdict == Verdict::Equivalent {
             continue;
         }
-        let ma = compile(&dir, &format!("{tag}_pa.cu"), &reference);
-        let mb = compile(&dir, &format!("{tag}_pb.cu"), b);
-        let config = EquivConfig { group_size: [None, Some(1), Some(1)], num_groups: [None, Some(1), Some(1)], ..EquivConfig::default() };
-        if let lockstep_equiv::param::ParamOutcome::Proved { .. } = lockstep_equiv::param::prove(kernel(&ma), Some(kernel(&mb)), &config) {
-            eprintln!("{tag}: the proof alone: proved");
-            if let Some(d) = concrete_difference(kernel(&ma), kernel(&mb)) {
-                panic!("{tag}: the proof alone proves the pair, but the interpreter finds a difference: {d}\n--- B\n{b}");
-            }
-        }
+        assert_proof_alone_agrees(&dir, &tag, &reference, b);
     }
     eprintln!("rows-per-thread pairs: {verdicts:?}");
     assert_eq!(verdicts[0], Verdict::Equivalent, "the same rows-per-thread kernel is not proved equivalent to itself");
@@ -600,6 +592,21 @@ fn generated_rows_per_thread_pairs_are_never_wrongly_equivalent() {
     assert_eq!(verdicts[11], Verdict::Equivalent, "the unrolled inner loop with an `if` remainder is not proved equivalent");
     assert!(verdicts.contains(&Verdict::Different), "no pair was found different: {verdicts:?}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The parameterized proof alone, for any block and grid size (testing
+/// runs beside it in `check` and may find a difference first), must not
+/// prove a pair `a`, `b` that the interpreter shows different.
+fn assert_proof_alone_agrees(dir: &std::path::Path, tag: &str, a: &str, b: &str) {
+    let ma = compile(dir, &format!("{tag}_pa.cu"), a);
+    let mb = compile(dir, &format!("{tag}_pb.cu"), b);
+    let config = EquivConfig { group_size: [None, Some(1), Some(1)], num_groups: [None, Some(1), Some(1)], ..EquivConfig::default() };
+    if let lockstep_equiv::param::ParamOutcome::Proved { .. } = lockstep_equiv::param::prove(kernel(&ma), Some(kernel(&mb)), &config) {
+        eprintln!("{tag}: the proof alone: proved");
+        if let Some(d) = concrete_difference(kernel(&ma), kernel(&mb)) {
+            panic!("{tag}: the proof alone proves the pair, but the interpreter finds a difference: {d}\n--- B\n{b}");
+        }
+    }
 }
 
 /// A kernel for any launch (no precondition): `body` uses `gid` (the
@@ -655,15 +662,7 @@ fn generated_iteration_pairs_are_never_wrongly_equivalent() {
         if verdict == Verdict::Equivalent {
             continue;
         }
-        let ma = compile(&dir, &format!("{tag}_pa.cu"), a);
-        let mb = compile(&dir, &format!("{tag}_pb.cu"), b);
-        let config = EquivConfig { group_size: [None, Some(1), Some(1)], num_groups: [None, Some(1), Some(1)], ..EquivConfig::default() };
-        if let lockstep_equiv::param::ParamOutcome::Proved { .. } = lockstep_equiv::param::prove(kernel(&ma), Some(kernel(&mb)), &config) {
-            eprintln!("{tag}: the proof alone: proved");
-            if let Some(d) = concrete_difference(kernel(&ma), kernel(&mb)) {
-                panic!("{tag}: the proof alone proves the pair, but the interpreter finds a difference: {d}\n--- B\n{b}");
-            }
-        }
+        assert_proof_alone_agrees(&dir, tag, a, b);
     }
     eprintln!("iteration pairs: {verdicts:?}");
     assert_eq!(verdicts[0], Verdict::Equivalent, "rows updated in place, unrolled, are not proved equivalent");
