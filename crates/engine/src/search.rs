@@ -407,7 +407,7 @@ pub fn run(module: &Module, kernel: FuncId, config: &CheckConfig, launch: &Launc
     let mut seen = HashSet::new();
     let mut violations = Vec::new();
     for v in &result.violations {
-        if config.only_divergence && !matches!(v.kind, RKind::BarrierDivergence { .. }) {
+        if config.only_divergence && !matches!(v.kind, RKind::BarrierDivergence { .. } | RKind::NamedLaneAbsent { .. }) {
             continue;
         }
         if let (RKind::DataRace { first, .. }, Some(names)) = (&v.kind, &config.race_arrays) {
@@ -658,6 +658,28 @@ pub(crate) fn convert(
                 ),
                 _ => format!("barrier divergence: {}", parts.join(", while ")),
             };
+            (Kind::BarrierDivergence, message, primary)
+        }
+        RKind::NamedLaneAbsent { arrivals } => {
+            let (Some(waiter), Some(absent)) = (arrivals.first(), arrivals.get(1)) else { return None };
+            let (Some(w), Some(a)) = (waiter.threads.first(), absent.threads.first()) else { return None };
+            let primary = span(module, &v.loc);
+            primary_label = Some(format!("{} is here", describe(w)));
+            let place = match &absent.barrier {
+                Some(loc) => {
+                    if let Some(s) = span(module, loc) {
+                        related.push(Related { span: s, label: format!("{} waits here", describe(a)) });
+                    }
+                    "it waits at a barrier"
+                }
+                None => "it has exited",
+            };
+            witness.threads.extend([thread_of(w), thread_of(a)]);
+            let message = format!(
+                "warp divergence: the mask of the warp operation {} executes names {}, which never executes it ({place}): CUDA requires every lane a mask names to execute the operation",
+                describe(w),
+                describe(a)
+            );
             (Kind::BarrierDivergence, message, primary)
         }
         RKind::OutOfBounds { object, offset, width, size, write } => {

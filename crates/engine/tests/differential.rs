@@ -629,7 +629,7 @@ fn replay_kinds(module: &Module, kernel: FuncId, case: &Case) -> Result<BTreeSet
             RKind::DataRace { .. } => {
                 kinds.insert(K::Race);
             }
-            RKind::BarrierDivergence { .. } => {
+            RKind::BarrierDivergence { .. } | RKind::NamedLaneAbsent { .. } => {
                 kinds.insert(K::Divergence);
             }
             RKind::OutOfBounds { object, .. } => {
@@ -699,7 +699,7 @@ fn replay_witness(module: &Module, kernel: FuncId, case: &Case, w: &lockstep_fin
         .filter_map(|v| {
             let k = match v.kind {
                 RKind::DataRace { .. } => K::Race,
-                RKind::BarrierDivergence { .. } => K::Divergence,
+                RKind::BarrierDivergence { .. } | RKind::NamedLaneAbsent { .. } => K::Divergence,
                 RKind::OutOfBounds { .. } => K::SharedOob,
                 _ => return None,
             };

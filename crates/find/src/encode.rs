@@ -112,6 +112,41 @@ pub struct BarrierEvent {
     pub count: TermId,
 }
 
+/// Which warp operations lanes may meet at: since Volta, lanes waiting at
+/// two different `__syncwarp`s (or two sites of one kind of vote or
+/// shuffle) meet, so a lane a mask names takes part when it reaches any
+/// site of the same family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarpFamily {
+    Barrier,
+    Shuffle,
+    Vote,
+    Match,
+}
+
+impl WarpFamily {
+    /// The family of a warp operation with a member mask (`None`:
+    /// `__activemask`, `__lanemask`, which name no lanes to wait for).
+    pub fn of(op: WarpOp) -> Option<WarpFamily> {
+        match op {
+            WarpOp::Shfl | WarpOp::ShflUp | WarpOp::ShflDown | WarpOp::ShflXor => Some(WarpFamily::Shuffle),
+            WarpOp::Ballot | WarpOp::Any | WarpOp::All => Some(WarpFamily::Vote),
+            WarpOp::MatchAny => Some(WarpFamily::Match),
+            WarpOp::ActiveMask | WarpOp::LaneId => None,
+        }
+    }
+}
+
+/// A warp operation with a member mask, as a thread's path reaches it.
+#[derive(Clone, Debug)]
+pub struct WarpEvent {
+    pub inst: InstId,
+    pub family: WarpFamily,
+    pub pc: TermId,
+    /// The 32-bit member mask (`None`: every lane, `__syncwarp()`).
+    pub mask: Option<TermId>,
+}
+
 /// A place where the thread's path was cut.
 #[derive(Clone, Debug)]
 pub struct Cut {
@@ -144,6 +179,7 @@ pub struct Check {
 pub struct Trace {
     pub accesses: Vec<Access>,
     pub barriers: Vec<BarrierEvent>,
+    pub warp_ops: Vec<WarpEvent>,
     pub cuts: Vec<Cut>,
     pub loads: Vec<LoadRec>,
     pub checks: Vec<Check>,
@@ -508,6 +544,29 @@ impl<'a, 'b> Exec<'a, 'b> {
         }
     }
 
+    /// Records the warp operation `inst` (a `__syncwarp`, vote, shuffle or
+    /// match, with its member mask) where this path reaches it, for the
+    /// check that every lane a mask names takes part (`query`).
+    fn record_warp_event(&mut self, st: &mut State, inst: InstId) {
+        let (family, mask) = match &self.s.func.insts[inst].kind {
+            InstKind::Barrier { scope: BarrierScope::Warp, mask, .. } => (WarpFamily::Barrier, *mask),
+            InstKind::Warp { op, args } => match (WarpFamily::of(*op), args.first()) {
+                (Some(f), Some(&m)) => (f, Some(m)),
+                _ => return,
+            },
+            _ => return,
+        };
+        let mask = match mask {
+            Some(m) => match self.get(st, m) {
+                Val::V(bits) => Some(self.t.resize(bits, 32)),
+                // A mask the search does not model: no event, so no check.
+                _ => return,
+            },
+            None => None,
+        };
+        self.trace.warp_ops.push(WarpEvent { inst, family, pc: st.pc, mask });
+    }
+
     // ----- instructions -----------------------------------------------------
 
     fn exec_inst(&mut self, st: &mut State, inst: InstId, node: usize) {
@@ -516,6 +575,7 @@ impl<'a, 'b> Exec<'a, 'b> {
         let result = data.result;
         let relevant = result.is_some_and(|r| self.s.rel.is_relevant(r));
         let rty = result.map(|r| func.values[r].ty);
+        self.record_warp_event(st, inst);
         let value: Option<Val> = match &data.kind {
             InstKind::Binary { op, lhs, rhs } => {
                 let a = self.get(st, *lhs);

@@ -354,6 +354,7 @@ impl<'a> Search<'a> {
         }
         if divergence {
             self.divergence_checks(out);
+            self.warp_participation_checks(out);
         }
         self.bound_check(out);
     }
@@ -904,6 +905,67 @@ impl<'a> Search<'a> {
                 }
                 Answer::Unsat => {}
                 Answer::Unknown(r) => self.unknown(out, "barrier divergence", &r),
+            }
+        }
+    }
+
+    /// Looks for a warp operation whose member mask names the lane of a
+    /// thread of the same warp that reaches no operation of its family on
+    /// its whole path (it has exited, say, before a full-mask reduction):
+    /// CUDA requires every lane a mask names to take part. Occurrences are
+    /// not matched (a lane that takes part fewer times is not looked for),
+    /// so every finding is a lane that never takes part, which the replay
+    /// then confirms.
+    fn warp_participation_checks(&mut self, out: &mut FindOutcome) {
+        let mut by_inst: BTreeMap<InstId, Vec<usize>> = BTreeMap::new();
+        for (k, e) in self.traces[0].warp_ops.iter().enumerate() {
+            by_inst.entry(e.inst).or_default().push(k);
+        }
+        for (inst, events) in by_inst {
+            if !self.may_continue(out) {
+                return;
+            }
+            let t = &mut self.terms;
+            let ws = self.config.warp_size.unwrap_or(32).max(1);
+            let w = t.bv(32, ws as u128);
+            let l1 = linear(t, &self.ids[0], &self.launch);
+            let l2 = linear(t, &self.ids[1], &self.launch);
+            let (w1, w2) = (t.st.bvudiv(l1, w), t.st.bvudiv(l2, w));
+            let same_warp_id = t.st.eq(w1, w2);
+            let same_warp = t.st.and(&[self.launch.same_group, same_warp_id]);
+            let lane2 = t.st.bvurem(l2, w);
+            let mut disjuncts = Vec::new();
+            for k in events {
+                let e1 = self.traces[0].warp_ops[k].clone();
+                let mut parts = vec![e1.pc, same_warp];
+                if let Some(m) = e1.mask {
+                    let shifted = t.st.bvlshr(m, lane2);
+                    let one = t.bv(32, 1);
+                    let bit = t.st.bvand(shifted, one);
+                    parts.push(t.st.eq(bit, one));
+                }
+                // Thread 2 reaches no operation of the family...
+                for e2 in self.traces[1].warp_ops.iter().filter(|e2| e2.family == e1.family) {
+                    parts.push(t.st.not(e2.pc));
+                }
+                // ...on a path that was not cut.
+                for c in &self.traces[1].cuts {
+                    parts.push(t.st.not(c.pc));
+                }
+                disjuncts.push(t.st.and(&parts));
+            }
+            let cond = self.terms.st.or(&disjuncts);
+            if self.terms.is_false(cond) {
+                continue;
+            }
+            match self.query(cond, &[0, 1]) {
+                Answer::Sat(w, fallback) => {
+                    let message = "warp divergence: the mask of this warp operation names a lane that never executes it".to_string();
+                    let f = self.found(ViolationKind::BarrierDivergence, message, &[inst], w, fallback);
+                    out.violations.push(f);
+                }
+                Answer::Unsat => {}
+                Answer::Unknown(r) => self.unknown(out, "warp participation", &r),
             }
         }
     }

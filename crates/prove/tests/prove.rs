@@ -498,3 +498,15 @@ fn overlap_of_aligned_accesses_is_the_byte_range_formula() {
     s.assert(&st, any).unwrap();
     assert_eq!(s.check_sat().unwrap(), SatResult::Unsat);
 }
+
+#[test]
+fn warp_masks_must_name_only_lanes_that_take_part() {
+    for kernel in ["sync_names_exited", "vote_names_exited"] {
+        let (_, out) = prove("warp_exit_masks.cu", kernel, &config(Some(64), Some(2)));
+        assert!(failed_kinds(&out).contains(&ViolationKind::BarrierDivergence), "{kernel}: {out:#?}");
+    }
+    for kernel in ["sync_names_stayers", "vote_names_stayers"] {
+        let (_, out) = prove("warp_exit_masks.cu", kernel, &config(Some(64), Some(2)));
+        assert_verified(&out);
+    }
+}

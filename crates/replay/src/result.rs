@@ -93,6 +93,13 @@ pub enum ViolationKind {
         scope: BarrierScope,
         arrivals: Vec<Arrival>,
     },
+    /// A warp operation's mask names a lane that never executes it: the
+    /// lane has exited or waits at a group barrier (CUDA requires every
+    /// lane a mask names to execute the operation). `arrivals`: the caller
+    /// at the operation, then the absent lane where it is (`None`: exited).
+    NamedLaneAbsent {
+        arrivals: Vec<Arrival>,
+    },
     /// An access outside its object (negative offset or past the end).
     OutOfBounds {
         object: ObjId,
@@ -133,7 +140,7 @@ impl ViolationKind {
     pub fn name(&self) -> &'static str {
         match self {
             ViolationKind::DataRace { .. } => "data-race",
-            ViolationKind::BarrierDivergence { .. } => "barrier-divergence",
+            ViolationKind::BarrierDivergence { .. } | ViolationKind::NamedLaneAbsent { .. } => "barrier-divergence",
             ViolationKind::OutOfBounds { .. } | ViolationKind::DeadObject { .. } => "out-of-bounds",
             ViolationKind::NullDereference { .. } => "null-pointer",
             ViolationKind::ConstantWrite { .. } => "constant-write",

@@ -11,14 +11,18 @@
 //!
 //! - Warp intrinsics (shuffles, ballots, votes, `__activemask`,
 //!   `__syncwarp`): when no thread of a warp can run, the threads of the
-//!   warp waiting at the same intrinsic instance — same instruction, call
-//!   path and per-thread occurrence count — are the participating lanes;
-//!   the intrinsic is computed over them and they continue. A lane that
-//!   shuffles from a lane that does not participate (inactive, exited, or
-//!   at another instance) reads its own value, and the read is reported as
-//!   warp divergence: CUDA leaves its value undefined. The `mask` argument
-//!   is not consulted here: the front-end lowers CUDA's rules for masks to
-//!   assertions (`frontend/src/warp_masks.rs`). `__syncwarp` advances the warp epoch
+//!   warp waiting at the same operation — the same shuffle variant, vote,
+//!   match or a warp barrier, at any site, as lanes meet since Volta; for
+//!   `__activemask`, the same instance of one site — are the participating
+//!   lanes; the intrinsic is computed over them and they continue. A lane
+//!   that shuffles from a lane that does not participate (inactive,
+//!   exited, or elsewhere) reads its own value, and the read is reported
+//!   as warp divergence: CUDA leaves its value undefined. A mask that
+//!   names a lane which has exited or waits at a group barrier is reported
+//!   too (CUDA requires every lane a mask names to take part). The
+//!   front-end lowers CUDA's other rules for masks (the caller and a
+//!   shuffle's source lane are named) to assertions
+//!   (`frontend/src/warp_masks.rs`). `__syncwarp` advances the warp epoch
 //!   of its participants, separating their accesses for race detection.
 //! - Group barriers: when no thread of a group can run and some wait at a
 //!   group barrier, the group's threads must all wait at the same barrier
@@ -621,14 +625,37 @@ fn report_divergence(
         });
 }
 
+/// Which waiting lanes of a warp meet at one warp operation.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum MeetingKey {
+    /// Lanes waiting at the same instance of one site (same instruction,
+    /// call path and occurrence): `__activemask` and `__lanemask`, which
+    /// do not wait for other lanes.
+    Site(Loc, u64, u32),
+    /// Lanes waiting at any site of one synchronising operation: a shuffle
+    /// variant, a vote, a match, or a warp barrier (`None`). Since Volta a
+    /// lane waits for the lanes its mask names to reach such an operation,
+    /// not necessarily the same one: CUDA's programming guide shows two
+    /// halves of a warp exchanging values through `__shfl_xor_sync`s in
+    /// the two branches of an `if`.
+    Operation(Option<WarpOp>),
+}
+
+fn meeting_key(w: &Wait) -> MeetingKey {
+    match w.op {
+        Some(WarpOp::ActiveMask | WarpOp::LaneId) => MeetingKey::Site(w.loc, w.path, w.occurrence),
+        op => MeetingKey::Operation(op),
+    }
+}
+
 /// Resolves the warp intrinsics the threads of one warp wait at; returns
 /// whether any thread was released.
 fn resolve_warp_ops(ctx: &mut Ctx, warp: &mut [Thread]) -> bool {
-    let mut sets: HashMap<(Loc, u64, u32), Vec<usize>> = HashMap::new();
+    let mut sets: HashMap<MeetingKey, Vec<usize>> = HashMap::new();
     let mut order = Vec::new();
     for (i, t) in warp.iter().enumerate() {
         if let Status::Warp(w) = &t.status {
-            let key = (w.loc, w.path, w.occurrence);
+            let key = meeting_key(w);
             let set = sets.entry(key).or_default();
             if set.is_empty() {
                 order.push(key);
@@ -670,8 +697,9 @@ fn resolve_warp_ops(ctx: &mut Ctx, warp: &mut [Thread]) -> bool {
             }
         }
         let pred = |w: &Wait| w.args.get(1).is_some_and(|v| v.bits() != 0);
-        // Shuffling lanes whose source lane does not take part.
-        let mut absent: Vec<(usize, u32)> = Vec::new();
+        // Shuffling lanes whose source lane does not take part, with the
+        // shuffle each executes.
+        let mut absent: Vec<(usize, u32, Loc)> = Vec::new();
         for (&i, w) in members.iter().zip(&waits) {
             let lane = lane_of(i);
             let arg = |k: usize| w.args.get(k).map_or(0, |v| v.bits() as u64);
@@ -706,7 +734,7 @@ fn resolve_warp_ops(ctx: &mut Ctx, warp: &mut [Thread]) -> bool {
                 _ => None,
             };
             if let Some(src) = source.filter(|s| *s != lane && !offered.contains_key(s)) {
-                absent.push((i, src));
+                absent.push((i, src, w.loc));
             }
             let value = match w.op {
                 None => {
@@ -752,14 +780,93 @@ fn resolve_warp_ops(ctx: &mut Ctx, warp: &mut [Thread]) -> bool {
             }
             t.status = Status::Runnable;
         }
-        let shuffle_loc = waits.first().map(|w| w.loc);
-        for (i, src) in absent {
-            if let Some(loc) = shuffle_loc {
-                report_absent_source(ctx, warp, i, src, loc);
+        for (i, src, loc) in absent {
+            report_absent_source(ctx, warp, i, src, loc);
+        }
+        // The lanes that took part in this instance: for a warp barrier,
+        // every lane waiting at one (they meet whichever `__syncwarp` each
+        // waits at); for a vote or shuffle, the lanes at this instance.
+        let barrier = waits.first().is_some_and(|w| w.op.is_none());
+        let took_part: u128 = if barrier { &at_barrier } else { members }
+            .iter()
+            .fold(0, |m, &i| m | (1u128 << lane_of(i).min(127)));
+        for (&i, w) in members.iter().zip(&waits) {
+            if let Some(mask) = member_mask(w) {
+                report_named_absent(ctx, warp, i, mask & !took_part, w.loc);
             }
         }
     }
     true
+}
+
+/// The member mask of a warp intrinsic or warp barrier waiting at `w`:
+/// the lanes CUDA requires to execute it with the caller (`None`: it has
+/// none, as `__activemask`). A `__syncwarp` without a mask argument names
+/// every lane.
+fn member_mask(w: &Wait) -> Option<u128> {
+    match w.op {
+        None => Some(w.args.first().map_or(0xffff_ffff, |m| m.bits() & 0xffff_ffff)),
+        Some(
+            WarpOp::Shfl
+            | WarpOp::ShflUp
+            | WarpOp::ShflDown
+            | WarpOp::ShflXor
+            | WarpOp::Ballot
+            | WarpOp::All
+            | WarpOp::Any
+            | WarpOp::MatchAny,
+        ) => w.args.first().map(|m| m.bits() & 0xffff_ffff),
+        Some(WarpOp::ActiveMask | WarpOp::LaneId) => None,
+    }
+}
+
+/// Reports the lanes of `named` (lanes the mask of `warp[waiter]`'s warp
+/// operation at `loc` names, which did not take part in it) that can never
+/// take part: a lane that has exited, or one that waits at a group barrier
+/// (which in turn waits for the caller). CUDA requires every lane a mask
+/// names to execute the operation; a mask that names an exited lane is
+/// undefined behaviour, and on the hardware the caller may wait forever. A
+/// lane that waits at another warp operation is not reported: since Volta
+/// lanes at different sites of one operation may meet. Lanes with no thread
+/// (a block whose size is not a multiple of 32) and threads stopped by
+/// another violation are not reported either.
+fn report_named_absent(ctx: &mut Ctx, warp: &[Thread], waiter: usize, named: u128, loc: Loc) {
+    if named == 0 {
+        return;
+    }
+    let lanes = ctx.geometry.warp_lanes;
+    for other in warp {
+        let lane = other.lane % lanes;
+        if lane >= 32 || named & (1u128 << lane) == 0 {
+            continue;
+        }
+        let (site, place) = match &other.status {
+            Status::Exited => (None, "has exited".to_owned()),
+            Status::Barrier(b) => {
+                let scope = if b.scope == BarrierScope::Grid { "grid" } else { "block" };
+                (Some(b.loc), format!("waits at a {scope} barrier"))
+            }
+            _ => continue,
+        };
+        let waiter_id = warp[waiter].id;
+        let key = (31, loc_key(Some(loc)), loc_key(site));
+        let message = format!(
+            "warp divergence: the mask of this warp operation, executed by {waiter_id}, names lane {lane} ({}), which {place}: CUDA requires every lane a mask names to execute the operation (undefined behaviour)",
+            other.id
+        );
+        let arrivals = vec![
+            Arrival { barrier: Some(loc), occurrence: 0, threads: vec![waiter_id], count: 1 },
+            Arrival { barrier: site, occurrence: 0, threads: vec![other.id], count: 1 },
+        ];
+        ctx.report.report(key, ctx.opts.max_violations, || ReplayViolation {
+            kind: ViolationKind::NamedLaneAbsent { arrivals },
+            loc,
+            thread: waiter_id,
+            message,
+        });
+        // One report per waiter and instance is enough to show the bug.
+        return;
+    }
 }
 
 /// Records that the lanes `members` of `warp`, each waiting at a warp

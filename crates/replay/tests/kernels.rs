@@ -892,3 +892,44 @@ fn a_collective_must_follow_a_group_barrier() {
     let errors = verify_module(&m).expect_err("a collective without its barrier is invalid KIR");
     assert!(format!("{errors:?}").contains("group barrier"), "{errors:?}");
 }
+
+/// Lanes at or past `LIMIT` return; the others pass a warp barrier with
+/// member mask `MASK`.
+const EXIT_THEN_WARP_BARRIER: &str = r#"
+language cuda
+kernel fn0 "exit_sync" link "exit_sync" (v0 "out": ptr.global) entry block0 {
+  v1: i32 = const LIMIT
+  v2: i32 = const MASK
+block0:
+  v3: i32 = builtin local_id x
+  v4: i1 = icmp ult v3, v1
+  br v4, block1, block2
+block1:
+  barrier warp shared mask v2
+  return
+block2:
+  return
+}
+"#;
+
+#[test]
+fn warp_barrier_mask_naming_an_exited_lane_is_reported() {
+    let text = EXIT_THEN_WARP_BARRIER.replace("LIMIT", "16").replace("MASK", "4294967295");
+    let (r, _) = run_out(&text, Launch::linear(32, 1), 1, &ReplayOptions::default());
+    assert_eq!(kinds(&r), vec!["barrier-divergence"], "{:?}", r.violations);
+    let ViolationKind::NamedLaneAbsent { arrivals } = &r.violations[0].kind else {
+        panic!("{:?}", r.violations)
+    };
+    // The caller at the barrier, then a lane of the upper half, exited.
+    assert!(arrivals[0].barrier.is_some());
+    assert!(arrivals[1].barrier.is_none());
+    assert!(arrivals[1].threads[0].local[0] >= 16);
+    // A mask naming exactly the lanes that stay is fine, and so is a block
+    // of 16 threads, whose warp has no lanes 16-31.
+    let text = EXIT_THEN_WARP_BARRIER.replace("LIMIT", "16").replace("MASK", "65535");
+    let (r, _) = run_out(&text, Launch::linear(32, 1), 1, &ReplayOptions::default());
+    assert!(r.violations.is_empty(), "{:?}", r.violations);
+    let text = EXIT_THEN_WARP_BARRIER.replace("LIMIT", "16").replace("MASK", "4294967295");
+    let (r, _) = run_out(&text, Launch::linear(16, 1), 1, &ReplayOptions::default());
+    assert!(r.violations.is_empty(), "{:?}", r.violations);
+}

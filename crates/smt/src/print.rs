@@ -1,10 +1,15 @@
 //! SMT-LIB2 printing of terms and declarations.
 //!
-//! Terms are printed without `let`: a DAG with much sharing prints as a tree.
+//! Terms are printed as trees, without `let`, as long as the tree stays
+//! small; a term whose tree would be much larger than its DAG (a chain of
+//! floating-point updates unrolled twenty times, each reading the previous
+//! values twice, doubles at every step) is printed with `let` bindings for
+//! its shared subterms (`SharedTerms`), so that its text grows with the DAG.
 //! Printing uses an explicit work stack, so arbitrarily deep terms (long
 //! chains from symbolic execution) cannot overflow the Rust stack.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 
 use crate::term::{FunId, Op, Quantifier, TermId, TermKind, TermStore};
@@ -81,6 +86,114 @@ enum Task {
 
 /// Appends `t` in SMT-LIB2 syntax to `out`.
 pub fn write_term(out: &mut String, store: &TermStore, t: TermId) {
+    match SharedTerms::find(store, t) {
+        Some(shared) => shared.write(out, store, t),
+        None => write_tree(out, store, t, &HashMap::new()),
+    }
+}
+
+/// Tree size (nodes, counting a shared subterm once per use) above which a
+/// term is printed with `let` bindings. Below it, terms print as before,
+/// byte for byte, so the queries of ordinary kernels do not change.
+const SHARE_ABOVE: u64 = 100_000;
+
+/// The shared subterms of one large term that get `let` names, by level: a
+/// subterm of level `k` mentions named subterms of lower levels only, so
+/// each level is one parallel `let` inside the previous ones.
+struct SharedTerms {
+    names: HashMap<TermId, String>,
+    levels: Vec<Vec<TermId>>,
+}
+
+impl SharedTerms {
+    /// `None` when `t`'s tree is small enough to print as it is. Quantifier
+    /// bodies are not looked into: a subterm naming a bound variable must
+    /// stay inside its quantifier.
+    fn find(store: &TermStore, t: TermId) -> Option<SharedTerms> {
+        // Post-order over the DAG: tree sizes and how many parents use each
+        // node.
+        let mut size: HashMap<TermId, u64> = HashMap::new();
+        let mut uses: HashMap<TermId, u32> = HashMap::new();
+        let mut order = Vec::new();
+        let mut stack = vec![(t, false)];
+        while let Some((u, done)) = stack.pop() {
+            if done {
+                let own = 1 + children(store, u).iter().fold(0u64, |acc, c| acc.saturating_add(size[c]));
+                size.insert(u, own);
+                order.push(u);
+                continue;
+            }
+            if size.contains_key(&u) {
+                continue;
+            }
+            stack.push((u, true));
+            for &c in children(store, u) {
+                *uses.entry(c).or_insert(0) += 1;
+                if !size.contains_key(&c) {
+                    stack.push((c, false));
+                }
+            }
+        }
+        if size[&t] <= SHARE_ABOVE {
+            return None;
+        }
+        // Name the subterms used twice or more that are not tiny; each gets
+        // the level one above the named subterms below it.
+        let mut below: HashMap<TermId, usize> = HashMap::new();
+        let mut names = HashMap::new();
+        let mut levels: Vec<Vec<TermId>> = Vec::new();
+        for &u in &order {
+            let under = children(store, u)
+                .iter()
+                .map(|c| if names.contains_key(c) { below[c] + 1 } else { below[c] })
+                .max()
+                .unwrap_or(0);
+            below.insert(u, under);
+            if u != t && uses.get(&u).copied().unwrap_or(0) >= 2 && size[&u] >= 4 {
+                names.insert(u, format!("share%{}", names.len()));
+                if levels.len() <= under {
+                    levels.resize(under + 1, Vec::new());
+                }
+                levels[under].push(u);
+            }
+        }
+        Some(SharedTerms { names, levels })
+    }
+
+    fn write(&self, out: &mut String, store: &TermStore, t: TermId) {
+        for level in &self.levels {
+            out.push_str("(let (");
+            for (k, &u) in level.iter().enumerate() {
+                if k > 0 {
+                    out.push(' ');
+                }
+                write!(out, "({} ", self.names[&u]).expect("writing to a String");
+                write_tree(out, store, u, &self.names);
+                out.push(')');
+            }
+            out.push_str(") ");
+        }
+        write_tree(out, store, t, &self.names);
+        for _ in &self.levels {
+            out.push(')');
+        }
+    }
+}
+
+/// The subterms `write_tree` prints for `t`, not looking into quantifiers.
+fn children(store: &TermStore, t: TermId) -> &[TermId] {
+    match store.kind(t) {
+        TermKind::App(_, args) => args,
+        TermKind::ConstArray(v) => std::slice::from_ref(v),
+        _ => &[],
+    }
+}
+
+/// Appends `t` as a tree to `out`, printing the subterms below it that
+/// `names` names by their names (`t` itself is written out: it may be the
+/// definition of a name).
+fn write_tree(out: &mut String, store: &TermStore, t: TermId, names: &HashMap<TermId, String>) {
+    let root = t;
     let mut stack = vec![Task::Term(t)];
     while let Some(task) = stack.pop() {
         let t = match task {
@@ -90,6 +203,10 @@ pub fn write_term(out: &mut String, store: &TermStore, t: TermId) {
             }
             Task::Term(t) => t,
         };
+        if let Some(name) = names.get(&t).filter(|_| t != root) {
+            out.push_str(name);
+            continue;
+        }
         match store.kind(t) {
             TermKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             TermKind::BitVec(v) => write!(out, "{v}").expect("writing to a String"),

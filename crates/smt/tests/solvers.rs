@@ -27,6 +27,7 @@ both_solvers!(
     uninterpreted_sorts_functions_and_arrays,
     check_sat_assuming_uses_assumptions,
     floating_point_is_ieee,
+    shared_subterms_print_with_let,
 );
 
 fn sat_and_unsat_bit_vector_problems(kind: SolverKind) {
@@ -469,4 +470,26 @@ fn z3_fallback_after_work_gives_the_same_model_every_time() {
         s.pop().unwrap();
     }
     assert!(models.windows(2).all(|w| w[0] == w[1]), "{models:?}");
+}
+
+/// A chain `z(k+1) = f(z(k), z(k))` forty deep has a tree of 2^40 nodes:
+/// it prints with `let` bindings, small, and both solvers read it.
+fn shared_subterms_print_with_let(kind: SolverKind) {
+    let mut st = TermStore::new();
+    let mut s = solver(kind);
+    let x = st.declare_const("x", Sort::bv(32));
+    let f = st.declare_fun("f", &[Sort::bv(32), Sort::bv(32)], Sort::bv(32));
+    let mut z = x;
+    for _ in 0..40 {
+        z = st.apply(f, &[z, z]);
+    }
+    let below = st.bvult(z, x);
+    let text = lockstep_smt::print::term_to_string(&st, below);
+    assert!(text.len() < 10_000 && text.contains("(let "), "{} bytes", text.len());
+    s.assert(&st, below).unwrap();
+    assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+    // A small term prints as a tree, as before.
+    let small = st.apply(f, &[x, x]);
+    let small = st.bvult(small, x);
+    assert_eq!(lockstep_smt::print::term_to_string(&st, small), "(bvult (f x x) x)");
 }

@@ -379,6 +379,9 @@ impl<'a> Enc<'a> {
             }
             InstKind::Barrier { scope, fence, mask } => {
                 if mode == Mode::Normal {
+                    if *scope == BarrierScope::Warp {
+                        self.named_lanes_participate(i, p, *mask)?;
+                    }
                     self.bi_barrier(i, p, *scope, *fence)?;
                     let named = match mask {
                         Some(m) => Some(self.lanes_name_each_other(*m)?),
@@ -427,6 +430,9 @@ impl<'a> Enc<'a> {
                 }
             }
             InstKind::Warp { op: lockstep_kir::WarpOp::MatchAny, args } if rty == Some(Type::I32) && args.len() == 2 => {
+                if mode == Mode::Normal {
+                    self.named_lanes_participate(i, p, Some(args[0]))?;
+                }
                 for t in 0..2 {
                     let m = self.val_bv(t, args[0])?;
                     let m = self.resize(m, 32, false);
@@ -442,6 +448,7 @@ impl<'a> Enc<'a> {
             } => {
                 if mode == Mode::Normal {
                     self.shuffle_participation(i, p, *op, args)?;
+                    self.named_lanes_participate(i, p, args.first().copied())?;
                 }
                 if let Some(rty) = rty {
                     let r = [self.fresh_sym(rty, "warp"), self.fresh_sym(rty, "warp")];
@@ -453,6 +460,9 @@ impl<'a> Enc<'a> {
                 if rty.is_some_and(|t| t.is_int()) =>
             {
                 let rty = rty.expect("checked");
+                if mode == Mode::Normal {
+                    self.named_lanes_participate(i, p, args.first().copied())?;
+                }
                 let r = [self.fresh_sym(rty, "warp"), self.fresh_sym(rty, "warp")];
                 self.relate_warp_results(i, b, *op, args, p, r, mode)?;
                 out = [Some(r[0]), Some(r[1])];

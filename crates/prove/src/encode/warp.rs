@@ -1,6 +1,7 @@
 //! Warp operations in the two-thread product: what `__activemask` is known
-//! to contain, and the check that a shuffle reads only lanes that execute
-//! it.
+//! to contain, the check that a shuffle reads only lanes that execute it,
+//! and the check that every lane a member mask names executes the
+//! operation.
 //!
 //! A shuffle's result is a fresh value in the prover (values read from
 //! other lanes are not modelled, which is sound for races and bounds). The
@@ -123,6 +124,47 @@ impl<'a> Enc<'a> {
             ObKind::Divergence,
             Some(i),
             "possible warp divergence: this shuffle may read from a lane that does not execute it (inactive, exited or elsewhere), whose value CUDA leaves undefined".into(),
+            None,
+        );
+        Ok(())
+    }
+
+    /// Obliges, for the warp operation `i` with predicates `p` and member
+    /// mask `mask` (`None`: every lane, as `__syncwarp()`), that when one
+    /// thread executes it with a mask naming the other thread's lane (same
+    /// group, same warp), the other executes it too. CUDA requires every
+    /// lane a mask names to execute the operation: a mask naming a lane
+    /// that has exited (`if (i >= n) return;` before a full-mask
+    /// reduction) is undefined behaviour, and on the hardware the caller
+    /// may wait for ever. Since Volta, lanes at two different `__syncwarp`s
+    /// (or shuffles) may meet; the product pairs the threads' executions of
+    /// one site, so a kernel that relies on that ends `possible-errors`,
+    /// never wrongly `verified`. In a loop, the predicates are those of the
+    /// iteration both threads execute, which the loop candidates relate
+    /// (`pred-eq` for threads of one warp).
+    pub(crate) fn named_lanes_participate(&mut self, i: InstId, p: [TermId; 2], mask: Option<ValueId>) -> Res<()> {
+        let lanes = self.config.warp_size.unwrap_or(LANES as u32);
+        let same_warp = self.same_warp(lanes);
+        let mut conj = Vec::with_capacity(2);
+        for t in 0..2 {
+            let o = 1 - t;
+            let named = match mask {
+                Some(m) => {
+                    let m = self.val_bv(t, m)?;
+                    let m = self.resize(m, 32, false);
+                    self.names_lane(m, o)
+                }
+                None => self.st.bool_const(true),
+            };
+            let premise = self.st.and(&[same_warp, p[t], named]);
+            conj.push(self.st.implies(premise, p[o]));
+        }
+        let ok = self.st.and(&conj);
+        self.oblige(
+            ok,
+            ObKind::Divergence,
+            Some(i),
+            "possible warp divergence: the mask of this warp operation may name a lane that does not execute it (it has exited or is elsewhere); CUDA requires every lane a mask names to execute the operation".into(),
             None,
         );
         Ok(())
