@@ -106,6 +106,10 @@ impl Prover<'_> {
         // a vector store) share one candidate, and its facts are stated
         // once.
         let mut inverses: HashMap<(usize, TermId), (TermId, TermId)> = HashMap::new();
+        // Grid-stride inverses already made, by step and counter value:
+        // the lanes of a vector store and its scalar tail often invert to
+        // one counter value, and then share one candidate.
+        let mut strided: HashMap<(TermId, TermId), Inst> = HashMap::new();
         // The row and column of a row-major address, for inverting
         // another row-major address digit by digit: found when first
         // needed (the digit bound is a solver query, which a term with a
@@ -130,9 +134,9 @@ impl Prover<'_> {
             // wrong, and each costs the solver dearly (fresh ids, their
             // products, a disjunct).
             let mut cands = vec![t];
-            let strided = self.stride_inverses(t, addr, y, &mut inverses);
-            if !strided.is_empty() {
-                for (c, split) in strided {
+            let by_stride = self.stride_inverses(t, addr, y, &mut inverses, &mut strided);
+            if !by_stride.is_empty() {
+                for (c, split) in by_stride {
                     facts.extend(split);
                     cands.push(c);
                 }
@@ -197,9 +201,18 @@ impl Prover<'_> {
     /// id. `q'` and the remainder are fresh constants defined by `step !=
     /// 0 → q' * step + r = G ∧ r < step` (exact, in 64 bits): such values
     /// exist for every `G`, so the facts exclude no thread `t`. One
-    /// candidate per iterated loop with an unsigned counter (a signed one's
-    /// exactness is another matter); the caller's query checks each.
-    fn stride_inverses(&mut self, t: Inst, addr: TermId, to: &Ca, made: &mut HashMap<(usize, TermId), (TermId, TermId)>) -> Vec<(Inst, Vec<TermId>)> {
+    /// candidate per distinct step of the iterated loops with an unsigned
+    /// counter (a signed one's exactness is another matter), shared by the
+    /// terms that invert to the same `G` (`strided`); the caller's query
+    /// checks each.
+    fn stride_inverses(
+        &mut self,
+        t: Inst,
+        addr: TermId,
+        to: &Ca,
+        made: &mut HashMap<(usize, TermId), (TermId, TermId)>,
+        strided: &mut HashMap<(TermId, TermId), Inst>,
+    ) -> Vec<(Inst, Vec<TermId>)> {
         let (Some(q), Some(_)) = (self.base_inst.q, t.q) else { return Vec::new() };
         if !self.mentions(&[to.off], q) {
             return Vec::new();
@@ -230,6 +243,12 @@ impl Prover<'_> {
         }
         let mut out = Vec::new();
         for step in steps {
+            // The same counter value inverted for an earlier term: its
+            // candidate, whose facts the query already states.
+            if let Some(&c) = strided.get(&(step, g)) {
+                out.push((c, Vec::new()));
+                continue;
+            }
             let mut facts = Vec::new();
             let st = &mut self.inp.st;
             let qc = st.fresh_const("C.iter.q", Sort::bv(32));
@@ -269,6 +288,7 @@ impl Prover<'_> {
                 let implied = self.inp.st.and(&[is_g, exact_c]);
                 facts.push(self.inp.st.implies(nonzero, implied));
             }
+            strided.insert((step, g), c);
             out.push((c, facts));
         }
         out
