@@ -169,6 +169,11 @@ struct Prover<'a> {
     /// ([`sym::LoopIteration`]), for the candidate writers of [`cover`]
     /// that invert a grid-stride counter.
     iter_loops: Vec<sym::LoopIteration>,
+    /// How many solver processes the proof has started, which numbers
+    /// their logs (`LOCKSTEP_EQUIV_LOG=PATH` writes `PATH.N` per process,
+    /// so that each query can be timed with the solver alone).
+    query_log: Option<std::path::PathBuf>,
+    log_seq: usize,
 }
 
 /// The limit of a digit-bound query ([`Prover::digits`]), in milliseconds
@@ -203,14 +208,15 @@ fn prove_inner(a: KernelRef, b: Option<KernelRef>, config: &EquivConfig) -> Res<
     inp.fix_scalars(&config.scalar_args);
     inp.floats = config.floats;
     let mut sconf = config.solver_config(config.query_timeout);
-    if let Some(path) = std::env::var_os("LOCKSTEP_EQUIV_LOG") {
+    let query_log = std::env::var_os("LOCKSTEP_EQUIV_LOG").map(std::path::PathBuf::from);
+    if let Some(path) = &query_log {
         sconf = sconf.with_log(path);
     }
     let solver = Solver::spawn(sconf)
         .map_err(|e| (format!("cannot start the solver: {e}"), None))?;
     let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id, q: None };
     let tru = inp.st.true_();
-    let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru, shifts: HashMap::new(), shift_memo: HashMap::new(), cover_used: false, digit_memo: HashMap::new(), iter_loops: Vec::new() };
+    let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru, shifts: HashMap::new(), shift_memo: HashMap::new(), cover_used: false, digit_memo: HashMap::new(), iter_loops: Vec::new(), query_log, log_seq: 0 };
     pr.launch_facts();
 
     // Loop branches are pruned with the launch facts and, so that a

@@ -1226,6 +1226,15 @@ impl<'a> Executor<'a> {
                     AnnotKind::Requires | AnnotKind::Assume if !self.post => {
                         let r = self.inp.st.implies(p.pc, cond);
                         self.requires.push(r);
+                        // A path on which the condition is false (the
+                        // short-circuit side of `__requires(a && b)` where
+                        // `a` fails) is excluded by the fact just pushed
+                        // (`¬pc`), which every query assumes: it ends here,
+                        // so that a conjunction does not become two paths
+                        // into the loops that follow.
+                        if self.inp.st.as_bool(cond) == Some(false) {
+                            return Ok(Flow::Stop);
+                        }
                     }
                     AnnotKind::Ensures if self.post => {
                         let nc = self.inp.st.not(cond);
@@ -1423,7 +1432,8 @@ impl<'a> Executor<'a> {
 enum Flow {
     Next,
     Barrier,
-    /// The path ends here (postcondition mode reached a write).
+    /// The path ends here (postcondition mode reached a write, or a
+    /// precondition that is false on the path).
     Stop,
 }
 

@@ -106,15 +106,15 @@ impl Prover<'_> {
         // a vector store) share one candidate, and its facts are stated
         // once.
         let mut inverses: HashMap<(usize, TermId), (TermId, TermId)> = HashMap::new();
+        // Grid-stride inverses already made, by step and counter value:
+        // the lanes of a vector store and its scalar tail often invert to
+        // one counter value, and then share one candidate.
+        let mut strided: HashMap<(TermId, TermId), Inst> = HashMap::new();
         // The row and column of a row-major address, for inverting
-        // another row-major address digit by digit.
-        let digits = match self.digits(x.off, x.guard)? {
-            Some(d) => {
-                let (row, col) = (self.at(d.row, t), self.at(d.col, t));
-                Some((d, row, col))
-            }
-            None => None,
-        };
+        // another row-major address digit by digit: found when first
+        // needed (the digit bound is a solver query, which a term with a
+        // grid-stride inverse does not need).
+        let mut digits = None;
         let mut bits = HashMap::new();
         for y in to {
             // A term whose known low bits differ from `x`'s (another lane
@@ -126,20 +126,35 @@ impl Prover<'_> {
             // The thread itself, and the inverse of the address as a
             // function of the global id or, when it is not one, of the
             // local id.
+            // The iteration and thread of a grid-stride loop that write
+            // `addr` with `y`: when `y` is affine in such a loop's counter,
+            // this candidate is its writer, and the inverses in the ids
+            // alone (which hold the iteration fixed) are left out. Fewer
+            // candidates only make the query harder to refute, never
+            // wrong, and each costs the solver dearly (fresh ids, their
+            // products, a disjunct).
             let mut cands = vec![t];
-            if let Some((c, split)) = self.global_inverse(t, addr, y, &mut inverses) {
+            let by_stride = self.stride_inverses(t, addr, y, &mut inverses, &mut strided);
+            if !by_stride.is_empty() {
+                for (c, split) in by_stride {
+                    facts.extend(split);
+                    cands.push(c);
+                }
+            } else if let Some((c, split)) = self.global_inverse(t, addr, y, &mut inverses) {
                 facts.extend(split);
                 cands.push(c);
-            } else if let Some((c, split)) = self.row_major_inverse(t, digits.as_ref(), y, &mut inverses)? {
+            } else if let Some((c, split)) = {
+                if digits.is_none() {
+                    digits = Some(self.digits(x.off, x.guard)?.map(|d| {
+                        let (row, col) = (self.at(d.row, t), self.at(d.col, t));
+                        (d, row, col)
+                    }));
+                }
+                self.row_major_inverse(t, digits.as_ref().and_then(|d| d.as_ref()), y, &mut inverses)?
+            } {
                 facts.extend(split);
                 cands.push(c);
             } else if let Some(c) = self.affine_inverse(t, addr, y) {
-                cands.push(c);
-            }
-            // The iteration and thread of a grid-stride loop that write
-            // `addr` with `y`.
-            for (c, split) in self.stride_inverses(t, addr, y, &mut inverses) {
-                facts.extend(split);
                 cands.push(c);
             }
             let nw = self.guard_no_wrap(y);
@@ -186,9 +201,18 @@ impl Prover<'_> {
     /// id. `q'` and the remainder are fresh constants defined by `step !=
     /// 0 → q' * step + r = G ∧ r < step` (exact, in 64 bits): such values
     /// exist for every `G`, so the facts exclude no thread `t`. One
-    /// candidate per iterated loop with an unsigned counter (a signed one's
-    /// exactness is another matter); the caller's query checks each.
-    fn stride_inverses(&mut self, t: Inst, addr: TermId, to: &Ca, made: &mut HashMap<(usize, TermId), (TermId, TermId)>) -> Vec<(Inst, Vec<TermId>)> {
+    /// candidate per distinct step of the iterated loops with an unsigned
+    /// counter (a signed one's exactness is another matter), shared by the
+    /// terms that invert to the same `G` (`strided`); the caller's query
+    /// checks each.
+    fn stride_inverses(
+        &mut self,
+        t: Inst,
+        addr: TermId,
+        to: &Ca,
+        made: &mut HashMap<(usize, TermId), (TermId, TermId)>,
+        strided: &mut HashMap<(TermId, TermId), Inst>,
+    ) -> Vec<(Inst, Vec<TermId>)> {
         let (Some(q), Some(_)) = (self.base_inst.q, t.q) else { return Vec::new() };
         if !self.mentions(&[to.off], q) {
             return Vec::new();
@@ -208,9 +232,23 @@ impl Prover<'_> {
         let beta = at_global(self, 0);
         let next = at_global(self, 1);
         let Some(g) = affine_index(&mut self.inp.st, addr, beta, next) else { return Vec::new() };
+        // One candidate per distinct step: loops of both kernels that step
+        // by the same term (two grid-stride loops) give the same
+        // candidate, and a second copy would only lengthen the query.
+        let mut steps: Vec<TermId> = Vec::new();
+        for it in &self.iter_loops {
+            if !steps.contains(&it.step) {
+                steps.push(it.step);
+            }
+        }
         let mut out = Vec::new();
-        for it in self.iter_loops.clone() {
-            let step = it.step;
+        for step in steps {
+            // The same counter value inverted for an earlier term: its
+            // candidate, whose facts the query already states.
+            if let Some(&c) = strided.get(&(step, g)) {
+                out.push((c, Vec::new()));
+                continue;
+            }
             let mut facts = Vec::new();
             let st = &mut self.inp.st;
             let qc = st.fresh_const("C.iter.q", Sort::bv(32));
@@ -232,18 +270,49 @@ impl Prover<'_> {
             facts.push(st.implies(nonzero, defs));
             let mut c = self.split_global(t, &[(d, r)], made, &mut facts);
             c.q = Some(qc);
-            // Consequences of the definitions, spelled as the loop spells
-            // them (so that the abstraction of products keeps them): the
-            // candidate's counter is `G`, and it is exact. Implied facts
-            // exclude nothing.
-            let counter = self.at(it.counter, c);
-            let is_g = self.inp.st.eq(counter, g);
-            let exact_c = self.at(it.exact, c);
-            let implied = self.inp.st.and(&[is_g, exact_c]);
-            facts.push(self.inp.st.implies(nonzero, implied));
+            // Consequences of the definitions, spelled as each loop with
+            // this step spells them (so that the abstraction of products
+            // keeps them): the candidate's counter is `G`, and it is
+            // exact. They follow from the definitions only for a loop
+            // whose counter starts at the global id (`init + q * step`
+            // with `init` the global id of dimension `d`): for another
+            // start (`gid + 1`) they would contradict the definitions and
+            // exclude every thread, so such a loop adds none.
+            for it in self.iter_loops.clone() {
+                if it.step != step || !self.counts_from_global_id(&it, d) {
+                    continue;
+                }
+                let counter = self.at(it.counter, c);
+                let is_g = self.inp.st.eq(counter, g);
+                let exact_c = self.at(it.exact, c);
+                let implied = self.inp.st.and(&[is_g, exact_c]);
+                facts.push(self.inp.st.implies(nonzero, implied));
+            }
+            strided.insert((step, g), c);
             out.push((c, facts));
         }
         out
+    }
+
+    /// Whether the counter of iterated loop `it` is `gid + q * step` for
+    /// the global id `gid` of dimension `d` of the base thread, in one of
+    /// the operand orders kernels spell (checked on the terms, so that
+    /// facts derived from that form are consequences, not assumptions).
+    fn counts_from_global_id(&mut self, it: &sym::LoopIteration, d: usize) -> bool {
+        let st = &mut self.inp.st;
+        let TermKind::App(Op::BvAdd, args) = st.kind(it.counter).clone() else { return false };
+        let [init, qs] = args[..] else { return false };
+        let q_step = [st.bvmul(it.q, it.step), st.bvmul(it.step, it.q)];
+        if !q_step.contains(&qs) {
+            return false;
+        }
+        let (b, l, bd) = (self.base_inst.bid[d], self.base_inst.tid[d], self.inp.local_size[d]);
+        let mut gids = Vec::new();
+        for m in [st.bvmul(b, bd), st.bvmul(bd, b)] {
+            gids.push(st.bvadd(m, l));
+            gids.push(st.bvadd(l, m));
+        }
+        gids.contains(&init)
     }
 
     /// The writer of the element at row `row` and column `col` (thread

@@ -31,7 +31,7 @@ pub fn power_of_two_block_sizes(a: KernelRef, b: Option<KernelRef>, config: &Equ
     let solver = Solver::spawn(config.solver_config(config.query_timeout)).map_err(|e| format!("cannot start the solver: {e}"))?;
     let base_inst = Inst { tid: inp.local_id.expect("one-thread inputs"), bid: inp.group_id, q: None };
     let tru = inp.st.true_();
-    let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru, shifts: HashMap::new(), shift_memo: HashMap::new(), cover_used: false, digit_memo: HashMap::new(), iter_loops: Vec::new() };
+    let mut pr = Prover { inp, solver, base: Vec::new(), per_thread: Vec::new(), base_inst, config, label: "", block_product: tru, shifts: HashMap::new(), shift_memo: HashMap::new(), cover_used: false, digit_memo: HashMap::new(), iter_loops: Vec::new(), query_log: None, log_seq: 0 };
     pr.launch_facts();
     for (i, (k, f)) in kernels.iter().zip(&funcs).enumerate() {
         let reqs = sym::Executor::new(k.module, f, ["a", "b"][i], &mut pr.inp)

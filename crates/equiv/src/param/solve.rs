@@ -3,6 +3,7 @@
 //! small values first (so that the interpreter can confirm them).
 
 use super::*;
+use lockstep_smt::SolverConfig;
 
 /// Why a query did not run: the proof was stopped because differential
 /// testing, running beside it, had already found a difference
@@ -24,10 +25,10 @@ impl Prover<'_> {
     pub(super) fn sat_many(&mut self, queries: &[Vec<TermId>]) -> Res<Vec<SatResult>> {
         let queries: Vec<Vec<TermId>> = queries.iter().map(|q| self.prepare(q)).collect();
         let plans: Vec<(Option<Vec<TermId>>, &Vec<TermId>)> = queries.iter().map(|facts| (self.light_facts(facts), facts)).collect();
-        let config = self.solver.config().clone();
+        let configs: Vec<[SolverConfig; 2]> = plans.iter().map(|_| [self.next_solver_config(), self.next_solver_config()]).collect();
         let st = &self.inp.st;
         let config_run = self.config;
-        let run = |facts: &[TermId]| -> Result<SatResult, String> {
+        let run = |facts: &[TermId], config: &SolverConfig| -> Result<SatResult, String> {
             if config_run.cancelled() {
                 return Err(CANCELLED.to_string());
             }
@@ -38,7 +39,7 @@ impl Prover<'_> {
             solver.check_sat().map_err(|e| format!("solver error: {e}"))
         };
         // A solver log (LOCKSTEP_EQUIV_LOG) is one file: one process at a time.
-        let workers = if config.log_path.is_some() { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4) };
+        let workers = if self.solver.config().log_path.is_some() { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4) };
         let next = std::sync::atomic::AtomicUsize::new(0);
         let results: Vec<std::sync::Mutex<Option<Result<SatResult, String>>>> = plans.iter().map(|_| std::sync::Mutex::new(None)).collect();
         let start = std::time::Instant::now();
@@ -48,11 +49,11 @@ impl Prover<'_> {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some((light, full)) = plans.get(i) else { break };
                     let t0 = std::time::Instant::now();
-                    let lr = light.as_deref().map(run);
+                    let lr = light.as_deref().map(|l| run(l, &configs[i][0]));
                     let t1 = t0.elapsed();
                     let r = match lr {
                         Some(Ok(SatResult::Unsat)) => Ok(SatResult::Unsat),
-                        _ => run(full),
+                        _ => run(full, &configs[i][1]),
                     };
                     crate::trace(&format!("  query {i}: light {:?} in {t1:?}, total {:?}: {:?}", light.is_some(), t0.elapsed(), r));
                     *results[i].lock().expect("no panics while holding the lock") = Some(r);
@@ -217,7 +218,7 @@ impl Prover<'_> {
             if self.config.cancelled() {
                 return Err((CANCELLED.to_string(), None));
             }
-            self.solver = Solver::spawn(self.solver.config().clone()).map_err(err)?;
+            self.solver = Solver::spawn(self.next_solver_config()).map_err(err)?;
             for f in self.prepare(&attempt) {
                 self.solver.assert(&self.inp.st, f).map_err(err)?;
             }
@@ -247,7 +248,7 @@ impl Prover<'_> {
         // bit-vector preprocessing that makes these queries easy
         // (measured: a value comparison that a fresh z3 refutes in 20 ms
         // timed out after 10 s in a scope). Starting z3 costs ~15 ms.
-        self.solver = Solver::spawn(self.solver.config().clone()).map_err(err)?;
+        self.solver = Solver::spawn(self.next_solver_config()).map_err(err)?;
         for f in self.prepare(facts) {
             self.solver.assert(&self.inp.st, f).map_err(err)?;
         }
@@ -267,7 +268,7 @@ impl Prover<'_> {
         // bit-vector preprocessing that makes these queries easy
         // (measured: a value comparison that a fresh z3 refutes in 20 ms
         // timed out after 10 s in a scope). Starting z3 costs ~15 ms.
-        self.solver = Solver::spawn(self.solver.config().clone()).map_err(err)?;
+        self.solver = Solver::spawn(self.next_solver_config()).map_err(err)?;
         for f in self.prepare(facts) {
             self.solver.assert(&self.inp.st, f).map_err(err)?;
         }
@@ -281,6 +282,22 @@ impl Prover<'_> {
         let m = if r == SatResult::Sat { model(self).ok() } else { None };
         crate::trace(&format!("param query ({}, with model): {:?} in {:?}", self.label, r, start.elapsed()));
         Ok((r, m))
+    }
+
+    /// The configuration of the next solver process: the proof's, with
+    /// a numbered log file when the proof logs (`LOCKSTEP_EQUIV_LOG`), so
+    /// that one process's log does not overwrite another's.
+    pub(super) fn next_solver_config(&mut self) -> SolverConfig {
+        let config = self.solver.config().clone();
+        match self.query_log.clone() {
+            Some(path) => {
+                self.log_seq += 1;
+                let mut numbered = path.into_os_string();
+                numbered.push(format!(".{}", self.log_seq));
+                config.with_log(numbered)
+            }
+            None => config,
+        }
     }
 
     /// `terms` as the solver gets them: with the loop counters proved

@@ -415,7 +415,9 @@ pub(super) fn fold_under(st: &mut TermStore, facts: &[TermId], values: &HashMap<
 
 /// A few concrete launches for [`fold_under`]: every bit-vector or Boolean
 /// constant of `facts` gets a value (0, false), the block and grid sizes 1
-/// except `blockDim.x`, which takes each of the common sizes in turn.
+/// except `blockDim.x`, which takes each of the common sizes in turn; two
+/// more points take iteration 1 of an iterated loop with scalar arguments
+/// of 4096.
 /// Satisfying assignments found this way are models: a satisfiable query
 /// needs no solver when one of them satisfies it.
 pub(super) fn sample_points(st: &mut TermStore, facts: &[TermId]) -> Vec<HashMap<TermId, TermId>> {
@@ -435,7 +437,12 @@ pub(super) fn sample_points(st: &mut TermStore, facts: &[TermId]) -> Vec<HashMap
         }
     }
     let mut points = Vec::new();
-    for x in [64u128, 256, 32, 1] {
+    // The last two points run a later iteration of an iterated loop
+    // (`iter.q` 1) on large scalar arguments, so that a grid-stride
+    // counter's digit (`tid + q * stride` against `blockDim`) can exceed
+    // a launch size while the iteration still runs: a failed digit bound
+    // then needs no solver, which takes long to find that model.
+    for (x, later) in [(64u128, false), (256, false), (32, false), (1, false), (64, true), (32, true)] {
         let mut values = HashMap::new();
         for &(c, f) in &consts {
             let name = st.fun(f).name.clone();
@@ -446,6 +453,10 @@ pub(super) fn sample_points(st: &mut TermStore, facts: &[TermId]) -> Vec<HashMap
                         x
                     } else if name.starts_with("blockDim.") || name.starts_with("gridDim.") {
                         1
+                    } else if later && name.starts_with("iter.q") {
+                        1
+                    } else if later && name.starts_with("arg") && w >= 16 {
+                        4096
                     } else {
                         0
                     };
