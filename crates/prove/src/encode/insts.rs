@@ -585,6 +585,7 @@ impl<'a> Enc<'a> {
         }
         let m = self.uf("mul", &[a, b], Sort::bv(w));
         self.product_lemmas(a, b, m);
+        self.pow2_factor_lemmas(a, b, m);
         m
     }
 

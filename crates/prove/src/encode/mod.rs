@@ -246,6 +246,10 @@ pub(crate) struct LoopData {
     /// The header parameters (by index) with a congruence stride candidate
     /// (see `Enc::stride_congruence`).
     pub congruence_params: Vec<usize>,
+    /// The header parameters (by index) doubled (`true`) or logically
+    /// halved (`false`) on the loop's one back edge, for the
+    /// `last-iteration` candidates.
+    pub pow2_steps: Vec<(usize, bool)>,
     /// User invariants: (is candidate, text, term over the state, inst).
     pub user: Vec<(bool, String, TermId, InstId)>,
     /// Entry predicates of both threads.
@@ -362,6 +366,10 @@ pub(crate) struct Enc<'a> {
     pub(crate) no_wrap_t1: HashMap<InstId, TermId>,
     /// Products of two symbolic values with lemmas (see `no_wrap`).
     pub(crate) products: Vec<(TermId, TermId, TermId)>,
+    /// The havocked loop counters that step by doubling or halving (the
+    /// `pow2` rule's), whose products get the power-of-two factor lemmas
+    /// (see `no_wrap::pow2_factor_lemmas`).
+    pub(crate) pow2_counters: HashSet<TermId>,
     /// See `Problem::daikon`.
     pub(crate) daikon: Vec<crate::daikon::DaikonLoop>,
     /// The loop-counter updates that step by the launch's sizes (the
@@ -491,6 +499,7 @@ impl<'a> Enc<'a> {
             uses_enabled: func.insts.iter().any(|(_, inst)| matches!(inst.kind, InstKind::AnnotValue { func: lockstep_kir::AnnotFn::Enabled, .. })),
             no_wrap_t1: HashMap::new(),
             products: Vec::new(),
+            pow2_counters: HashSet::new(),
             daikon: Vec::new(),
             launch_steps: HashSet::new(),
             signed_launch_steps: HashSet::new(),
