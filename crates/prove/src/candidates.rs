@@ -250,13 +250,15 @@ impl Enc<'_> {
                             out.push(self.pow2(&name, x));
                         }
                         self.pow2_counters.extend(x);
-                        // A signed halving is no logical shift: only `/ 2`
-                        // and `>> 1` of unsigned values are paired.
-                        if updates[k].len() == 1 && lhs == p {
+                        // A signed halving (`int d; d >>= 1`) is a logical
+                        // one while the value is not negative, as a counter
+                        // tested `d > 0` is; the candidates below say
+                        // logical shifts, and Houdini drops them where the
+                        // two differ.
+                        if updates[k].len() == 1 && (lhs == p || op == BinOp::Mul) {
                             match op {
                                 BinOp::Mul | BinOp::Shl => doubled.push(k),
-                                BinOp::UDiv | BinOp::LShr => halved.push(k),
-                                _ => {}
+                                _ => halved.push(k),
                             }
                         }
                     }

@@ -361,6 +361,8 @@ impl<'a> Enc<'a> {
                         if !self.assumptions.contains(&text) {
                             self.assumptions.push(text);
                         }
+                    } else if mode == Mode::Normal {
+                        self.reservation_ranges(i, b, out)?;
                     }
                 }
             }

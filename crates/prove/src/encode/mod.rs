@@ -370,6 +370,9 @@ pub(crate) struct Enc<'a> {
     /// `pow2` rule's), whose products get the power-of-two factor lemmas
     /// (see `no_wrap::pow2_factor_lemmas`).
     pub(crate) pow2_counters: HashSet<TermId>,
+    /// The objects whose every write is an atomic addition (the analysis
+    /// crate's `atomics::add_only_counters`), for `slots::reservation_ranges`.
+    pub(crate) add_only_counters: HashSet<usize>,
     /// See `Problem::daikon`.
     pub(crate) daikon: Vec<crate::daikon::DaikonLoop>,
     /// The loop-counter updates that step by the launch's sizes (the
@@ -500,6 +503,7 @@ impl<'a> Enc<'a> {
             no_wrap_t1: HashMap::new(),
             products: Vec::new(),
             pow2_counters: HashSet::new(),
+            add_only_counters: HashSet::new(),
             daikon: Vec::new(),
             launch_steps: HashSet::new(),
             signed_launch_steps: HashSet::new(),
@@ -589,6 +593,13 @@ impl<'a> Enc<'a> {
         }
         enc.add_pointer_benign_sites(config.equality_abstraction);
         enc.unwritten = enc.unwritten_objects(&premem::written_memory(func));
+        enc.add_only_counters = lockstep_analysis::atomics::add_only_counters(module, func)
+            .into_iter()
+            .filter_map(|r| match r {
+                lockstep_analysis::pointers::Root::Global(g) => enc.global_obj.get(&g).copied(),
+                lockstep_analysis::pointers::Root::Param(k) => enc.param_obj.get(&k).copied(),
+            })
+            .collect();
         enc.const_locals = premem::constant_initialised_locals(module, func, &flow.0);
         enc.consistent_loads = premem::consistent_loads(module, func, (&flow.0, &flow.1, &flow.2), &enc.spec_loads, |r| {
             enc.every_race_checked_on(enc.root_object(r))
