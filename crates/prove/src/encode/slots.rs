@@ -32,7 +32,7 @@ use super::*;
 impl Enc<'_> {
     /// For an `atomicAdd` `i` (in block `b`) of a value that is not a
     /// constant (constants are `distinct_increments`' and the slot sites')
-    /// outside loops, on a counter whose every write is an atomic addition
+    /// outside loops, whose old value may decide an address or a branch, on a counter whose every write is an atomic addition
     /// (`add_only_counters`) and whose races are all checked, with `out`
     /// the two threads' old values: assumes that the ranges `[old, old +
     /// v)` of the two threads' executions on one location are disjoint and
@@ -48,8 +48,12 @@ impl Enc<'_> {
         if w >= 64 || matches!(self.func.values[value].def, ValueDef::Const(_)) || self.loops.innermost(b).is_some() {
             return Ok(());
         }
+        // Only where the old value may decide an address or a branch: the
+        // ranges are said nowhere else, and the assumption is not made
+        // for a sum whose old value is stored or unused.
+        let relevant = self.func.insts[i].result.is_some_and(|r| self.control_relevant.contains(&r));
         let Some(obj) = self.static_object(ptr) else { return Ok(()) };
-        if !self.add_only_counters.contains(&obj) || !self.every_race_checked_on(obj) {
+        if !relevant || !self.add_only_counters.contains(&obj) || !self.every_race_checked_on(obj) {
             return Ok(());
         }
         let (Some(Sym::Bv(r1)), Some(Sym::Bv(r2))) = (out[0], out[1]) else { return Ok(()) };
