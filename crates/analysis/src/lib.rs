@@ -21,6 +21,7 @@
 //!   grid-stride loops);
 //! - `uniformity`: which values and branches are the same in every thread;
 //! - `pointers`: the parameter, global or local a pointer is derived from;
+//! - `atomics`: the counters that only grow by atomic additions;
 //! - `memory`, `relevance`: the prover's pre-analyses (read-only by-value
 //!   arguments, written memory, read consistency, constant-initialised
 //!   locals, control relevance);
@@ -34,6 +35,7 @@
 //! that are unreachable from the entry are defined but trivial (such blocks
 //! have no dominators, belong to no loop, and are never divergent).
 
+pub mod atomics;
 pub mod block_order;
 pub mod cfg;
 pub mod dimensions;

@@ -16,6 +16,8 @@
 //! | `stride` | `(x - init) % c == 0` for `x += c`, `x -= c`; `x % c == init % c` over an uninterpreted remainder when `c` is not a literal (a launch size, an argument) or a constant that is not a power of two (with facts for starts `base + k`, `k >= c`); `x % c == 0` for a constant `c > 1` when `x` does not start at 0; a negative literal step (`k--` is `k + -1`) counts as a step down by its magnitude |
 //! | `linked-counters` | `(x - x0) * sy == (y - y0) * sx` for two counters stepping by constants `sx`, `sy` on the loop's one back edge (`k++` and `index += WIDTH`) |
 //! | `pow2` | `x == 0 \|\| (x & (x - 1)) == 0` for `x *= 2`, `x /= 2`, shifts by one |
+//! | `opposite-steps` | `x == x0 << k && y == y0 >> k` for some `k` up to the width, and the same with `y0 >> (k - 1) != 0` for `k > 0`, for a counter `x` doubled and a counter `y` halved on the loop's one back edge (a Blelloch scan's `stride <<= 1` with `active >>= 1`) |
+//! | `last-iteration` | `HAS && SITE in loop && same_group => x == ghost_x << 1` (or `>> 1`), and `HAS && SITE not in loop && same_group => x == x0`, for a counter doubled (halved) on the loop's one back edge: a barrier in the body clears the log each time round |
 //! | `uniform` | `x1 == x2`, `same_group => x1 == x2`, `q1 && q2 => x1 == x2`; `same_warp => x1 == x2` in loops of warp collectives |
 //! | `pred-eq` | `q1 == q2`, `same_group => q1 == q2` (barriers in loops); `same_warp => q1 == q2` in loops of warp collectives (shuffle loops entered by whole warps, `if (warp == 0)`) |
 //! | `no-access` | `!READ_HAS_OCCURRED_M` etc., and `same_group => !HAS` for `__shared__` objects |
@@ -53,7 +55,7 @@ use crate::race::AccessKind;
 
 /// Every rule tag, for `--disable-rule` style options and reports.
 pub const RULES: &[&str] =
-    &["init-bound", "guard-bound", "stride", "linked-counters", "pow2", "uniform", "pred-eq", "no-access", "access-offset", "log-width"];
+    &["init-bound", "guard-bound", "stride", "linked-counters", "pow2", "opposite-steps", "last-iteration", "uniform", "pred-eq", "no-access", "access-offset", "log-width"];
 
 /// A per-thread candidate about loop counters: `t[i]` is thread `i+1`'s
 /// instance, over that thread's header parameters.
@@ -161,6 +163,10 @@ impl Enc<'_> {
         // Per parameter, its step when its one back-edge value is it plus
         // or minus a literal (for `linked_counters`).
         let mut literal_steps: Vec<Option<TermId>> = vec![None; params.len()];
+        // The parameters doubled and those halved on the back edge (for
+        // `opposite_steps`).
+        let mut doubled = Vec::new();
+        let mut halved = Vec::new();
         for (k, &p) in params.iter().enumerate() {
             let Sym::Bv(_) = state.hp[0][k] else { continue };
             let x = [Self::sym_term(state.hp[0][k]), Self::sym_term(state.hp[1][k])];
@@ -237,11 +243,24 @@ impl Enc<'_> {
                         }
                         out.push(ParamCand { tag: "stride", text: format!("({name} - initial) % stride == 0"), t });
                     }
-                    BinOp::Mul | BinOp::UDiv | BinOp::SDiv if cst == Some(2) && self.rule_on("pow2") => {
-                        out.push(self.pow2(&name, x));
-                    }
-                    BinOp::Shl | BinOp::LShr | BinOp::AShr if cst == Some(1) && self.rule_on("pow2") => {
-                        out.push(self.pow2(&name, x));
+                    BinOp::Mul | BinOp::UDiv | BinOp::SDiv | BinOp::Shl | BinOp::LShr | BinOp::AShr
+                        if cst == Some(if matches!(op, BinOp::Mul | BinOp::UDiv | BinOp::SDiv) { 2 } else { 1 }) =>
+                    {
+                        if self.rule_on("pow2") {
+                            out.push(self.pow2(&name, x));
+                        }
+                        self.pow2_counters.extend(x);
+                        // A signed halving (`int d; d >>= 1`) is a logical
+                        // one while the value is not negative, as a counter
+                        // tested `d > 0` is; the candidates below say
+                        // logical shifts, and Houdini drops them where the
+                        // two differ.
+                        if updates[k].len() == 1 && (lhs == p || op == BinOp::Mul) {
+                            match op {
+                                BinOp::Mul | BinOp::Shl => doubled.push(k),
+                                _ => halved.push(k),
+                            }
+                        }
                     }
                     _ => {}
                 }
@@ -249,6 +268,86 @@ impl Enc<'_> {
         }
         if self.rule_on("linked-counters") {
             out.extend(self.linked_counters(&params, &literal_steps, &state, &entry));
+        }
+        self.loop_data[l].pow2_steps = doubled.iter().map(|&k| (k, true)).chain(halved.iter().map(|&k| (k, false))).collect();
+        if self.rule_on("opposite-steps") {
+            out.extend(self.opposite_steps(&params, &doubled, &halved, &state, &entry));
+        }
+        out
+    }
+
+    /// For a header parameter `x` doubled and a parameter `y` of the same
+    /// width halved (logically) on the loop's one back edge, the states
+    /// the pair can reach: after `k` iterations `x == x0 << k` and `y ==
+    /// y0 >> k`, a disjunction over `k` from 0 to the width (both are
+    /// then zero for good). It relates two counters that move in opposite
+    /// power-of-two steps, as a Blelloch scan's `stride` (doubling) and
+    /// `active` (halving) keep `stride * active == n / 2`, so that `t <
+    /// active` bounds `stride * (2 * t + 2)`; the `pow2` candidates alone
+    /// say nothing of the one counter at a bound of the other. A second
+    /// candidate adds to each `k > 0` that `y` was not yet zero one
+    /// iteration earlier, which holds where the loop runs only while `y`
+    /// is not zero (`active > 0`) and pins the state the loop exits in
+    /// (`active == 0` with `stride == 2 * n`, which the next loop starts
+    /// from). Constant shifts only: the solver sees no product of two
+    /// unknowns, which it does not finish in the budget.
+    fn opposite_steps(
+        &mut self,
+        params: &[ValueId],
+        doubled: &[usize],
+        halved: &[usize],
+        state: &LoopState,
+        entry: &LoopState,
+    ) -> Vec<ParamCand> {
+        let mut out = Vec::new();
+        let name = |enc: &Self, v: ValueId| enc.func.values[v].name.clone().unwrap_or_else(|| format!("{v}"));
+        for &kx in doubled {
+            for &ky in halved {
+                let Some(w) = self.st.sort_of(Self::sym_term(state.hp[0][kx])).bv_width() else { continue };
+                if Some(w) != self.st.sort_of(Self::sym_term(state.hp[0][ky])).bv_width() {
+                    continue;
+                }
+                let any = Self::sym_term(state.hp[0][kx]);
+                let (mut reach, mut until_zero) = ([any; 2], [any; 2]);
+                for th in 0..2 {
+                    let (x, y) = (Self::sym_term(state.hp[th][kx]), Self::sym_term(state.hp[th][ky]));
+                    let (x0, y0) = (Self::sym_term(entry.hp[th][kx]), Self::sym_term(entry.hp[th][ky]));
+                    let zero = self.st.bv_const(w, 0);
+                    let mut plain = Vec::new();
+                    let mut running = Vec::new();
+                    for k in 0..=w {
+                        let shift = self.st.bv_const(w, k as u128);
+                        let xk = self.st.bvshl(x0, shift);
+                        let yk = self.st.bvlshr(y0, shift);
+                        let x_at = self.st.eq(x, xk);
+                        let y_at = self.st.eq(y, yk);
+                        let at_k = self.st.and(&[x_at, y_at]);
+                        plain.push(at_k);
+                        if k == 0 {
+                            running.push(at_k);
+                        } else {
+                            let before = self.st.bv_const(w, k as u128 - 1);
+                            let y_before = self.st.bvlshr(y0, before);
+                            let stopped = self.st.eq(y_before, zero);
+                            let was_running = self.st.not(stopped);
+                            running.push(self.st.and(&[at_k, was_running]));
+                        }
+                    }
+                    reach[th] = self.st.or(&plain);
+                    until_zero[th] = self.st.or(&running);
+                }
+                let (nx, ny) = (name(self, params[kx]), name(self, params[ky]));
+                out.push(ParamCand {
+                    tag: "opposite-steps",
+                    text: format!("{nx} doubles as {ny} halves, from their initial values"),
+                    t: reach,
+                });
+                out.push(ParamCand {
+                    tag: "opposite-steps",
+                    text: format!("{nx} doubles as {ny} halves, from their initial values, until {ny} is zero"),
+                    t: until_zero,
+                });
+            }
         }
         out
     }
@@ -928,6 +1027,9 @@ impl Enc<'_> {
                             out.push((pc.tag, format!("for the logged {} of `{oname}` in this loop: {}", k.name(), pc.text), c));
                         }
                     }
+                    if lp == l && self.rule_on("last-iteration") {
+                        out.extend(self.last_iteration(l, state, entry, &map, [log.has, from_lp], mixed, &oname, k));
+                    }
                 }
                 // The counter candidates of a loop that is neither this
                 // one nor around or inside it (an earlier loop, whose logged
@@ -959,6 +1061,58 @@ impl Enc<'_> {
             }
         }
         out.retain(|(_, _, t)| self.st.as_bool(*t) != Some(true));
+        out
+    }
+
+    /// For each counter `x` of loop `l` doubled (halved) on its one back
+    /// edge: `HAS && SITE in loop && same_group => x == ghost_x << 1` (or
+    /// `>> 1`), with `ghost_x` its value when thread 1's logged access of
+    /// the loop was made, and, where the log may hold other sites' accesses
+    /// (`mixed`), `HAS && SITE not in loop && same_group => x == x0`. Both
+    /// say that a barrier in the body clears the logs of the threads of one
+    /// group each time round: an access of the loop was logged in the
+    /// previous iteration, and one from elsewhere (before the loop) only
+    /// while the loop has not gone round. The exit state then bounds the
+    /// last logged access (a scan's up-sweep ends with `active == 0`, so
+    /// its last access was made with `active == 1`, by thread 0 only) and
+    /// shows the accesses before the loop ordered, which the candidates
+    /// over the ghosts alone do not: they hold of any earlier iteration.
+    #[allow(clippy::too_many_arguments)]
+    fn last_iteration(
+        &mut self,
+        l: usize,
+        state: &LoopState,
+        entry: &LoopState,
+        ghosts: &HashMap<TermId, TermId>,
+        [has, from_loop]: [TermId; 2],
+        mixed: bool,
+        object: &str,
+        kind: AccessKind,
+    ) -> Vec<(&'static str, String, TermId)> {
+        let mut out = Vec::new();
+        let header = self.loops.loops[l].header;
+        let in_loop = self.st.and(&[has, from_loop, self.same_group]);
+        let elsewhere = self.st.not(from_loop);
+        let elsewhere = self.st.and(&[has, elsewhere, self.same_group]);
+        for (j, doubled) in self.loop_data[l].pow2_steps.clone() {
+            let now = Self::sym_term(state.hp[0][j]);
+            let Some(&then) = ghosts.get(&now) else { continue };
+            let Some(w) = self.st.sort_of(now).bv_width() else { continue };
+            let p = self.func.blocks[header].params[j];
+            let name = self.func.values[p].name.clone().unwrap_or_else(|| format!("{p}"));
+            let one = self.st.bv_const(w, 1);
+            let stepped = if doubled { self.st.bvshl(then, one) } else { self.st.bvlshr(then, one) };
+            let same = self.st.eq(now, stepped);
+            let c = self.st.implies(in_loop, same);
+            let text = format!("the logged {} of `{object}` in this loop was made in the previous iteration ({name})", kind.name());
+            out.push(("last-iteration", text, c));
+            if mixed {
+                let initial = self.st.eq(now, Self::sym_term(entry.hp[0][j]));
+                let c = self.st.implies(elsewhere, initial);
+                let text = format!("a logged {} of `{object}` from outside this loop means {name} is still at its initial value", kind.name());
+                out.push(("last-iteration", text, c));
+            }
+        }
         out
     }
 

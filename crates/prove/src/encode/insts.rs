@@ -361,6 +361,8 @@ impl<'a> Enc<'a> {
                         if !self.assumptions.contains(&text) {
                             self.assumptions.push(text);
                         }
+                    } else if mode == Mode::Normal {
+                        self.reservation_ranges(i, b, out)?;
                     }
                 }
             }
@@ -595,6 +597,7 @@ impl<'a> Enc<'a> {
         }
         let m = self.uf("mul", &[a, b], Sort::bv(w));
         self.product_lemmas(a, b, m);
+        self.pow2_factor_lemmas(a, b, m);
         m
     }
 

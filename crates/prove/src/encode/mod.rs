@@ -246,6 +246,10 @@ pub(crate) struct LoopData {
     /// The header parameters (by index) with a congruence stride candidate
     /// (see `Enc::stride_congruence`).
     pub congruence_params: Vec<usize>,
+    /// The header parameters (by index) doubled (`true`) or logically
+    /// halved (`false`) on the loop's one back edge, for the
+    /// `last-iteration` candidates.
+    pub pow2_steps: Vec<(usize, bool)>,
     /// User invariants: (is candidate, text, term over the state, inst).
     pub user: Vec<(bool, String, TermId, InstId)>,
     /// Entry predicates of both threads.
@@ -362,6 +366,13 @@ pub(crate) struct Enc<'a> {
     pub(crate) no_wrap_t1: HashMap<InstId, TermId>,
     /// Products of two symbolic values with lemmas (see `no_wrap`).
     pub(crate) products: Vec<(TermId, TermId, TermId)>,
+    /// The havocked loop counters that step by doubling or halving (the
+    /// `pow2` rule's), whose products get the power-of-two factor lemmas
+    /// (see `no_wrap::pow2_factor_lemmas`).
+    pub(crate) pow2_counters: HashSet<TermId>,
+    /// The objects whose every write is an atomic addition (the analysis
+    /// crate's `atomics::add_only_counters`), for `slots::reservation_ranges`.
+    pub(crate) add_only_counters: HashSet<usize>,
     /// See `Problem::daikon`.
     pub(crate) daikon: Vec<crate::daikon::DaikonLoop>,
     /// The loop-counter updates that step by the launch's sizes (the
@@ -491,6 +502,8 @@ impl<'a> Enc<'a> {
             uses_enabled: func.insts.iter().any(|(_, inst)| matches!(inst.kind, InstKind::AnnotValue { func: lockstep_kir::AnnotFn::Enabled, .. })),
             no_wrap_t1: HashMap::new(),
             products: Vec::new(),
+            pow2_counters: HashSet::new(),
+            add_only_counters: HashSet::new(),
             daikon: Vec::new(),
             launch_steps: HashSet::new(),
             signed_launch_steps: HashSet::new(),
@@ -580,6 +593,13 @@ impl<'a> Enc<'a> {
         }
         enc.add_pointer_benign_sites(config.equality_abstraction);
         enc.unwritten = enc.unwritten_objects(&premem::written_memory(func));
+        enc.add_only_counters = lockstep_analysis::atomics::add_only_counters(module, func)
+            .into_iter()
+            .filter_map(|r| match r {
+                lockstep_analysis::pointers::Root::Global(g) => enc.global_obj.get(&g).copied(),
+                lockstep_analysis::pointers::Root::Param(k) => enc.param_obj.get(&k).copied(),
+            })
+            .collect();
         enc.const_locals = premem::constant_initialised_locals(module, func, &flow.0);
         enc.consistent_loads = premem::consistent_loads(module, func, (&flow.0, &flow.1, &flow.2), &enc.spec_loads, |r| {
             enc.every_race_checked_on(enc.root_object(r))

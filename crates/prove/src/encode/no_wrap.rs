@@ -295,6 +295,58 @@ impl<'a> Enc<'a> {
 }
 
 impl Enc<'_> {
+    /// For the product `m = mul(a, b)` of two symbolic values where a
+    /// factor mentions a loop counter that steps by doubling or halving
+    /// (`Enc::pow2_counters`, such as a scan's `stride`): `f == 1 << k =>
+    /// m == g << k` for each `k` below the width, with `f` that factor and
+    /// `g` the other. Facts of bit-vector arithmetic (multiplying by
+    /// `2^k` is shifting by `k`, modulo the width), so sound everywhere;
+    /// they let the invariants that pin the counter to powers of two
+    /// (`opposite-steps`) bound `stride * (2 * t + 2)` without the
+    /// solver multiplying two unknowns.
+    pub(crate) fn pow2_factor_lemmas(&mut self, a: TermId, b: TermId, m: TermId) {
+        let Some(w) = self.st.sort_of(m).bv_width() else { return };
+        if w > 64 {
+            return;
+        }
+        for (f, g) in [(a, b), (b, a)] {
+            if !self.mentions_pow2_counter(f) {
+                continue;
+            }
+            for k in 0..w {
+                let power = self.st.bv_const(w, 1u128 << k);
+                let is_power = self.st.eq(f, power);
+                let shift = self.st.bv_const(w, k as u128);
+                let shifted = self.st.bvshl(g, shift);
+                let product = self.st.eq(m, shifted);
+                let lemma = self.st.implies(is_power, product);
+                self.defs.push(lemma);
+            }
+        }
+    }
+
+    /// Whether term `t` has one of `pow2_counters` among its first few
+    /// hundred subterms (a counter shifted or offset by constants).
+    fn mentions_pow2_counter(&self, t: TermId) -> bool {
+        if self.pow2_counters.is_empty() {
+            return false;
+        }
+        let mut stack = vec![t];
+        let mut seen = HashSet::new();
+        while let Some(u) = stack.pop() {
+            if self.pow2_counters.contains(&u) {
+                return true;
+            }
+            if seen.len() > 256 || !seen.insert(u) {
+                continue;
+            }
+            if let lockstep_smt::TermKind::App(_, args) = self.st.kind(u) {
+                stack.extend(args.iter().copied());
+            }
+        }
+        false
+    }
+
     /// How many bits `t` needs as a signed value, from its form alone: a
     /// sign extension of a `j`-bit value needs `j`, a zero extension `j +
     /// 1`, anything else its width.

@@ -17,10 +17,84 @@
 //! either), which the report states; it applies to concrete launches only
 //! (with sizes left open, more threads than the counter's range could each
 //! increment it once, and the prover reports the race).
+//!
+//! Reservations of variable size (`pos = atomicAdd(total, k)`, then `out[pos
+//! + j]` for `j < k`) are facts about the values instead
+//! (`reservation_ranges`): two threads' executions of one such addition
+//! outside loops own disjoint ranges `[pos, pos + k)`, and each range ends
+//! at most at the counter's largest value plus one, under the stated
+//! assumption that the additions never carry the counter that far. The
+//! loop over the range needs nothing more: its guard-bound candidates over
+//! the logged write's ghosts keep an earlier iteration's `j` below `k`.
 
 use super::*;
 
 impl Enc<'_> {
+    /// For an `atomicAdd` `i` (in block `b`) of a value that is not a
+    /// constant (constants are `distinct_increments`' and the slot sites')
+    /// outside loops, whose old value may decide an address or a branch, on a counter whose every write is an atomic addition
+    /// (`add_only_counters`) and whose races are all checked, with `out`
+    /// the two threads' old values: assumes that the ranges `[old, old +
+    /// v)` of the two threads' executions on one location are disjoint and
+    /// end at most at `2^w`. Each thread executes the addition at most
+    /// once, so two threads make two distinct executions, and those own
+    /// consecutive, disjoint ranges of the counter's values as long as no
+    /// addition carries it past its largest value (with a negative value
+    /// or past `2^w - 1`, the ranges wrap around and may meet): that is
+    /// the assumption the report states.
+    pub(crate) fn reservation_ranges(&mut self, i: InstId, b: BlockId, out: [Option<Sym>; 2]) -> Res<()> {
+        let InstKind::Atomic { op: lockstep_kir::AtomicOp::Add, ptr, value, .. } = self.func.insts[i].kind else { return Ok(()) };
+        let Type::Int(w) = self.func.value_type(value) else { return Ok(()) };
+        if w >= 64 || matches!(self.func.values[value].def, ValueDef::Const(_)) || self.loops.innermost(b).is_some() {
+            return Ok(());
+        }
+        // Only where the old value may decide an address or a branch: the
+        // ranges are said nowhere else, and the assumption is not made
+        // for a sum whose old value is stored or unused.
+        let relevant = self.func.insts[i].result.is_some_and(|r| self.control_relevant.contains(&r));
+        let Some(obj) = self.static_object(ptr) else { return Ok(()) };
+        if !relevant || !self.add_only_counters.contains(&obj) || !self.every_race_checked_on(obj) {
+            return Ok(());
+        }
+        let (Some(Sym::Bv(r1)), Some(Sym::Bv(r2))) = (out[0], out[1]) else { return Ok(()) };
+        let (Sym::Ptr { base: b1, off: o1 }, Sym::Ptr { base: b2, off: o2 }) = (self.val(0, ptr)?, self.val(1, ptr)?) else {
+            return Ok(());
+        };
+        let p = self.preds[&b];
+        let limit = self.st.bv_const(w as u32 + 1, 1u128 << w);
+        let mut ends = [r1; 2];
+        for (t, r) in [(0, r1), (1, r2)] {
+            let v = self.val_bv(t, value)?;
+            let (r_wide, v_wide) = (self.resize(r, w as u32 + 1, false), self.resize(v, w as u32 + 1, false));
+            ends[t] = self.st.bvadd(r_wide, v_wide);
+            // The thread's own range ends at most at the counter's range.
+            let fits = self.st.bvule(ends[t], limit);
+            let fact = self.st.implies(p[t], fits);
+            self.assume(fact);
+        }
+        let (r1_wide, r2_wide) = (self.resize(r1, w as u32 + 1, false), self.resize(r2, w as u32 + 1, false));
+        let first = self.st.bvule(ends[0], r2_wide);
+        let second = self.st.bvule(ends[1], r1_wide);
+        let disjoint = self.st.or(&[first, second]);
+        let same_base = self.st.eq(b1, b2);
+        let same_off = self.st.eq(o1, o2);
+        let mut same = vec![p[0], p[1], same_base, same_off];
+        if self.objects[obj].space == MemSpace::Shared {
+            same.push(self.same_group);
+        }
+        let same = self.st.and(&same);
+        let fact = self.st.implies(same, disjoint);
+        self.assume(fact);
+        let text = format!(
+            "the values atomicAdd adds to `{}` in one launch are not negative and never carry it past its largest value, so two executions' ranges [old, old + value) are disjoint",
+            self.objects[obj].name
+        );
+        if !self.assumptions.contains(&text) {
+            self.assumptions.push(text);
+        }
+        Ok(())
+    }
+
     /// `v` as the same pointer in every thread: a parameter or a global's
     /// address (its definition), offset by constants only (a field of a
     /// struct parameter, `&q->items`), with the sum of those constants.

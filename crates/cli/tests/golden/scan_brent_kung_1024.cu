@@ -1,0 +1,44 @@
+// expect: verified
+// flags: --blockDim=512 --gridDim=64
+// Issue #16 item 9: the work-efficient exclusive scan in its textbook form
+// (signed counters, `d` halving while `offset` doubles in the up-sweep and
+// the other way round in the down-sweep), each block of 512 threads
+// scanning 1024 elements in shared memory. Proved with the opposite-steps
+// and last-iteration rules: `offset * d` stays 512 while `thid < d`, so the
+// pairs `offset * (2 * thid + 1) - 1`, `offset * (2 * thid + 2) - 1` of one
+// round are distinct and in range, and the root is cleared only after the
+// up-sweep's last round, which only thread 0 takes part in.
+#define N 1024
+__global__ void prescan(const float *g_in, float *g_out) {
+    __shared__ float temp[N];
+    int thid = threadIdx.x;
+    int base = blockIdx.x * N;
+    temp[2 * thid] = g_in[base + 2 * thid];
+    temp[2 * thid + 1] = g_in[base + 2 * thid + 1];
+    int offset = 1;
+    for (int d = N >> 1; d > 0; d >>= 1) {
+        __syncthreads();
+        if (thid < d) {
+            int ai = offset * (2 * thid + 1) - 1;
+            int bi = offset * (2 * thid + 2) - 1;
+            temp[bi] += temp[ai];
+        }
+        offset *= 2;
+    }
+    if (thid == 0)
+        temp[N - 1] = 0;
+    for (int d = 1; d < N; d *= 2) {
+        offset >>= 1;
+        __syncthreads();
+        if (thid < d) {
+            int ai = offset * (2 * thid + 1) - 1;
+            int bi = offset * (2 * thid + 2) - 1;
+            float t = temp[ai];
+            temp[ai] = temp[bi];
+            temp[bi] += t;
+        }
+    }
+    __syncthreads();
+    g_out[base + 2 * thid] = temp[2 * thid];
+    g_out[base + 2 * thid + 1] = temp[2 * thid + 1];
+}
