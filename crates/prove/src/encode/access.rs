@@ -209,6 +209,10 @@ impl<'a> Enc<'a> {
                 }
                 continue;
             }
+            // Row-major cells `k * (row * n + col)` of the two threads'
+            // offsets get the lemma that tells them apart (see `cells`).
+            self.cell_lemmas_of(o1, m, cells::CellRole::First);
+            self.cell_lemmas_of(o2, m, cells::CellRole::Second);
             // Thread 1 logs (a nondeterministic choice among its accesses).
             let choice = self.st.fresh_const("log", Sort::Bool);
             let c1 = self.st.and(&[p[0], is1, choice]);

@@ -26,8 +26,9 @@
 //! submodules: `setup` (objects, threads, launch sizes), `flow` (blocks,
 //! edges and loop cutting), `insts` (values and instructions), `loads`
 //! (what loads return), `access` (race instrumentation, bounds, barriers),
-//! `annot` (annotations) and `no_wrap` (signed arithmetic that does not
-//! overflow, and products of two symbolic values). The pre-analyses the encoding rests on are
+//! `annot` (annotations), `no_wrap` (signed arithmetic that does not
+//! overflow, and products of two symbolic values) and `cells` (distinct
+//! cells of a row-major array have distinct offsets). The pre-analyses the encoding rests on are
 //! side tables of `lockstep_analysis::{memory, relevance, pointers}`.
 
 use std::collections::{HashMap, HashSet};
@@ -48,6 +49,7 @@ use lockstep_analysis::pointers::Root;
 
 pub(crate) mod access;
 mod annot;
+mod cells;
 mod collective;
 mod flow;
 mod insts;
@@ -362,6 +364,8 @@ pub(crate) struct Enc<'a> {
     pub(crate) no_wrap_t1: HashMap<InstId, TermId>,
     /// Products of two symbolic values with lemmas (see `no_wrap`).
     pub(crate) products: Vec<(TermId, TermId, TermId)>,
+    /// Logged offsets with row-cell lemmas (see `cells`).
+    pub(crate) cells: Vec<cells::Cell>,
     /// See `Problem::daikon`.
     pub(crate) daikon: Vec<crate::daikon::DaikonLoop>,
     /// The loop-counter updates that step by the launch's sizes (the
@@ -491,6 +495,7 @@ impl<'a> Enc<'a> {
             uses_enabled: func.insts.iter().any(|(_, inst)| matches!(inst.kind, InstKind::AnnotValue { func: lockstep_kir::AnnotFn::Enabled, .. })),
             no_wrap_t1: HashMap::new(),
             products: Vec::new(),
+            cells: Vec::new(),
             daikon: Vec::new(),
             launch_steps: HashSet::new(),
             signed_launch_steps: HashSet::new(),
@@ -791,6 +796,7 @@ fn signed_const(c: u128, w: u32) -> i128 {
 }
 
 pub use lockstep_analysis::pointers::space_compatible;
+pub(crate) use cells::CellRole;
 
 /// The sort of a loaded scalar (`None` for a pointer, whose value is not
 /// one term).
