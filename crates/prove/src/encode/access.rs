@@ -217,6 +217,7 @@ impl<'a> Enc<'a> {
             let choice = self.st.fresh_const("log", Sort::Bool);
             let c1 = self.st.and(&[p[0], is1, choice]);
             let c1 = self.name(c1);
+            self.log_choices.insert(c1);
             let old = self.logs.objs[m][kind.index()].clone();
             let mut ghosts = old.ghosts.clone();
             for &l in &enclosing {

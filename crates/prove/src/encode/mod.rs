@@ -27,8 +27,9 @@
 //! edges and loop cutting), `insts` (values and instructions), `loads`
 //! (what loads return), `access` (race instrumentation, bounds, barriers),
 //! `annot` (annotations), `no_wrap` (signed arithmetic that does not
-//! overflow, and products of two symbolic values) and `cells` (distinct
-//! cells of a row-major array have distinct offsets). The pre-analyses the encoding rests on are
+//! overflow, and products of two symbolic values), `cells` (distinct
+//! cells of a row-major array have distinct offsets) and `choices` (case
+//! splits of back-edge obligations on thread 1's logging choices). The pre-analyses the encoding rests on are
 //! side tables of `lockstep_analysis::{memory, relevance, pointers}`.
 
 use std::collections::{HashMap, HashSet};
@@ -50,6 +51,7 @@ use lockstep_analysis::pointers::Root;
 pub(crate) mod access;
 mod annot;
 mod cells;
+mod choices;
 mod collective;
 mod flow;
 mod insts;
@@ -366,6 +368,11 @@ pub(crate) struct Enc<'a> {
     pub(crate) products: Vec<(TermId, TermId, TermId)>,
     /// Logged offsets with row-cell lemmas (see `cells`).
     pub(crate) cells: Vec<cells::Cell>,
+    /// Thread 1's choices to log an access (see `choices`).
+    pub(crate) log_choices: HashSet<TermId>,
+    /// Per term, the logging choices it depends on through names (a memo
+    /// of `choices::choices_reaching`).
+    pub(crate) choice_reach: HashMap<TermId, Vec<TermId>>,
     /// See `Problem::daikon`.
     pub(crate) daikon: Vec<crate::daikon::DaikonLoop>,
     /// The loop-counter updates that step by the launch's sizes (the
@@ -496,6 +503,8 @@ impl<'a> Enc<'a> {
             no_wrap_t1: HashMap::new(),
             products: Vec::new(),
             cells: Vec::new(),
+            log_choices: HashSet::new(),
+            choice_reach: HashMap::new(),
             daikon: Vec::new(),
             launch_steps: HashSet::new(),
             signed_launch_steps: HashSet::new(),
