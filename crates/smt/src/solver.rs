@@ -1133,19 +1133,7 @@ impl Solver {
         if log {
             self.log_line(command)?;
         }
-        let process = self.process.as_mut().expect("send needs a running process");
-        let stdin = process.stdin.as_mut().expect("stdin open while running");
-        let line = format!("{command}\n");
-        let written = stdin.write_all(line.as_bytes()).and_then(|()| stdin.flush());
-        match written {
-            Ok(()) => Ok(()),
-            // A closed pipe means the solver is gone; report it as such.
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(self.exited(command)),
-            Err(e) => {
-                self.kill("writing to the solver failed");
-                Err(Error::Io(e))
-            }
-        }
+        self.write_text(&format!("{command}\n"), command)
     }
 
     /// Sends `commands` (and logs them) with one write to the process: a
@@ -1153,24 +1141,25 @@ impl Solver {
     /// declarations and assertions cost as many system calls.
     fn send_all(&mut self, commands: &[String]) -> Result<()> {
         let Some(first) = commands.first() else { return Ok(()) };
-        if commands.len() == 1 {
-            return self.send(first, true);
-        }
-        for command in commands {
-            self.log_line(command)?;
-        }
         let mut text = String::with_capacity(commands.iter().map(|c| c.len() + 1).sum());
         for command in commands {
+            self.log_line(command)?;
             text.push_str(command);
             text.push('\n');
         }
+        self.write_text(&text, first)
+    }
+
+    /// Writes `text` to the process's input; `command` names it in an
+    /// error.
+    fn write_text(&mut self, text: &str, command: &str) -> Result<()> {
         let process = self.process.as_mut().expect("send needs a running process");
         let stdin = process.stdin.as_mut().expect("stdin open while running");
         let written = stdin.write_all(text.as_bytes()).and_then(|()| stdin.flush());
         match written {
             Ok(()) => Ok(()),
             // A closed pipe means the solver is gone; report it as such.
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(self.exited(first)),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(self.exited(command)),
             Err(e) => {
                 self.kill("writing to the solver failed");
                 Err(Error::Io(e))
