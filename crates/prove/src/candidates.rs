@@ -896,6 +896,7 @@ impl Enc<'_> {
                         let at = self.loc_text(*self.func.inst_locs.get(s.inst));
                         out.push(("access-offset", format!("a logged {} of `{oname}` at {at} has its offset", k.name()), c));
                         self.product_lemmas_of(f);
+                        self.cell_lemmas_of(f, m, crate::encode::CellRole::First);
                         // The no-wrap promises of the arithmetic that
                         // computed the logged offset, over the same ghosts:
                         // the offset alone says `base + c` of an earlier

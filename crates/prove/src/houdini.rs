@@ -75,10 +75,8 @@ fn ask(solver: &mut Solver, st: &lockstep_smt::TermStore, neg: TermId, assumptio
         // passed to `check-sat-assuming`: z3 only falls back to its fast
         // non-incremental solver for plain `check-sat`.
         solver.push()?;
-        solver.assert(st, neg)?;
-        for &a in assumptions {
-            solver.assert(st, a)?;
-        }
+        let query: Vec<TermId> = std::iter::once(neg).chain(assumptions.iter().copied()).collect();
+        solver.assert_all(st, &query)?;
         let r = match within {
             Some(limit) => solver.check_sat_within(limit)?,
             None => solver.check_sat()?,
@@ -136,9 +134,7 @@ fn start_slice(st: &lockstep_smt::TermStore, config: &SolverConfig, suffix: &str
     if let Some(after) = fallback {
         solver.fall_back_after(after)?;
     }
-    for &t in kept {
-        solver.assert(st, t)?;
-    }
+    solver.assert_all(st, kept)?;
     Ok(solver)
 }
 
@@ -392,9 +388,7 @@ impl Session {
             sc.log_path = sc.log_path.map(|path| path.with_extension(format!("houdini{key}.smt2")));
             let mut solver = Solver::spawn(sc)?;
             solver.fall_back_after(ROUND_FALLBACK)?;
-            for t in kept {
-                solver.assert(&self.p.st, t)?;
-            }
+            solver.assert_all(&self.p.st, &kept)?;
             self.slice = Some((key, solver));
         }
         Ok(&mut self.slice.as_mut().expect("just started").1)
@@ -425,10 +419,8 @@ impl Session {
         let before = solver.work_done().ok().flatten();
         let result = (|| -> lockstep_smt::Result<Round> {
             solver.push()?;
-            solver.assert(st, any)?;
-            for &g in guards.iter().chain(ctx.iter()) {
-                solver.assert(st, g)?;
-            }
+            let query: Vec<TermId> = std::iter::once(any).chain(guards.iter().copied()).chain(ctx).collect();
+            solver.assert_all(st, &query)?;
             // A failing candidate shows up as readily at one launch size as
             // at a symbolic one, where products and remainders by the
             // block size make z3 slow to find a model. A model with the
@@ -438,9 +430,7 @@ impl Session {
             // there, the query is asked as it is.
             if !representative.is_empty() {
                 solver.push()?;
-                for &fix in representative {
-                    solver.assert(st, fix)?;
-                }
+                solver.assert_all(st, representative)?;
                 let found = match solver.check_sat_within(REPRESENTATIVE_LIMIT)? {
                     SatResult::Sat => {
                         let vals = solver.get_value(st, &conds)?;
@@ -741,6 +731,7 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
             }
             let guards: Vec<TermId> = (0..ncand).filter(|&i| alive[i]).map(|i| s.p.candidates[i].guard).collect();
             let q0 = std::time::Instant::now();
+            let w0 = s.work;
             let answer = s.failing_among(g, obs, &part, &guards, round_limit);
             queries += 1;
             let failing = match answer {
@@ -765,11 +756,12 @@ pub fn solve(module: &Module, mut p: Problem, config: &ProveConfig, observer: Op
             };
             if debug {
                 eprintln!(
-                    "houdini: query {queries} group {:?}: {} live, {} failing, {:.0} ms",
+                    "houdini: query {queries} group {:?}: {} live, {} failing, {:.0} ms, z3 work {}",
                     groups[g].0,
                     part.len(),
                     failing.len(),
-                    q0.elapsed().as_secs_f64() * 1000.0
+                    q0.elapsed().as_secs_f64() * 1000.0,
+                    s.work - w0
                 );
             }
             if !failing.is_empty() {

@@ -766,6 +766,26 @@ impl Solver {
         self.run_registered(items)
     }
 
+    /// Asserts each Boolean term of `terms` in the current scope, declaring
+    /// their free symbols first: what `assert` does for each, sent to the
+    /// solver as one batch (one write, then the answers), so that a slice
+    /// of hundreds of assertions costs one round trip to the process
+    /// rather than one each.
+    pub fn assert_all(&mut self, store: &TermStore, terms: &[TermId]) -> Result<()> {
+        for &t in terms {
+            check_bool(store, t, "assert")?;
+        }
+        if terms.is_empty() {
+            return Ok(());
+        }
+        self.ensure_running()?;
+        let mut items = self.pending_declarations(store, terms)?;
+        for &t in terms {
+            items.push((format!("(assert {})", term_to_string(store, t)), Registration::Nothing));
+        }
+        self.run_registered(items)
+    }
+
     /// Opens a scope.
     pub fn push(&mut self) -> Result<()> {
         self.ensure_running()?;
@@ -1113,12 +1133,29 @@ impl Solver {
         if log {
             self.log_line(command)?;
         }
+        self.write_text(&format!("{command}\n"), command)
+    }
+
+    /// Sends `commands` (and logs them) with one write to the process: a
+    /// write per command made the batches of a slice's hundreds of
+    /// declarations and assertions cost as many system calls.
+    fn send_all(&mut self, commands: &[String]) -> Result<()> {
+        let Some(first) = commands.first() else { return Ok(()) };
+        let mut text = String::with_capacity(commands.iter().map(|c| c.len() + 1).sum());
+        for command in commands {
+            self.log_line(command)?;
+            text.push_str(command);
+            text.push('\n');
+        }
+        self.write_text(&text, first)
+    }
+
+    /// Writes `text` to the process's input; `command` names it in an
+    /// error.
+    fn write_text(&mut self, text: &str, command: &str) -> Result<()> {
         let process = self.process.as_mut().expect("send needs a running process");
         let stdin = process.stdin.as_mut().expect("stdin open while running");
-        let written = stdin
-            .write_all(command.as_bytes())
-            .and_then(|()| stdin.write_all(b"\n"))
-            .and_then(|()| stdin.flush());
+        let written = stdin.write_all(text.as_bytes()).and_then(|()| stdin.flush());
         match written {
             Ok(()) => Ok(()),
             // A closed pipe means the solver is gone; report it as such.
@@ -1189,9 +1226,7 @@ impl Solver {
     fn run_batch(&mut self, commands: &[String]) -> Result<Vec<Result<()>>> {
         let mut results: Vec<Result<()>> = Vec::with_capacity(commands.len());
         let outcome = (|| {
-            for command in commands {
-                self.send(command, true)?;
-            }
+            self.send_all(commands)?;
             for command in commands {
                 let answer = self.answer(command)?;
                 results.push(expect_success(command, &answer));

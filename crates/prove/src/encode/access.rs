@@ -209,10 +209,15 @@ impl<'a> Enc<'a> {
                 }
                 continue;
             }
+            // Row-major cells `k * (row * n + col)` of the two threads'
+            // offsets get the lemma that tells them apart (see `cells`).
+            self.cell_lemmas_of(o1, m, cells::CellRole::First);
+            self.cell_lemmas_of(o2, m, cells::CellRole::Second);
             // Thread 1 logs (a nondeterministic choice among its accesses).
             let choice = self.st.fresh_const("log", Sort::Bool);
             let c1 = self.st.and(&[p[0], is1, choice]);
             let c1 = self.name(c1);
+            self.log_choices.insert(c1);
             let old = self.logs.objs[m][kind.index()].clone();
             let mut ghosts = old.ghosts.clone();
             for &l in &enclosing {

@@ -467,6 +467,7 @@ impl<'a> Enc<'a> {
             let e = self.subst_state(*term, &state, &entry);
             let e = self.st.implies(any_enter, e);
             let p = self.subst_state(*term, &state, &next);
+            let p = self.split_on_log_choices(p);
             self.obligations.push(Obligation {
                 cond: e,
                 ctx: ctx_entry,

@@ -26,8 +26,10 @@
 //! submodules: `setup` (objects, threads, launch sizes), `flow` (blocks,
 //! edges and loop cutting), `insts` (values and instructions), `loads`
 //! (what loads return), `access` (race instrumentation, bounds, barriers),
-//! `annot` (annotations) and `no_wrap` (signed arithmetic that does not
-//! overflow, and products of two symbolic values). The pre-analyses the encoding rests on are
+//! `annot` (annotations), `no_wrap` (signed arithmetic that does not
+//! overflow, and products of two symbolic values), `cells` (distinct
+//! cells of a row-major array have distinct offsets) and `choices` (case
+//! splits of back-edge obligations on thread 1's logging choices). The pre-analyses the encoding rests on are
 //! side tables of `lockstep_analysis::{memory, relevance, pointers}`.
 
 use std::collections::{HashMap, HashSet};
@@ -48,6 +50,8 @@ use lockstep_analysis::pointers::Root;
 
 pub(crate) mod access;
 mod annot;
+mod cells;
+mod choices;
 mod collective;
 mod flow;
 mod insts;
@@ -373,6 +377,13 @@ pub(crate) struct Enc<'a> {
     /// The objects whose every write is an atomic addition (the analysis
     /// crate's `atomics::add_only_counters`), for `slots::reservation_ranges`.
     pub(crate) add_only_counters: HashSet<usize>,
+    /// Logged offsets with row-cell lemmas (see `cells`).
+    pub(crate) cells: Vec<cells::Cell>,
+    /// Thread 1's choices to log an access (see `choices`).
+    pub(crate) log_choices: HashSet<TermId>,
+    /// Per term, the logging choices it depends on through names (a memo
+    /// of `choices::choices_reaching`).
+    pub(crate) choice_reach: HashMap<TermId, Vec<TermId>>,
     /// See `Problem::daikon`.
     pub(crate) daikon: Vec<crate::daikon::DaikonLoop>,
     /// The loop-counter updates that step by the launch's sizes (the
@@ -504,6 +515,9 @@ impl<'a> Enc<'a> {
             products: Vec::new(),
             pow2_counters: HashSet::new(),
             add_only_counters: HashSet::new(),
+            cells: Vec::new(),
+            log_choices: HashSet::new(),
+            choice_reach: HashMap::new(),
             daikon: Vec::new(),
             launch_steps: HashSet::new(),
             signed_launch_steps: HashSet::new(),
@@ -811,6 +825,7 @@ fn signed_const(c: u128, w: u32) -> i128 {
 }
 
 pub use lockstep_analysis::pointers::space_compatible;
+pub(crate) use cells::CellRole;
 
 /// The sort of a loaded scalar (`None` for a pointer, whose value is not
 /// one term).
