@@ -854,10 +854,7 @@ fn report_named_absent(ctx: &mut Ctx, warp: &[Thread], waiter: usize, named: u12
             "warp divergence: the mask of this warp operation, executed by {waiter_id}, names lane {lane} ({}), which {place}: CUDA requires every lane a mask names to execute the operation (undefined behaviour)",
             other.id
         );
-        let arrivals = vec![
-            Arrival { barrier: Some(loc), occurrence: 0, threads: vec![waiter_id], count: 1 },
-            Arrival { barrier: site, occurrence: 0, threads: vec![other.id], count: 1 },
-        ];
+        let arrivals = caller_and_absent(loc, waiter_id, site, other.id);
         ctx.report.report(key, ctx.opts.max_violations, || ReplayViolation {
             kind: ViolationKind::NamedLaneAbsent { arrivals },
             loc,
@@ -921,14 +918,21 @@ fn report_absent_source(ctx: &mut Ctx, warp: &[Thread], reader: usize, src: u32,
         "warp divergence: {reader_id} shuffles from lane {src} ({}), which does not execute this shuffle ({place}): CUDA leaves the value undefined",
         source.id
     );
-    let arrivals = vec![
-        Arrival { barrier: Some(loc), occurrence: 0, threads: vec![reader_id], count: 1 },
-        Arrival { barrier: site, occurrence: 0, threads: vec![source.id], count: 1 },
-    ];
+    let arrivals = caller_and_absent(loc, reader_id, site, source.id);
     ctx.report.report(key, ctx.opts.max_violations, || ReplayViolation {
         kind: ViolationKind::BarrierDivergence { scope: BarrierScope::Warp, arrivals },
         loc,
         thread: reader_id,
         message,
     });
+}
+
+/// The arrivals of a warp divergence between two lanes: `caller` at the
+/// warp operation at `loc`, and `absent` where it is instead (`None`: it
+/// has exited).
+fn caller_and_absent(loc: Loc, caller: ThreadId, site: Option<Loc>, absent: ThreadId) -> Vec<Arrival> {
+    vec![
+        Arrival { barrier: Some(loc), occurrence: 0, threads: vec![caller], count: 1 },
+        Arrival { barrier: site, occurrence: 0, threads: vec![absent], count: 1 },
+    ]
 }
