@@ -893,19 +893,26 @@ impl<'a> Search<'a> {
                 }
                 disjuncts.push(self.terms.st.and(&parts));
             }
-            let cond = self.terms.st.or(&disjuncts);
-            if self.terms.is_false(cond) {
-                continue;
+            let message = "barrier divergence: two threads of one group do not reach this barrier together";
+            self.divergence_query(out, inst, &disjuncts, message, "barrier divergence");
+        }
+    }
+
+    /// Asks whether some disjunct of `disjuncts` (a divergence at `inst`)
+    /// holds, and records the finding (`message`) or why the search could
+    /// not tell (`what`).
+    fn divergence_query(&mut self, out: &mut FindOutcome, inst: InstId, disjuncts: &[TermId], message: &str, what: &str) {
+        let cond = self.terms.st.or(disjuncts);
+        if self.terms.is_false(cond) {
+            return;
+        }
+        match self.query(cond, &[0, 1]) {
+            Answer::Sat(w, fallback) => {
+                let f = self.found(ViolationKind::BarrierDivergence, message.to_string(), &[inst], w, fallback);
+                out.violations.push(f);
             }
-            match self.query(cond, &[0, 1]) {
-                Answer::Sat(w, fallback) => {
-                    let message = "barrier divergence: two threads of one group do not reach this barrier together".to_string();
-                    let f = self.found(ViolationKind::BarrierDivergence, message, &[inst], w, fallback);
-                    out.violations.push(f);
-                }
-                Answer::Unsat => {}
-                Answer::Unknown(r) => self.unknown(out, "barrier divergence", &r),
-            }
+            Answer::Unsat => {}
+            Answer::Unknown(r) => self.unknown(out, what, &r),
         }
     }
 
@@ -954,19 +961,8 @@ impl<'a> Search<'a> {
                 }
                 disjuncts.push(t.st.and(&parts));
             }
-            let cond = self.terms.st.or(&disjuncts);
-            if self.terms.is_false(cond) {
-                continue;
-            }
-            match self.query(cond, &[0, 1]) {
-                Answer::Sat(w, fallback) => {
-                    let message = "warp divergence: the mask of this warp operation names a lane that never executes it".to_string();
-                    let f = self.found(ViolationKind::BarrierDivergence, message, &[inst], w, fallback);
-                    out.violations.push(f);
-                }
-                Answer::Unsat => {}
-                Answer::Unknown(r) => self.unknown(out, "warp participation", &r),
-            }
+            let message = "warp divergence: the mask of this warp operation names a lane that never executes it";
+            self.divergence_query(out, inst, &disjuncts, message, "warp participation");
         }
     }
 

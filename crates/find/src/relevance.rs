@@ -102,7 +102,7 @@ impl Relevance {
                     // The member masks of warp operations: the search checks
                     // that every lane a mask names takes part.
                     InstKind::Barrier { mask: Some(m), .. } => roots.push(*m),
-                    InstKind::Warp { op, args } if crate::encode::WarpFamily::of(*op).is_some() => roots.extend(args.first().copied()),
+                    InstKind::Warp { op, args } if op.takes_member_mask() => roots.extend(args.first().copied()),
                     InstKind::Binary { op, lhs, rhs } => match op {
                         BinOp::UDiv | BinOp::URem => roots.push(*rhs),
                         BinOp::SDiv | BinOp::SRem => roots.extend([*lhs, *rhs]),

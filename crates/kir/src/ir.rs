@@ -330,6 +330,15 @@ pub enum WarpOp {
     MatchAny,
 }
 
+impl WarpOp {
+    /// Whether the operation takes a member mask as its first argument:
+    /// the lanes CUDA requires to execute it with the caller (shuffles,
+    /// votes and matches; not `__activemask` or the lane id).
+    pub fn takes_member_mask(self) -> bool {
+        !matches!(self, WarpOp::ActiveMask | WarpOp::LaneId)
+    }
+}
+
 /// How a group collective combines one value from every thread of the
 /// group (`__syncthreads_or`, `__syncthreads_and`, `__syncthreads_count`).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]

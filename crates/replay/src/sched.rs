@@ -806,17 +806,8 @@ fn resolve_warp_ops(ctx: &mut Ctx, warp: &mut [Thread]) -> bool {
 fn member_mask(w: &Wait) -> Option<u128> {
     match w.op {
         None => Some(w.args.first().map_or(0xffff_ffff, |m| m.bits() & 0xffff_ffff)),
-        Some(
-            WarpOp::Shfl
-            | WarpOp::ShflUp
-            | WarpOp::ShflDown
-            | WarpOp::ShflXor
-            | WarpOp::Ballot
-            | WarpOp::All
-            | WarpOp::Any
-            | WarpOp::MatchAny,
-        ) => w.args.first().map(|m| m.bits() & 0xffff_ffff),
-        Some(WarpOp::ActiveMask | WarpOp::LaneId) => None,
+        Some(op) if op.takes_member_mask() => w.args.first().map(|m| m.bits() & 0xffff_ffff),
+        Some(_) => None,
     }
 }
 

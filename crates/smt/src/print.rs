@@ -86,10 +86,26 @@ enum Task {
 
 /// Appends `t` in SMT-LIB2 syntax to `out`.
 pub fn write_term(out: &mut String, store: &TermStore, t: TermId) {
-    match SharedTerms::find(store, t) {
+    match tree_exceeds(store, t, SHARE_ABOVE).then(|| SharedTerms::find(store, t)).flatten() {
         Some(shared) => shared.write(out, store, t),
         None => write_tree(out, store, t, &HashMap::new()),
     }
+}
+
+/// Whether `t`'s tree (a shared subterm counted once per use) has more
+/// than `limit` nodes: a walk that stops as soon as it has seen that many,
+/// so the common small term costs a few steps and no tables.
+fn tree_exceeds(store: &TermStore, t: TermId, limit: u64) -> bool {
+    let mut seen = 0u64;
+    let mut stack = vec![t];
+    while let Some(u) = stack.pop() {
+        seen += 1;
+        if seen > limit {
+            return true;
+        }
+        stack.extend_from_slice(children(store, u));
+    }
+    false
 }
 
 /// Tree size (nodes, counting a shared subterm once per use) above which a

@@ -109,24 +109,34 @@ impl<'a> Enc<'a> {
     pub(crate) fn shuffle_participation(&mut self, i: InstId, p: [TermId; 2], op: WarpOp, args: &[ValueId]) -> Res<()> {
         let (Some(&arg), Some(&width)) = (args.get(2), args.get(3)) else { return Ok(()) };
         let same_warp = self.same_warp(LANES as u32);
-        let mut conj = Vec::new();
+        let mut needs_other = [same_warp; 2];
         for t in 0..2 {
-            let o = 1 - t;
             let (src, reads) = self.shuffle_source(t, op, arg, width)?;
-            let other_lane = self.lane32(o);
+            let other_lane = self.lane32(1 - t);
             let is_other = self.st.eq(src, other_lane);
-            let reads_other = self.st.and(&[same_warp, p[t], reads, is_other]);
-            conj.push(self.st.implies(reads_other, p[o]));
+            needs_other[t] = self.st.and(&[same_warp, reads, is_other]);
         }
-        let ok = self.st.and(&conj);
-        self.oblige(
-            ok,
-            ObKind::Divergence,
-            Some(i),
-            "possible warp divergence: this shuffle may read from a lane that does not execute it (inactive, exited or elsewhere), whose value CUDA leaves undefined".into(),
-            None,
+        self.oblige_other_executes(
+            i,
+            p,
+            needs_other,
+            "possible warp divergence: this shuffle may read from a lane that does not execute it (inactive, exited or elsewhere), whose value CUDA leaves undefined",
         );
         Ok(())
+    }
+
+    /// Obliges, for the warp operation `i` with predicates `p`, that a
+    /// thread that executes it where `needs_other[t]` holds (it reads or
+    /// names the other thread's lane) does not execute it without the
+    /// other thread.
+    fn oblige_other_executes(&mut self, i: InstId, p: [TermId; 2], needs_other: [TermId; 2], message: &str) {
+        let mut conj = Vec::with_capacity(2);
+        for t in 0..2 {
+            let premise = self.st.and(&[p[t], needs_other[t]]);
+            conj.push(self.st.implies(premise, p[1 - t]));
+        }
+        let ok = self.st.and(&conj);
+        self.oblige(ok, ObKind::Divergence, Some(i), message.into(), None);
     }
 
     /// Obliges, for the warp operation `i` with predicates `p` and member
@@ -145,27 +155,20 @@ impl<'a> Enc<'a> {
     pub(crate) fn named_lanes_participate(&mut self, i: InstId, p: [TermId; 2], mask: Option<ValueId>) -> Res<()> {
         let lanes = self.config.warp_size.unwrap_or(LANES as u32);
         let same_warp = self.same_warp(lanes);
-        let mut conj = Vec::with_capacity(2);
-        for t in 0..2 {
-            let o = 1 - t;
-            let named = match mask {
-                Some(m) => {
-                    let m = self.val_bv(t, m)?;
-                    let m = self.resize(m, 32, false);
-                    self.names_lane(m, o)
-                }
-                None => self.st.bool_const(true),
-            };
-            let premise = self.st.and(&[same_warp, p[t], named]);
-            conj.push(self.st.implies(premise, p[o]));
+        let mut needs_other = [same_warp; 2];
+        if let Some(m) = mask {
+            for t in 0..2 {
+                let m = self.val_bv(t, m)?;
+                let m = self.resize(m, 32, false);
+                let named = self.names_lane(m, 1 - t);
+                needs_other[t] = self.st.and(&[same_warp, named]);
+            }
         }
-        let ok = self.st.and(&conj);
-        self.oblige(
-            ok,
-            ObKind::Divergence,
-            Some(i),
-            "possible warp divergence: the mask of this warp operation may name a lane that does not execute it (it has exited or is elsewhere); CUDA requires every lane a mask names to execute the operation".into(),
-            None,
+        self.oblige_other_executes(
+            i,
+            p,
+            needs_other,
+            "possible warp divergence: the mask of this warp operation may name a lane that does not execute it (it has exited or is elsewhere); CUDA requires every lane a mask names to execute the operation",
         );
         Ok(())
     }
